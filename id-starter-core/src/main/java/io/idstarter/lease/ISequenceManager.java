@@ -1,0 +1,49 @@
+package io.idstarter.lease;
+
+/**
+ * Leases worker IDs (Snowflake node IDs) from a store shared by every instance; the extension point for stores this
+ * project does not ship.
+ *
+ * <p>A worker ID is a <em>slot</em> in {@code [0, maxWorkerId]} of a namespace. At most one owner holds a slot at a
+ * time: a slot is free when it was never taken, was released, or its lease expired by the <em>store's</em> clock.
+ * Each slot keeps a timestamp high-water mark ({@code maxTimestamp}, milliseconds since the Unix epoch): the greatest
+ * timestamp its owners were allowed to stamp IDs with. The store only ever raises it, except on {@link #release}, where
+ * an owner that has stopped issuing reports what it really used.
+ *
+ * <p>Implementations must make each method a single atomic step in the store (a transaction, a Lua script, a
+ * single-document update), and must check the owner token on renew and release so that a node whose lease expired
+ * can never extend or free a slot that another node holds now.
+ */
+public interface ISequenceManager {
+
+	/**
+	 * Takes a free slot. Prefers {@link LeaseRequest#preferredWorkerId()} when it is free, then the slot that has
+	 * been free for longest.
+	 * @param request what to borrow
+	 * @return the lease, whose {@link WorkerLease#timestampFloor()} is the slot's high-water mark before this call
+	 * @throws NoFreeWorkerIdException if every slot of the namespace is held
+	 * @throws LeaseStoreException if the store cannot be reached or is not set up
+	 */
+	WorkerLease borrow(LeaseRequest request);
+
+	/**
+	 * Extends a lease by its TTL from the store's current time and raises the slot's high-water mark to at least
+	 * {@code timestampCeiling}.
+	 * @param lease the lease held now
+	 * @param timestampCeiling the greatest timestamp the owner wants to be allowed to issue until the next renewal
+	 * @return the renewed lease
+	 * @throws LeaseLostException if the slot is no longer held with this lease's owner token
+	 * @throws LeaseStoreException if the store cannot be reached
+	 */
+	WorkerLease renew(WorkerLease lease, long timestampCeiling);
+
+	/**
+	 * Gives a slot back. The caller must have stopped issuing IDs under the lease.
+	 * @param lease the lease held now
+	 * @param lastIssuedTimestamp the greatest timestamp actually issued under the lease, or {@code -1} if unknown (the
+	 * high-water mark is then kept as it is)
+	 * @throws LeaseStoreException if the store cannot be reached (the lease then simply expires)
+	 */
+	void release(WorkerLease lease, long lastIssuedTimestamp);
+
+}

@@ -1,0 +1,43 @@
+package io.idstarter.lease;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What a node asks for when it borrows a worker ID.
+ *
+ * @param namespace the slot space: instances that share IDs (one application, one cluster) use the same namespace
+ * @param maxWorkerId the greatest worker ID the Snowflake layout can hold; slots are {@code [0, maxWorkerId]}
+ * @param ttl how long the lease lasts without renewal, measured by the store's clock
+ * @param preferredWorkerId the slot this instance held before (from its local cache), or {@code -1} for none
+ * @param instance who borrows, for operators (host name and process ID)
+ * @param timestampCeiling the greatest timestamp (milliseconds since the Unix epoch) the node wants to be allowed to
+ * issue until its first renewal
+ */
+public record LeaseRequest(String namespace, int maxWorkerId, Duration ttl, int preferredWorkerId, String instance,
+		long timestampCeiling) {
+
+	/** Longest namespace a store must accept. */
+	public static final int MAX_NAMESPACE_LENGTH = 128;
+
+	public LeaseRequest {
+		Objects.requireNonNull(namespace, "namespace");
+		Objects.requireNonNull(ttl, "ttl");
+		Objects.requireNonNull(instance, "instance");
+		if (namespace.isBlank() || namespace.length() > MAX_NAMESPACE_LENGTH) {
+			throw new IllegalArgumentException(
+					"namespace must be 1 to " + MAX_NAMESPACE_LENGTH + " characters, not blank: '" + namespace + "'");
+		}
+		if (maxWorkerId < 0) {
+			throw new IllegalArgumentException("maxWorkerId must not be negative: " + maxWorkerId);
+		}
+		if (ttl.compareTo(Duration.ofSeconds(1)) < 0) {
+			throw new IllegalArgumentException("ttl must be at least 1s: " + ttl);
+		}
+		if (preferredWorkerId < -1 || preferredWorkerId > maxWorkerId) {
+			throw new IllegalArgumentException(
+					"preferredWorkerId must be -1 or in [0, " + maxWorkerId + "]: " + preferredWorkerId);
+		}
+	}
+
+}

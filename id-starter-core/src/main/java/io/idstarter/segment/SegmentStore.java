@@ -1,0 +1,44 @@
+package io.idstarter.segment;
+
+import java.util.Set;
+
+/**
+ * Hands out ranges of numbers per business key from a store shared by every instance (Leaf's {@code leaf_alloc}
+ * design). Each call atomically moves the key's high mark up by the step and returns the range below it, so no two
+ * callers, in any process, ever get overlapping ranges.
+ *
+ * <p>Implementations must make {@code allocate} a single atomic step in the store and must not retry it in a way that
+ * could allocate a range twice without returning it (a lost range is a gap, which is harmless; a range returned twice
+ * is a duplicate).
+ */
+public interface SegmentStore {
+
+	/**
+	 * Allocates the next range of a key using the step configured for the key in the store.
+	 * @param key the business key
+	 * @return the range, and the key's configured step
+	 * @throws UnknownKeyException if the store has no such key
+	 * @throws SegmentStoreException if the store cannot be reached, is not set up, or the range would pass
+	 * {@link Long#MAX_VALUE}
+	 */
+	SegmentAllocation allocate(String key);
+
+	/**
+	 * Allocates the next range of a key with a step chosen by the caller (the dynamic step).
+	 * @param key the business key
+	 * @param step the size of the range, at least 1
+	 * @return the range, and the key's configured step
+	 * @throws UnknownKeyException if the store has no such key
+	 * @throws SegmentStoreException if the store cannot be reached, is not set up, or the range would pass
+	 * {@link Long#MAX_VALUE}
+	 */
+	SegmentAllocation allocate(String key, int step);
+
+	/**
+	 * Lists the keys the store knows.
+	 * @return the keys
+	 * @throws SegmentStoreException if the store cannot be reached or is not set up
+	 */
+	Set<String> keys();
+
+}

@@ -1,0 +1,7 @@
+/**
+ * Injectable wall-clock and monotonic time.
+ */
+@NullMarked
+package io.idstarter.time;
+
+import org.jspecify.annotations.NullMarked;

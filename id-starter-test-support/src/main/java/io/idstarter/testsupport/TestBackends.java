@@ -1,0 +1,214 @@
+package io.idstarter.testsupport;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+import de.bwaldvogel.mongo.MongoServer;
+import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import org.jspecify.annotations.Nullable;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.mariadb.MariaDBContainer;
+import org.testcontainers.mongodb.MongoDBContainer;
+import org.testcontainers.postgresql.PostgreSQLContainer;
+
+/**
+ * Finds the real servers integration tests run against, in this order: an environment variable naming the server;
+ * the server on its standard localhost port; a Testcontainers container when Docker is available. A backend that
+ * cannot be found fails the test with a message saying how to provide it: it is never skipped.
+ *
+ * <p>MongoDB has one more fallback, the in-JVM wire-protocol server {@code mongo-java-server}, because no
+ * {@code mongod} can be installed on the CI machines; {@link MongoBackend#inJvm()} tells a test when it runs on it.
+ *
+ * <p>The localhost defaults (user and password {@code idstarter}, database {@code idstarter}) are what
+ * {@code scripts/ensure-test-services.sh} creates.
+ */
+public final class TestBackends {
+
+	/** Environment variable with a JDBC URL of a PostgreSQL database (user and password in the URL). */
+	public static final String POSTGRES_URL = "IDSTARTER_POSTGRES_URL";
+
+	/** Environment variable with a JDBC URL of a MariaDB or MySQL database (user and password in the URL). */
+	public static final String MARIADB_URL = "IDSTARTER_MARIADB_URL";
+
+	/** Environment variable with a {@code redis://host:port} URL. */
+	public static final String REDIS_URL = "IDSTARTER_REDIS_URL";
+
+	/** Environment variable with a {@code mongodb://} connection string. */
+	public static final String MONGO_URI = "IDSTARTER_MONGO_URI";
+
+	private static final String LOCAL_USER = "idstarter";
+
+	private static final String LOCAL_DATABASE = "idstarter";
+
+	private static final String HINT = "set %s, start the server on 127.0.0.1:%d (scripts/ensure-test-services.sh "
+			+ "installs and starts it on Debian), or make Docker available for Testcontainers";
+
+	private static final Map<String, Object> backends = new ConcurrentHashMap<>();
+
+	private TestBackends() {
+	}
+
+	/**
+	 * Returns a PostgreSQL database.
+	 * @return the database's connection details
+	 */
+	public static JdbcBackend postgres() {
+		return cached("postgres", () -> {
+			String url = System.getenv(POSTGRES_URL);
+			if (url != null) {
+				return new JdbcBackend("postgresql", url, null, null, "environment variable " + POSTGRES_URL);
+			}
+			if (answers(5432)) {
+				return new JdbcBackend("postgresql", "jdbc:postgresql://127.0.0.1:5432/" + LOCAL_DATABASE, LOCAL_USER,
+						LOCAL_USER, "localhost:5432");
+			}
+			requireDocker("PostgreSQL", POSTGRES_URL, 5432);
+			PostgreSQLContainer container = new PostgreSQLContainer("postgres:16-alpine");
+			container.start();
+			return new JdbcBackend("postgresql", container.getJdbcUrl(), container.getUsername(),
+					container.getPassword(), "Testcontainers " + container.getDockerImageName());
+		});
+	}
+
+	/**
+	 * Returns a MariaDB (or MySQL) database.
+	 * @return the database's connection details
+	 */
+	public static JdbcBackend mariadb() {
+		return cached("mariadb", () -> {
+			String url = System.getenv(MARIADB_URL);
+			if (url != null) {
+				return new JdbcBackend("mariadb", url, null, null, "environment variable " + MARIADB_URL);
+			}
+			if (answers(3306)) {
+				return new JdbcBackend("mariadb", "jdbc:mariadb://127.0.0.1:3306/" + LOCAL_DATABASE, LOCAL_USER,
+						LOCAL_USER, "localhost:3306");
+			}
+			requireDocker("MariaDB", MARIADB_URL, 3306);
+			MariaDBContainer container = new MariaDBContainer("mariadb:11");
+			container.start();
+			return new JdbcBackend("mariadb", container.getJdbcUrl(), container.getUsername(),
+					container.getPassword(), "Testcontainers " + container.getDockerImageName());
+		});
+	}
+
+	/**
+	 * Returns a Redis server.
+	 * @return the server's address
+	 */
+	public static RedisBackend redis() {
+		return cached("redis", () -> {
+			String url = System.getenv(REDIS_URL);
+			if (url != null) {
+				java.net.URI uri = java.net.URI.create(url);
+				return new RedisBackend(uri.getHost(), (uri.getPort() != -1) ? uri.getPort() : 6379,
+						"environment variable " + REDIS_URL);
+			}
+			if (answers(6379)) {
+				return new RedisBackend("127.0.0.1", 6379, "localhost:6379");
+			}
+			requireDocker("Redis", REDIS_URL, 6379);
+			GenericContainer<?> container = new GenericContainer<>("redis:7-alpine").withExposedPorts(6379);
+			container.start();
+			return new RedisBackend(container.getHost(), container.getMappedPort(6379),
+					"Testcontainers redis:7-alpine");
+		});
+	}
+
+	/**
+	 * Returns a MongoDB server: a real one when one can be found, otherwise the in-JVM {@code mongo-java-server}.
+	 * @return the server's connection string
+	 */
+	public static MongoBackend mongo() {
+		return cached("mongo", () -> {
+			String uri = System.getenv(MONGO_URI);
+			if (uri != null) {
+				return new MongoBackend(uri, false, "environment variable " + MONGO_URI);
+			}
+			if (answers(27017)) {
+				return new MongoBackend("mongodb://127.0.0.1:27017/idstarter", false, "localhost:27017");
+			}
+			if (dockerAvailable()) {
+				MongoDBContainer container = new MongoDBContainer("mongo:7");
+				container.start();
+				return new MongoBackend(container.getReplicaSetUrl("idstarter"), false, "Testcontainers mongo:7");
+			}
+			MongoServer server = new MongoServer(new MemoryBackend());
+			server.bind("127.0.0.1", 0);
+			InetSocketAddress address = server.getLocalAddress();
+			Runtime.getRuntime().addShutdownHook(new Thread(server::shutdownNow, "mongo-java-server-shutdown"));
+			return new MongoBackend("mongodb://127.0.0.1:" + address.getPort() + "/idstarter", true,
+					"in-JVM mongo-java-server (no mongod and no Docker here)");
+		});
+	}
+
+	@SuppressWarnings("unchecked")
+	private static <T> T cached(String name, Supplier<T> locator) {
+		return (T) backends.computeIfAbsent(name, (key) -> locator.get());
+	}
+
+	private static boolean answers(int port) {
+		try (Socket socket = new Socket()) {
+			socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
+			return true;
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
+	private static void requireDocker(String server, String variable, int port) {
+		if (!dockerAvailable()) {
+			throw new IllegalStateException(
+					server + " is required by this test and was not found: " + String.format(HINT, variable, port));
+		}
+	}
+
+	private static boolean dockerAvailable() {
+		try {
+			return DockerClientFactory.instance().isDockerAvailable();
+		}
+		catch (RuntimeException ex) {
+			return false;
+		}
+	}
+
+	/**
+	 * A relational database reachable over JDBC.
+	 *
+	 * @param database {@code postgresql} or {@code mariadb}
+	 * @param jdbcUrl the JDBC URL
+	 * @param username the user, or {@code null} when the URL carries it
+	 * @param password the password, or {@code null} when the URL carries it
+	 * @param origin where it was found, for test output
+	 */
+	public record JdbcBackend(String database, String jdbcUrl, @Nullable String username, @Nullable String password,
+			String origin) {
+	}
+
+	/**
+	 * A Redis server.
+	 *
+	 * @param host the host
+	 * @param port the port
+	 * @param origin where it was found, for test output
+	 */
+	public record RedisBackend(String host, int port, String origin) {
+	}
+
+	/**
+	 * A MongoDB server.
+	 *
+	 * @param connectionString the {@code mongodb://} connection string, with the database name
+	 * @param inJvm whether it is the in-JVM {@code mongo-java-server} rather than a real {@code mongod}
+	 * @param origin where it was found, for test output
+	 */
+	public record MongoBackend(String connectionString, boolean inJvm, String origin) {
+	}
+
+}

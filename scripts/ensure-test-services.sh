@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Makes sure the servers the integration tests talk to answer on localhost, with the test user and database
+# (user and password "idstarter", database "idstarter") that id-starter-test-support expects:
+# PostgreSQL on 5432, MariaDB on 3306, Redis on 6379. Installs them from Debian's packages when missing and starts
+# them without systemd. Safe to run again; does nothing for a server that already answers and is set up.
+# Servers named in IDSTARTER_POSTGRES_URL / IDSTARTER_MARIADB_URL / IDSTARTER_REDIS_URL are left alone.
+set -euo pipefail
+
+log() { printf '[ensure-test-services] %s\n' "$*"; }
+
+answers() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+wait_for() { # port, name
+  for _ in $(seq 1 60); do answers "$1" && return 0; sleep 0.5; done
+  log "ERROR: $2 did not start on 127.0.0.1:$1; see its log under /var/log"; exit 1
+}
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+apt_updated=
+install_packages() {
+  if [ -z "$apt_updated" ]; then as_root apt-get update -qq; apt_updated=1; fi
+  log "installing $*"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+ensure_postgres() {
+  if [ -n "${IDSTARTER_POSTGRES_URL:-}" ]; then log "PostgreSQL: using IDSTARTER_POSTGRES_URL"; return; fi
+  if ! answers 5432; then
+    command -v pg_ctlcluster >/dev/null || install_packages postgresql
+    local version; version=$(ls /etc/postgresql | sort -V | tail -n 1)
+    [ -d "/etc/postgresql/$version/main" ] || as_root pg_createcluster "$version" main
+    log "starting PostgreSQL $version"
+    as_root pg_ctlcluster --skip-systemctl-redirect "$version" main start
+    wait_for 5432 PostgreSQL
+  fi
+  as_root runuser -u postgres -- psql -q -v ON_ERROR_STOP=1 -d postgres <<'SQL'
+SELECT 'CREATE ROLE idstarter LOGIN PASSWORD ''idstarter'' CREATEDB'
+  WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'idstarter') \gexec
+SELECT 'CREATE DATABASE idstarter OWNER idstarter'
+  WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = 'idstarter') \gexec
+SQL
+  log "PostgreSQL ready on 127.0.0.1:5432"
+}
+
+ensure_mariadb() {
+  if [ -n "${IDSTARTER_MARIADB_URL:-}" ]; then log "MariaDB: using IDSTARTER_MARIADB_URL"; return; fi
+  if ! answers 3306; then
+    command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || install_packages mariadb-server
+    as_root install -d -o mysql -g mysql /run/mysqld
+    log "starting MariaDB"
+    as_root start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd -- --user=mysql
+    wait_for 3306 MariaDB
+  fi
+  # Debian's root logs in over the Unix socket only; the tests connect over TCP as their own user.
+  as_root mariadb -uroot <<'SQL'
+CREATE DATABASE IF NOT EXISTS idstarter;
+CREATE USER IF NOT EXISTS 'idstarter'@'127.0.0.1' IDENTIFIED BY 'idstarter';
+CREATE USER IF NOT EXISTS 'idstarter'@'localhost' IDENTIFIED BY 'idstarter';
+GRANT ALL PRIVILEGES ON `idstarter%`.* TO 'idstarter'@'127.0.0.1';
+GRANT ALL PRIVILEGES ON `idstarter%`.* TO 'idstarter'@'localhost';
+SQL
+  log "MariaDB ready on 127.0.0.1:3306"
+}
+
+ensure_redis() {
+  if [ -n "${IDSTARTER_REDIS_URL:-}" ]; then log "Redis: using IDSTARTER_REDIS_URL"; return; fi
+  if ! answers 6379; then
+    command -v redis-server >/dev/null || install_packages redis-server
+    as_root install -d -o redis -g redis /var/lib/redis /var/log/redis
+    log "starting Redis"
+    as_root redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no \
+      --dir /var/lib/redis --logfile /var/log/redis/ci.log
+    wait_for 6379 Redis
+  fi
+  log "Redis ready on 127.0.0.1:6379"
+}
+
+ensure_postgres
+ensure_mariadb
+ensure_redis
