@@ -1,0 +1,31 @@
+package io.idstarter.segment;
+
+/**
+ * Creates keys and changes their step in a segment store; implemented by the stores this project ships, next to
+ * {@link SegmentStore}. Separate from allocation because most applications never call it, and a server exposes it
+ * only behind authentication.
+ */
+public interface SegmentKeyAdmin {
+
+	/**
+	 * Creates a key unless it exists.
+	 * @param key the business key
+	 * @param firstId the first ID the key will issue, at least 0
+	 * @param step the key's configured step, at least 1
+	 * @param description free text for operators
+	 * @return {@code true} if the key was created, {@code false} if it existed (it is then left unchanged)
+	 * @throws IllegalArgumentException if the key, first ID or step is not allowed
+	 * @throws SegmentStoreException if the store cannot be reached or is not set up
+	 */
+	boolean createKey(String key, long firstId, int step, String description);
+
+	/**
+	 * Changes the configured step of a key; ranges already allocated keep their size.
+	 * @param key the business key
+	 * @param step the new step, at least 1
+	 * @throws UnknownKeyException if the store has no such key
+	 * @throws SegmentStoreException if the store cannot be reached or is not set up
+	 */
+	void updateStep(String key, int step);
+
+}
