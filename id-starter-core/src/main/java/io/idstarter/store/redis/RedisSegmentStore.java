@@ -158,7 +158,7 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 	}
 
 	private SegmentStoreException unreachable(String action, RuntimeException ex) {
-		return new SegmentStoreException(this.server + " could not " + action + ": " + ex.getMessage()
+		return new SegmentStoreException(this.server + " could not " + action + ": " + RedisSupport.cause(ex)
 				+ "; check that Redis is reachable and the connection settings", ex);
 	}
 

@@ -170,7 +170,7 @@ public class RedisSequenceManager implements ISequenceManager {
 			return RedisSupport.run(this.redis, script, List.of(hash), args);
 		}
 		catch (DataAccessException | IllegalStateException ex) {
-			throw new LeaseStoreException(this.server + " could not " + action + ": " + ex.getMessage()
+			throw new LeaseStoreException(this.server + " could not " + action + ": " + RedisSupport.cause(ex)
 					+ "; check that Redis is reachable and the connection settings", ex);
 		}
 	}

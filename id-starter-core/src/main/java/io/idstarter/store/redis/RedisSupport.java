@@ -6,6 +6,7 @@ import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
@@ -59,6 +60,18 @@ final class RedisSupport {
 			throw new IllegalStateException("script " + script.getSha1() + " returned no reply");
 		}
 		return reply;
+	}
+
+	/**
+	 * Describes why a call to Redis failed: Spring's message and, when it says more, the client's own.
+	 */
+	static String cause(RuntimeException ex) {
+		String message = ex.getMessage();
+		Throwable root = NestedExceptionUtils.getMostSpecificCause(ex);
+		if (root != ex && root.getMessage() != null && (message == null || !message.contains(root.getMessage()))) {
+			return message + " (" + root.getMessage() + ")";
+		}
+		return String.valueOf(message);
 	}
 
 	static String text(List<Object> reply, int index) {
