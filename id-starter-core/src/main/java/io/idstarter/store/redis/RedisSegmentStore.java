@@ -118,9 +118,16 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 		}
 		checkStep(key, step);
 		Objects.requireNonNull(description, "description");
-		List<Object> reply = execute(CREATE_KEY, List.of(recordKey(key), this.keySet), "create key '" + key + "'",
-				key, Long.toString(firstId), Integer.toString(step), description);
-		return RedisSupport.number(reply, 0) == 1;
+		String record = recordKey(key);
+		List<Object> reply = execute(CREATE_KEY, List.of(record, this.keySet), "create key '" + key + "'", key,
+				Long.toString(firstId), Integer.toString(step), description);
+		String status = RedisSupport.text(reply, 0);
+		return switch (status) {
+			case "created" -> true;
+			case "exists" -> false;
+			case "corrupt" -> throw corrupt(this.keySet, reply);
+			default -> throw unexpected(record, status);
+		};
 	}
 
 	@Override

@@ -238,6 +238,18 @@ class RedisSegmentStoreIntegrationTests {
 	}
 
 	@Test
+	void aSetOfKeysThatIsNotASetStopsCreateKeyBeforeItWrites() {
+		String prefix = server.prefix + "broken:";
+		RedisSegmentStore broken = new RedisSegmentStore(server.factory, prefix);
+		server.redis.opsForValue().set(prefix + "segment:keys", "x");
+		String key = newKey();
+
+		assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(() -> broken.createKey(key, 0, 1, ""))
+			.withMessageContaining("Redis key '" + prefix + "segment:keys' must be a set");
+		assertThat(server.redis.hasKey(prefix + "segment:key:" + key)).isFalse();
+	}
+
+	@Test
 	void theDefaultPrefixIsIdStarter() {
 		RedisSegmentStore defaults = new RedisSegmentStore(server.factory);
 		String key = newKey();
