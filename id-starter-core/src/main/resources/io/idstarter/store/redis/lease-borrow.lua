@@ -3,7 +3,7 @@
 -- then the lowest slot never used. The slot's timestamp high-water mark is kept across owners and expiry.
 --
 -- KEYS[1]  the namespace's hash: one field per slot, named by its worker ID, with the value
---          '<expires_at> <max_timestamp> <timestamp_floor> <owner> <instance>' (times in ms; owner '-' when free)
+--          '<expires_at> <max_timestamp> <timestamp_floor> <owner> <instance>' (times in ms; owner '-' once released)
 -- ARGV[1]  max worker ID, ARGV[2] ttl (ms), ARGV[3] preferred worker ID or -1, ARGV[4] owner token,
 -- ARGV[5]  instance, ARGV[6] requested timestamp ceiling (ms)
 --
@@ -83,5 +83,6 @@ end
 
 local floor = marks[chosen] or -1
 local ceiling = math.max(floor, requested)
-redis.call('HSET', namespace, chosen, string.format('%.0f %.0f %.0f %s %s', now + ttl, ceiling, floor, ARGV[4], ARGV[5]))
+redis.call('HSET', namespace, chosen,
+		string.format('%.0f %.0f %.0f %s %s', now + ttl, ceiling, floor, ARGV[4], ARGV[5]))
 return {'ok', chosen, floor, ceiling, now}

@@ -48,5 +48,6 @@ end
 
 local time = redis.call('TIME')
 redis.call('HINCRBY', record, 'max_id', step)
-redis.call('HSET', record, 'update_time', string.format('%.0f', tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)))
+redis.call('HSET', record, 'update_time',
+		string.format('%.0f', tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)))
 return {'ok', redis.call('HGET', record, 'max_id'), step, configured}
