@@ -57,7 +57,8 @@ class TimePrefixedIdGeneratorTests {
 	void aValueOutsideTheCycleIsRefused() {
 		TimePrefixedIdGenerator ids = new TimePrefixedIdGenerator(new CountingSequence(10, 10), ZoneOffset.UTC,
 				fixedClock(TIME));
-		assertThatIllegalStateException().isThrownBy(ids::nextId).withMessage("cyclic sequence returned 10, outside [0, 10)");
+		assertThatIllegalStateException().isThrownBy(ids::nextId)
+			.withMessage("cyclic sequence returned 10, outside [0, 10)");
 	}
 
 	@Test

@@ -56,9 +56,10 @@ public final class MongoSequenceManager implements ISequenceManager {
 	 * Time. Each operation first reads the server's clock (hello's localTime, see MongoServerClock) and then sends its
 	 * update with that reading as "now". The reading is a little older than the update, which errs on the safe side
 	 * both ways: a slot is taken over only if its lease ended before the reading, so it ended before the update too;
-	 * and a lease is stored as ending at reading + ttl, a little before update + ttl, while its holder counts its ttl
-	 * from before it sent the request. mongo-java-server cannot evaluate $$NOW in an update pipeline, so the reading is
-	 * the one way to use the server's clock that works on both it and a real mongod.
+	 * and the stored end (reading + ttl) is later than the end the holder assumes, because the holder counts its ttl
+	 * from before it sent the request, and the reading was taken after that. mongo-java-server cannot evaluate $$NOW
+	 * in an update pipeline, so the reading is the one way to use the server's clock that works on both it and a real
+	 * mongod.
 	 *
 	 * Borrow. A slot is free when its document is missing, its owner is null (released), or expiresAt <= now.
 	 * Taking a free slot whose document exists is a findOneAndUpdate whose filter is that condition; it sets the new

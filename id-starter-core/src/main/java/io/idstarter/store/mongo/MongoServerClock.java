@@ -11,7 +11,7 @@ import org.springframework.data.mongodb.core.MongoOperations;
 
 /**
  * Reads the clock of the MongoDB server a client talks to: {@code localTime} of the {@code hello} command, or of
- * {@code isMaster} on servers that lack {@code hello} (before 4.4.2, and the in-JVM {@code mongo-java-server}). Both
+ * {@code isMaster} on servers that lack {@code hello} (older servers, and the in-JVM {@code mongo-java-server}). Both
  * commands need no privileges; on a sharded cluster the clock is the {@code mongos} router's.
  */
 final class MongoServerClock {
