@@ -116,8 +116,8 @@ class MongoSequenceServiceIntegrationTests {
 	@Test
 	void concurrentCallsGetEachValueExactlyOnce() throws Exception {
 		this.sequences.create(SequenceDefinition.of("orders"));
-		List<Long> values = drawConcurrently(8, 200, (thread) -> () -> this.sequences.next("orders"));
-		assertThat(values).containsExactlyInAnyOrderElementsOf(LongStream.range(0, 1600).boxed().toList());
+		List<Long> values = drawConcurrently(8, 100, (thread) -> () -> this.sequences.next("orders"));
+		assertThat(values).containsExactlyInAnyOrderElementsOf(LongStream.range(0, 800).boxed().toList());
 	}
 
 	@Test
