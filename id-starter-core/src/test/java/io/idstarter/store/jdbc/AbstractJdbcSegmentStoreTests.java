@@ -354,6 +354,18 @@ abstract class AbstractJdbcSegmentStoreTests {
 		}
 	}
 
+	@Test
+	void aStoreThatWasNeverReachableIsNamedByTheUrlOfItsDataSource() {
+		try (TcpProxy proxy = this.database.startProxy()) {
+			proxy.cut();
+			JdbcSegmentStore unreachable = new JdbcSegmentStore(this.database.dataSourceThrough(proxy), this.table);
+			assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(() -> unreachable.allocate("any-key"))
+				.withMessageStartingWith("Cannot allocate a range of key 'any-key': the JDBC segment store at jdbc:")
+				.withMessageContaining(":" + proxy.port() + "/")
+				.withCauseInstanceOf(SQLException.class);
+		}
+	}
+
 	protected String createKey(long firstId, int step) {
 		String key = TestDatabase.unique("key-");
 		assertThat(this.store.createKey(key, firstId, step, "test key")).isTrue();

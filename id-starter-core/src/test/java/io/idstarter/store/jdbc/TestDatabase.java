@@ -139,6 +139,8 @@ final class TestDatabase implements AutoCloseable {
 		config.setMinimumIdle(0);
 		config.setConnectionTimeout(connectionTimeout);
 		config.setValidationTimeout(500);
+		// Start without a connection, so that a pool can be made for a server that is down.
+		config.setInitializationFailTimeout(-1);
 		config.setPoolName("test-" + suffix());
 		HikariDataSource pool = new HikariDataSource(config);
 		this.pools.add(pool);
