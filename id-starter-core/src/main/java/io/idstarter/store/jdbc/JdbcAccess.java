@@ -130,9 +130,11 @@ final class JdbcAccess {
 	static <T> T inTransaction(Connection connection, SqlWork<T> work) throws SQLException {
 		boolean autoCommit = connection.getAutoCommit();
 		int isolation = connection.getTransactionIsolation();
-		Throwable failure = null;
+		boolean switchIsolation = isolation != Connection.TRANSACTION_READ_COMMITTED
+				&& isolation != Connection.TRANSACTION_NONE;
+		@Nullable Throwable failure = null;
 		try {
-			if (isolation != Connection.TRANSACTION_READ_COMMITTED) {
+			if (switchIsolation) {
 				connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
 			}
 			if (autoCommit) {
@@ -153,7 +155,7 @@ final class JdbcAccess {
 			throw ex;
 		}
 		finally {
-			restore(connection, autoCommit, isolation, failure);
+			restore(connection, autoCommit, switchIsolation ? isolation : Connection.TRANSACTION_NONE, failure);
 		}
 	}
 
@@ -197,13 +199,16 @@ final class JdbcAccess {
 		return false;
 	}
 
+	/**
+	 * Puts back auto-commit and, unless {@code isolation} is {@code TRANSACTION_NONE}, the isolation level.
+	 */
 	private static void restore(Connection connection, boolean autoCommit, int isolation,
 			@Nullable Throwable failure) throws SQLException {
 		try {
 			if (autoCommit) {
 				connection.setAutoCommit(true);
 			}
-			if (isolation != Connection.TRANSACTION_READ_COMMITTED) {
+			if (isolation != Connection.TRANSACTION_NONE) {
 				connection.setTransactionIsolation(isolation);
 			}
 		}

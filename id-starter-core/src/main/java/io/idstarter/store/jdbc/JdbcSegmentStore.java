@@ -23,6 +23,9 @@ import io.idstarter.segment.UnknownKeyException;
  * the table of a running Leaf installation, it continues where Leaf left off: a key's next range is
  * {@code [max_id, max_id + step)}, and {@code max_id} is moved to its end.
  *
+ * <p>Keys are 1 to {@value #MAX_KEY_LENGTH} characters from ASCII letters, digits, {@code .}, {@code _}, {@code :} and
+ * {@code -}; any other key is rejected with an {@link IllegalArgumentException} before the database is touched.
+ *
  * <p>Give it a {@link DataSource} whose connections are not bound to the caller's transaction (a connection pool, not
  * a transaction-aware proxy): an allocation rolled back with the caller's work would hand the same range out again.
  *

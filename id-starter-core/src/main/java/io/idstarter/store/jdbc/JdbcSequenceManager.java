@@ -66,6 +66,9 @@ public class JdbcSequenceManager implements ISequenceManager {
 	/** How many times a borrow scans the namespace again after losing every candidate to concurrent borrowers. */
 	private static final int MAX_SCANS = 5;
 
+	/** Stands for a NULL {@code max_timestamp} read back from a row (a valid mark is never below -1). */
+	private static final long NULL_MARK = Long.MIN_VALUE;
+
 	/** Placeholder for the dialect's "current time in milliseconds" expression in the statements below. */
 	private static final String NOW = ":now";
 
@@ -158,7 +161,7 @@ public class JdbcSequenceManager implements ISequenceManager {
 		boolean expiresAtNull = rows.wasNull();
 		long maxTimestamp = rows.getLong(4);
 		boolean maxTimestampNull = rows.wasNull();
-		String problem = null;
+		@Nullable String problem = null;
 		if (workerId < 0 || workerId > request.maxWorkerId()) {
 			problem = "worker_id is outside [0, " + request.maxWorkerId() + "] of this layout (nodes with a different "
 					+ "number of worker bits share the namespace, or the row was edited); use a separate namespace "
@@ -168,7 +171,7 @@ public class JdbcSequenceManager implements ISequenceManager {
 			problem = "expires_at is NULL; fix or delete the row";
 		}
 		else if (maxTimestampNull || maxTimestamp < -1) {
-			problem = "max_timestamp is " + (maxTimestampNull ? "NULL" : maxTimestamp)
+			problem = "max_timestamp is " + (maxTimestampNull ? "NULL" : Long.toString(maxTimestamp))
 					+ ", must be -1 or a timestamp; fix the row with the greatest timestamp its owners issued";
 		}
 		if (problem != null) {
@@ -316,10 +319,11 @@ public class JdbcSequenceManager implements ISequenceManager {
 						+ "' is no longer held by owner token " + lease.ownerToken() + ": the slot is "
 						+ describeHolder(row) + " in table '" + this.tableName + "'; stop issuing IDs under this lease");
 			}
-			if (updated == 0 || row.maxTimestamp < -1) {
+			if (updated == 0) {
+				// Still ours, so the only condition that failed is the mark's: the row is corrupt.
 				throw new LeaseStoreException("Cannot " + action + ": row (namespace '" + lease.namespace()
 						+ "', worker_id " + lease.workerId() + ") of table '" + this.tableName + "' in the "
-						+ this.access.describe() + " is corrupt: max_timestamp is " + row.maxTimestamp
+						+ this.access.describe() + " is corrupt: max_timestamp is " + markText(row.maxTimestamp)
 						+ ", must be -1 or a timestamp; the row was left unchanged");
 			}
 			return new WorkerLease(lease.namespace(), lease.workerId(), lease.ownerToken(), lease.ttl(),
@@ -374,12 +378,16 @@ public class JdbcSequenceManager implements ISequenceManager {
 					long expiresAt = row.getLong(3);
 					long maxTimestamp = row.getLong(4);
 					if (row.wasNull()) {
-						maxTimestamp = Long.MIN_VALUE;
+						maxTimestamp = NULL_MARK;
 					}
 					return new SlotRow(workerId, row.getString(1), expiresAt, maxTimestamp, row.getString(2));
 				}
 			}
 		});
+	}
+
+	private static String markText(long maxTimestamp) {
+		return (maxTimestamp != NULL_MARK) ? Long.toString(maxTimestamp) : "NULL";
 	}
 
 	private static String describeHolder(@Nullable SlotRow row) {

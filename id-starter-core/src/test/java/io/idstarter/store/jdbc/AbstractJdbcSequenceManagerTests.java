@@ -44,6 +44,8 @@ abstract class AbstractJdbcSequenceManagerTests {
 
 	private String segmentTable;
 
+	private final List<String> extraTables = new ArrayList<>();
+
 	protected abstract TestDatabase openDatabase();
 
 	@BeforeAll
@@ -59,6 +61,7 @@ abstract class AbstractJdbcSequenceManagerTests {
 	void dropTables() {
 		if (this.database != null) {
 			this.database.dropTables(this.table, this.segmentTable);
+			this.database.dropTables(this.extraTables.toArray(String[]::new));
 			this.database.close();
 		}
 	}
@@ -279,6 +282,38 @@ abstract class AbstractJdbcSequenceManagerTests {
 	}
 
 	@Test
+	void nullColumnsInALeaseTableWithoutConstraintsAreReportedAndLeftUnchanged() {
+		String lenient = TestDatabase.unique("lenient_lease_");
+		this.extraTables.add(lenient);
+		this.database.execute("CREATE TABLE " + lenient + " (namespace varchar(128) NOT NULL, worker_id int NOT NULL, "
+				+ "owner_token varchar(64), instance varchar(255), expires_at bigint, max_timestamp bigint, "
+				+ "updated_at bigint, PRIMARY KEY (namespace, worker_id))");
+		JdbcSequenceManager onLenient = new JdbcSequenceManager(this.database.dataSource(), lenient);
+		String nullMark = namespace();
+		this.database.execute("INSERT INTO " + lenient + " VALUES ('" + nullMark + "', 2, NULL, NULL, 0, NULL, 0)");
+		assertThatExceptionOfType(LeaseStoreException.class)
+			.isThrownBy(() -> onLenient.borrow(request(nullMark, 15, TTL, -1, 0)))
+			.withMessageContaining("row (namespace '" + nullMark + "', worker_id 2)")
+			.withMessageContaining("max_timestamp is NULL");
+		String nullExpiry = namespace();
+		this.database.execute("INSERT INTO " + lenient + " VALUES ('" + nullExpiry + "', 4, NULL, NULL, NULL, -1, 0)");
+		assertThatExceptionOfType(LeaseStoreException.class)
+			.isThrownBy(() -> onLenient.borrow(request(nullExpiry, 15, TTL, -1, 0)))
+			.withMessageContaining("worker_id 4")
+			.withMessageContaining("expires_at is NULL");
+		String heldThenNulled = namespace();
+		WorkerLease lease = onLenient.borrow(request(heldThenNulled, 15, TTL, -1, 1000));
+		this.database.execute("UPDATE " + lenient + " SET max_timestamp = NULL WHERE namespace = '" + heldThenNulled + "'");
+		assertThatExceptionOfType(LeaseStoreException.class).isThrownBy(() -> onLenient.renew(lease, 2000))
+			.withMessageContaining("max_timestamp is NULL");
+		onLenient.release(lease, 1500);
+		assertThat(rawRow(lenient, nullMark, 2)).containsExactly(null, null, 0L, null);
+		assertThat(rawRow(lenient, nullExpiry, 4)).containsExactly(null, null, null, -1L);
+		assertThat(rawRow(lenient, heldThenNulled, 0)).containsExactly(lease.ownerToken(), "host-a/1",
+				lease.storeTimeMillis() + TTL.toMillis(), null);
+	}
+
+	@Test
 	void namespacesAreExactStringsAndLongInstanceNamesAreCut() {
 		String base = TestDatabase.unique("Ns-");
 		String upper = base.toUpperCase(java.util.Locale.ROOT) + " ünï/cøde";
@@ -381,6 +416,29 @@ abstract class AbstractJdbcSequenceManagerTests {
 					return null;
 				}
 				return new LeaseRow(row.getString(1), row.getString(2), row.getLong(3), row.getLong(4));
+			}
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private List<@Nullable Object> rawRow(String tableName, String namespace, int workerId) {
+		try (Connection connection = this.database.dataSource().getConnection();
+				PreparedStatement select = connection.prepareStatement("SELECT owner_token, instance, expires_at, "
+						+ "max_timestamp FROM " + tableName + " WHERE namespace = ? AND worker_id = ?")) {
+			select.setString(1, namespace);
+			select.setInt(2, workerId);
+			try (ResultSet row = select.executeQuery()) {
+				assertThat(row.next()).isTrue();
+				List<@Nullable Object> values = new ArrayList<>();
+				values.add(row.getString(1));
+				values.add(row.getString(2));
+				for (int column = 3; column <= 4; column++) {
+					long value = row.getLong(column);
+					values.add(row.wasNull() ? null : value);
+				}
+				return values;
 			}
 		}
 		catch (SQLException ex) {
