@@ -27,6 +27,7 @@ import io.idstarter.time.ManualTimeSource;
 import io.idstarter.time.TimeSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,6 +35,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
+@Timeout(60)
 class WorkerLeaseKeeperTests {
 
 	private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");

@@ -21,6 +21,7 @@ import io.idstarter.time.ManualTimeSource;
 import io.idstarter.time.TimeSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -28,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.within;
 
+@Timeout(60)
 class SnowflakeIdGeneratorTests {
 
 	private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
@@ -434,6 +436,52 @@ class SnowflakeIdGeneratorTests {
 	}
 
 	@Test
+	void aCallInFlightWhenRevokeReturnsIssuesNothingAboveTheLastTimestamp() throws Exception {
+		GatedClock gated = new GatedClock(this.clock, /* stale= */ false);
+		SnowflakeIdGenerator generator = new SnowflakeIdGenerator(SnowflakeLayout.defaults(), gated,
+				ClockBackwardsPolicy.defaults(), this.listener);
+		generator.grant(WorkerGrant.fixed(7));
+		generator.nextId();
+		// a caller has checked the grant and read the state, and is about to read the clock
+		Future<Long> inFlight = inOtherThread(() -> {
+			gated.gate(Thread.currentThread());
+			return generator.nextId();
+		});
+		gated.reached.await(5, TimeUnit.SECONDS);
+		generator.revoke("closed");
+		long lastTimestamp = generator.lastTimestamp();
+		this.clock.advanceMillis(1);
+		gated.open.countDown();
+		assertThat(inFlight).failsWithin(Duration.ofSeconds(5))
+			.withThrowableOfType(java.util.concurrent.ExecutionException.class)
+			.havingCause()
+			.isInstanceOf(WorkerIdUnavailableException.class)
+			.withMessageContaining("was revoked (closed)");
+		assertThat(lastTimestamp).isEqualTo(START_MILLIS);
+	}
+
+	@Test
+	void aCallerDescheduledBetweenItsReadsIsNotMistakenForAClockStepBack() throws Exception {
+		GatedClock gated = new GatedClock(this.clock, /* stale= */ true);
+		SnowflakeIdGenerator generator = new SnowflakeIdGenerator(SnowflakeLayout.defaults(), gated,
+				ClockBackwardsPolicy.defaults(), this.listener);
+		generator.grant(WorkerGrant.fixed(7));
+		long first = generator.nextId();
+		// a caller reads the clock and is descheduled for 36 ms, while others go on issuing
+		Future<Long> descheduled = inOtherThread(() -> {
+			gated.gate(Thread.currentThread());
+			return generator.nextId();
+		});
+		gated.reached.await(5, TimeUnit.SECONDS);
+		this.clock.advanceMillis(36);
+		long other = generator.nextId();
+		gated.open.countDown();
+		long late = result(descheduled);
+		assertThat(late).isGreaterThan(other).isGreaterThan(first);
+		assertThat(this.listener.events).isEmpty();
+	}
+
+	@Test
 	void nextIdsReservesRunsOfTheSequence() throws Exception {
 		SnowflakeIdGenerator generator = generator(ClockBackwardsPolicy.defaults());
 		long[] run = generator.nextIds("any", 4000);
@@ -550,6 +598,57 @@ class SnowflakeIdGeneratorTests {
 		assertThat(done).isTrue();
 		// parked for 500 ms: a spinning caller would have used about that much CPU time
 		assertThat(TimeUnit.NANOSECONDS.toMillis(cpuNanos[0])).isCloseTo(0, within(150L));
+	}
+
+	/**
+	 * Holds one chosen thread inside its next wall-clock read until {@link #open} is counted down, as if it were
+	 * descheduled there; it then returns the value read before the pause ({@code stale}) or a fresh one.
+	 */
+	static final class GatedClock implements TimeSource {
+
+		final CountDownLatch reached = new CountDownLatch(1);
+
+		final CountDownLatch open = new CountDownLatch(1);
+
+		private final ManualTimeSource delegate;
+
+		private final boolean stale;
+
+		private volatile Thread gated;
+
+		GatedClock(ManualTimeSource delegate, boolean stale) {
+			this.delegate = delegate;
+			this.stale = stale;
+		}
+
+		void gate(Thread thread) {
+			this.gated = thread;
+		}
+
+		@Override
+		public long currentTimeMillis() {
+			long value = this.delegate.currentTimeMillis();
+			if (Thread.currentThread() == this.gated) {
+				this.gated = null;
+				this.reached.countDown();
+				try {
+					this.open.await();
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				if (!this.stale) {
+					value = this.delegate.currentTimeMillis();
+				}
+			}
+			return value;
+		}
+
+		@Override
+		public long nanoTime() {
+			return this.delegate.nanoTime();
+		}
+
 	}
 
 	/**
