@@ -23,9 +23,9 @@ import org.jspecify.annotations.Nullable;
  * longest (released, or expired by the store's clock); a fresh random owner token; lease expiry = store time + TTL.
  * The lease's floor is the slot's high-water mark before the call ({@code -1} if never used); the mark is raised to
  * the requested ceiling, and the lease's ceiling is the raised mark.</li>
- * <li><b>renew</b>: only with the slot's current owner token and before expiry (otherwise
- * {@link LeaseLostException}); expiry = store time + TTL; the mark is raised to the requested ceiling, never
- * lowered.</li>
+ * <li><b>renew</b>: only with the slot's current owner token (otherwise {@link LeaseLostException}); a lease that
+ * expired but whose slot nobody took since is still renewed, since nobody else issued under the slot; expiry = store
+ * time + TTL; the mark is raised to the requested ceiling, never lowered.</li>
  * <li><b>release</b>: only with the current owner token (otherwise nothing happens); the slot is free at once, and
  * its mark becomes what the owner reports it really issued (never below the lease's floor), or stays as it is for
  * {@code -1}.</li>
@@ -127,8 +127,8 @@ public final class InMemorySequenceManager implements ISequenceManager {
 			checkAvailable();
 			long now = this.storeClock.currentTimeMillis();
 			Slot slot = slot(lease.namespace(), lease.workerId());
-			if (slot == null || !lease.ownerToken().equals(slot.ownerToken) || now >= slot.expiresAt) {
-				throw new LeaseLostException(lost(lease, slot, now));
+			if (slot == null || !lease.ownerToken().equals(slot.ownerToken)) {
+				throw new LeaseLostException(lost(lease, slot));
 			}
 			slot.expiresAt = now + lease.ttl().toMillis();
 			slot.maxTimestamp = Math.max(slot.maxTimestamp, timestampCeiling);
@@ -140,16 +140,14 @@ public final class InMemorySequenceManager implements ISequenceManager {
 		}
 	}
 
-	private static String lost(WorkerLease lease, @Nullable Slot slot, long now) {
+	private static String lost(WorkerLease lease, @Nullable Slot slot) {
 		String where = "worker ID " + lease.workerId() + " of namespace '" + lease.namespace() + "'";
 		if (slot == null || slot.ownerToken == null) {
 			return where + " is no longer leased to this owner (it was released); stop issuing and borrow again";
 		}
-		if (!lease.ownerToken().equals(slot.ownerToken)) {
-			return where + " is now leased to " + slot.instance + "; stop issuing and borrow again";
-		}
-		return where + " expired at " + Instant.ofEpochMilli(slot.expiresAt) + " by the store's clock (now "
-				+ Instant.ofEpochMilli(now) + "); stop issuing and borrow again";
+		return where + " is now leased to " + slot.instance + " (this lease expired at "
+				+ Instant.ofEpochMilli(lease.storeTimeMillis() + lease.ttl().toMillis())
+				+ " by the store's clock, or earlier); stop issuing and borrow again";
 	}
 
 	@Override
@@ -183,8 +181,9 @@ public final class InMemorySequenceManager implements ISequenceManager {
 	}
 
 	/**
-	 * Ends a lease now by the store's clock, as if its holder had stopped renewing: the slot is free for another owner,
-	 * and its holder's next renewal fails with {@link LeaseLostException}. The high-water mark stays.
+	 * Ends a lease now by the store's clock, as if its holder had stopped renewing: the slot is free for another owner.
+	 * Once another owner has taken it, the old holder's next renewal fails with {@link LeaseLostException}; until
+	 * then the old holder may still renew it. The high-water mark stays.
 	 * @param namespace the namespace
 	 * @param workerId the slot
 	 */

@@ -42,9 +42,10 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 	 *     owners of a slot never share a timestamp, whatever their clocks say;
 	 *   - the store lets the lease expire ttl after it handled the call, which is after we read nanoTime(), so this
 	 *     node stops issuing at least safetyMargin before anyone else can get the slot.
-	 * A failed renewal keeps the current grant (it runs out by itself) and is retried every heartbeat / 4. A lost
-	 * lease (LeaseLostException: another owner, or expired by the store's clock) revokes the grant at once; the keeper
-	 * then borrows again (any slot) every heartbeat / 4 until it holds one.
+	 * A failed renewal keeps the current grant (it runs out by itself) and is retried every heartbeat / 4; a lease
+	 * that expired in the store meanwhile is still renewed if nobody took the slot. A lost lease (LeaseLostException:
+	 * the slot was released or another owner took it) revokes the grant at once; the keeper then borrows again (any
+	 * slot) every heartbeat / 4 until it holds one.
 	 *
 	 * All store calls and grant changes happen under `lock`, on the keeper's thread or in start()/close().
 	 */

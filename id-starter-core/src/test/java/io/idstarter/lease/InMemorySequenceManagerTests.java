@@ -111,16 +111,18 @@ class InMemorySequenceManagerTests {
 		this.manager.expire("ns", 0);
 		this.manager.borrow(request(0, 0, "thief", 0));
 		assertThatExceptionOfType(LeaseLostException.class).isThrownBy(() -> this.manager.renew(stale, 0))
-			.withMessage("worker ID 0 of namespace 'ns' is now leased to thief; stop issuing and borrow again");
+			.withMessage("worker ID 0 of namespace 'ns' is now leased to thief (this lease expired at "
+					+ "2026-01-01T00:00:30Z by the store's clock, or earlier); stop issuing and borrow again");
 	}
 
 	@Test
-	void renewingAnExpiredLeaseFailsEvenIfNobodyTookTheSlot() {
-		WorkerLease lease = this.manager.borrow(request(0, -1, "a", 0));
-		this.storeClock.advance(TTL);
-		assertThatExceptionOfType(LeaseLostException.class).isThrownBy(() -> this.manager.renew(lease, 0))
-			.withMessage("worker ID 0 of namespace 'ns' expired at 2026-01-01T00:00:30Z by the store's clock "
-					+ "(now 2026-01-01T00:00:30Z); stop issuing and borrow again");
+	void anExpiredLeaseThatNobodyTookIsStillRenewedByItsOwner() {
+		WorkerLease lease = this.manager.borrow(request(0, -1, "a", START_MILLIS + 30_000));
+		this.storeClock.advance(TTL.plusSeconds(10));
+		assertThat(this.manager.holder("ns", 0)).isEmpty();
+		WorkerLease renewed = this.manager.renew(lease, START_MILLIS + 70_000);
+		assertThat(renewed.timestampCeiling()).isEqualTo(START_MILLIS + 70_000);
+		assertThat(this.manager.holder("ns", 0)).hasValue("a");
 	}
 
 	@Test

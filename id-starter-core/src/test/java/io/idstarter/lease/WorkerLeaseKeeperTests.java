@@ -208,7 +208,8 @@ class WorkerLeaseKeeperTests {
 	}
 
 	@Test
-	void aLeaseThatExpiredInTheStoreDuringAnOutageIsBorrowedAgainAboveItsOldCeiling() {
+	void aLeaseThatExpiredInTheStoreDuringAnOutageIsRenewedIfNobodyTookItAndBorrowedAgainIfSomebodyDid() {
+		occupy(1, 1);
 		SnowflakeIdGenerator generator = generator(TWO_WORKERS, this.nodeClock);
 		WorkerLeaseKeeper keeper = keeper(generator, this.nodeClock, "node-a");
 		keeper.start();
@@ -217,19 +218,38 @@ class WorkerLeaseKeeperTests {
 		this.nodeClock.advance(TTL.plusSeconds(1));
 		this.storeClock.advance(TTL.plusSeconds(1));
 		keeper.heartbeat();
+		assertThat(keeper.status().state()).isEqualTo(State.LOST);
 		this.manager.setAvailable(true);
 
+		// nobody took slot 0 meanwhile: the same lease is renewed
+		keeper.heartbeat();
+		assertThat(keeper.status().state()).isEqualTo(State.ACTIVE);
+		long renewed = generator.nextId();
+		assertThat(renewed).isGreaterThan(before);
+
+		// now it expires again and node B takes it before A's store comes back
+		this.manager.setAvailable(false);
+		this.nodeClock.advance(TTL.plusSeconds(1));
+		this.storeClock.advance(TTL.plusSeconds(1));
+		keeper.heartbeat();
+		this.manager.setAvailable(true);
+		WorkerLease taken = this.manager
+			.borrow(new LeaseRequest(this.namespace, 1, TTL, 0, "node-b", this.storeClock.currentTimeMillis()));
+		assertThat(taken.workerId()).isZero();
+		assertThat(taken.timestampFloor()).isGreaterThanOrEqualTo(generator.lastTimestamp());
 		keeper.heartbeat();
 		assertThat(keeper.status().state()).isEqualTo(State.LOST);
 		assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(generator::nextId)
-			.withMessageContaining("expired at 2026-01-01T00:01:00Z by the store's clock");
+			.withMessageContaining("is now leased to node-b")
+			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.REVOKED));
 
+		// slot 1 expired too, nobody holds it: A borrows it and goes on above its own last timestamp
 		keeper.heartbeat();
 		assertThat(keeper.status().state()).isEqualTo(State.ACTIVE);
-		assertThat(keeper.status().workerId()).isZero();
+		assertThat(keeper.status().workerId()).isEqualTo(1);
 		long after = generator.nextId();
-		assertThat(after).isGreaterThan(before);
-		assertThat(generator.parse(after).timestamp()).isAfter(START.plus(TTL));
+		assertThat(after).isGreaterThan(renewed);
+		assertThat(generator.parse(after).timestamp()).isAfter(START.plus(TTL.plus(TTL)));
 	}
 
 	@Test
