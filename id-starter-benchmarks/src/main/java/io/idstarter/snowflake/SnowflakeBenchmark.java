@@ -5,6 +5,8 @@ import java.lang.management.ThreadMXBean;
 import java.util.concurrent.TimeUnit;
 
 import cn.hutool.core.lang.Snowflake;
+import io.idstarter.IdWorkerListener;
+import io.idstarter.time.TimeSource;
 import me.ahoo.cosid.snowflake.MillisecondSnowflakeId;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -114,6 +116,17 @@ public class SnowflakeBenchmark {
 
 	/** The implementations compared, each with worker (machine) ID 1 and 12 sequence bits. */
 	public enum Generator {
+
+		/** Ours: the default layout (41-bit ms timestamp, 10-bit worker, 12-bit sequence) under a fixed grant. */
+		ID_STARTER {
+			@Override
+			IdSource create() {
+				SnowflakeIdGenerator id = new SnowflakeIdGenerator(SnowflakeLayout.defaults(), TimeSource.system(),
+						ClockBackwardsPolicy.defaults(), IdWorkerListener.NONE);
+				id.grant(WorkerGrant.fixed(1));
+				return id::nextId;
+			}
+		},
 
 		/** CosId's {@link MillisecondSnowflakeId}: 41-bit ms timestamp, 10-bit machine, 12-bit sequence. */
 		COSID {
