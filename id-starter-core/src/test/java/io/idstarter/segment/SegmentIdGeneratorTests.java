@@ -116,7 +116,7 @@ class SegmentIdGeneratorTests {
 		// The first call waits for the first range; 10% of 100 is the 10th number.
 		draw(generator, "order", 9);
 		Thread.sleep(300);
-		assertThat(this.store.allocateCalls()).as("no prefetch before 10%% is used").isEqualTo(1);
+		assertThat(this.store.allocateCalls()).as("no prefetch before 10% is used").isEqualTo(1);
 		generator.nextId("order");
 		await().atMost(Duration.ofSeconds(5)).until(() -> generator.view("order").orElseThrow().next() != null);
 		for (int range = 1; range <= 4; range++) {
