@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The double buffer of one key: hands out the numbers of the range held in memory, without a lock, and fetches the
  * next range in the background before this one runs out. Every number handed out belongs to a range the store
- * allocated to this buffer and is handed out once; numbers of one buffer increase in the order they are handed out.
+ * allocated to this buffer and is handed out once. Numbers increase in the order they are handed out, across all
+ * threads; with a thread chunk size, only within each thread.
  * A caller only blocks when both ranges are used up, and then waits at most {@code maxWait} for the fetch in flight.
  */
 final class SegmentBuffer {
@@ -70,6 +71,13 @@ final class SegmentBuffer {
 	 * - Retirement (key removed from the store, generator closed): the current segment's fetch is marked FAILED and
 	 *   `successor` completes exceptionally, so waiters fail at once; a Fetch that finishes later finds the state no
 	 *   longer FETCHING and drops its range (a gap, which is harmless).
+	 *
+	 * - Thread chunks (opt-in, threadChunkSize > 0): a platform thread claims a chunk of numbers with one getAndAdd,
+	 *   exactly as a batch does, and hands them out from a ThreadLocal with plain reads and writes; the shared cursor
+	 *   is touched once per chunk instead of once per ID. A chunk is cut at its segment's end, so it only ever holds
+	 *   numbers of an allocated range that no one else claimed. A thread may keep using a chunk of an older segment
+	 *   after `current` moved on: still unique, and still increasing per thread (a later claim is always higher), but
+	 *   no longer in order across threads. Virtual threads take the shared path: a chunk each would mostly be wasted.
 	 *
 	 * Only the Fetch writes the statistics (step, times, last error); one Fetch runs per buffer at a time, because a
 	 * segment's successor is requested only once it is current, which is after its own fetch completed.
@@ -135,6 +143,12 @@ final class SegmentBuffer {
 
 	private final Consumer<SegmentBuffer> onKeyRemoved;
 
+	/** Numbers a platform thread takes per claim; 0 when every ID comes from the shared cursor. */
+	private final int chunkSize;
+
+	/** Each platform thread's chunk of this key; null when chunks are off. */
+	private final @Nullable ThreadLocal<Chunk> chunks;
+
 	/** The segment IDs are taken from; never null; replaced only by a CAS from a spent segment to its successor. */
 	private volatile Segment current;
 
@@ -176,6 +190,8 @@ final class SegmentBuffer {
 		this.executor = executor;
 		this.scheduler = scheduler;
 		this.onKeyRemoved = onKeyRemoved;
+		this.chunkSize = options.threadChunkSize();
+		this.chunks = (this.chunkSize != 0) ? ThreadLocal.withInitial(Chunk::new) : null;
 		this.current = Segment.sentinel();
 	}
 
@@ -190,6 +206,13 @@ final class SegmentBuffer {
 	 * key was removed
 	 */
 	long nextId() {
+		if (this.chunks != null) {
+			return nextIdFromChunk(this.chunks);
+		}
+		return nextIdShared();
+	}
+
+	private long nextIdShared() {
 		Segment segment = this.current;
 		long id = segment.claim(1);
 		if (id >= segment.start && id < segment.end) {
@@ -210,6 +233,16 @@ final class SegmentBuffer {
 	long[] nextIds(int count) {
 		long[] ids = new long[count];
 		int filled = 0;
+		if (this.chunks != null && !VirtualThreads.isVirtual(Thread.currentThread())) {
+			// Use up the thread's chunk first: its numbers are below anything claimed from now on.
+			Chunk chunk = this.chunks.get();
+			while (filled < count && chunk.next < chunk.limit) {
+				ids[filled++] = chunk.next++;
+			}
+			if (filled == count) {
+				return ids;
+			}
+		}
 		Segment segment = this.current;
 		while (true) {
 			int wanted = count - filled;
@@ -225,6 +258,37 @@ final class SegmentBuffer {
 				if (filled == count) {
 					return ids;
 				}
+			}
+			segment = advance(segment);
+		}
+	}
+
+	private long nextIdFromChunk(ThreadLocal<Chunk> chunks) {
+		if (VirtualThreads.isVirtual(Thread.currentThread())) {
+			return nextIdShared();
+		}
+		Chunk chunk = chunks.get();
+		long id = chunk.next;
+		if (id < chunk.limit) {
+			chunk.next = id + 1;
+			return id;
+		}
+		return refill(chunk);
+	}
+
+	/** Claims a new chunk for the calling thread and returns its first number. */
+	private long refill(Chunk chunk) {
+		Segment segment = this.current;
+		while (true) {
+			long first = segment.claim(this.chunkSize);
+			if (first >= segment.start && first < segment.end) {
+				long limit = (segment.end - first > this.chunkSize) ? first + this.chunkSize : segment.end;
+				if (first <= segment.prefetchAt && segment.prefetchAt < limit) {
+					prefetch(segment);
+				}
+				chunk.next = first + 1;
+				chunk.limit = limit;
+				return first;
 			}
 			segment = advance(segment);
 		}
@@ -373,7 +437,8 @@ final class SegmentBuffer {
 
 	/**
 	 * Returns how many numbers the buffer has handed out: the sizes of the finished segments and the used part of
-	 * the current one, derived from state rather than counted per call.
+	 * the current one, derived from state rather than counted per call (with thread chunks, numbers reserved by a
+	 * chunk count as handed out).
 	 */
 	long issuedCount() {
 		return this.current.issuedCount();
@@ -519,6 +584,17 @@ final class SegmentBuffer {
 				this.predecessor.successor.completeExceptionally(retiredException());
 			}
 		}
+
+	}
+
+	/**
+	 * Numbers {@code [next, limit)} one thread took from a segment; touched only by that thread.
+	 */
+	static final class Chunk {
+
+		long next;
+
+		long limit;
 
 	}
 

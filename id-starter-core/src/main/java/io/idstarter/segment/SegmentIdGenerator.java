@@ -30,8 +30,9 @@ import org.slf4j.LoggerFactory;
  * every instance and served from memory through a double buffer, the next range fetched in the background.
  *
  * <p>IDs are unique across all instances that share the store, for as long as the store never hands out a range
- * twice. IDs of one key increase on one instance in the order they are handed out (across threads, unless a thread
- * chunk size is set); across instances they interleave. Ranges taken but not used up (at shutdown, or when the step
+ * twice. IDs of one key increase on one instance in the order they are handed out, across threads; with
+ * {@link SegmentOptions.Builder#threadChunkSize(int) thread chunks} only within each thread. Across instances they
+ * interleave. Ranges taken but not used up (at shutdown, or when the step
  * changes) leave gaps, which is harmless. A call blocks only when both ranges of a key are used up, for at most
  * {@link SegmentOptions#maxWait()}, and the first call of a key waits for its first range the same way.
  *

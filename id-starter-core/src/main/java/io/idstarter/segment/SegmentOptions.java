@@ -26,6 +26,9 @@ public final class SegmentOptions {
 	/** Leaf's key refresh: the key list is re-read from the store every minute. */
 	public static final Duration DEFAULT_KEY_REFRESH_INTERVAL = Duration.ofSeconds(60);
 
+	/** Largest thread chunk: beyond this a chunk buys no more speed and only strands more numbers per thread. */
+	public static final int MAX_THREAD_CHUNK_SIZE = 65_536;
+
 	private static final SegmentOptions DEFAULTS = builder().build();
 
 	private final double prefetchThreshold;
@@ -38,17 +41,20 @@ public final class SegmentOptions {
 
 	private final DynamicStep dynamicStep;
 
+	private final int threadChunkSize;
+
 	private SegmentOptions(Builder builder) {
 		this.prefetchThreshold = builder.prefetchThreshold;
 		this.maxWait = builder.maxWait;
 		this.keyRefreshInterval = builder.keyRefreshInterval;
 		this.defaultKey = builder.defaultKey;
 		this.dynamicStep = builder.dynamicStep;
+		this.threadChunkSize = builder.threadChunkSize;
 	}
 
 	/**
 	 * Returns the defaults: prefetch at 10%, wait at most 2 s, refresh the keys every 60 s, no default key, Leaf's
-	 * dynamic step.
+	 * dynamic step, no thread chunks (strict order per instance).
 	 * @return the default options
 	 */
 	public static SegmentOptions defaults() {
@@ -72,7 +78,8 @@ public final class SegmentOptions {
 			.maxWait(this.maxWait)
 			.keyRefreshInterval(this.keyRefreshInterval)
 			.defaultKey(this.defaultKey)
-			.dynamicStep(this.dynamicStep);
+			.dynamicStep(this.dynamicStep)
+			.threadChunkSize(this.threadChunkSize);
 	}
 
 	/**
@@ -115,11 +122,22 @@ public final class SegmentOptions {
 		return this.dynamicStep;
 	}
 
+	/**
+	 * Returns how many numbers each platform thread takes from a key's range at a time; 0 when off.
+	 * @return 0, or a size in [1, {@value #MAX_THREAD_CHUNK_SIZE}]
+	 * @see Builder#threadChunkSize(int)
+	 */
+	public int threadChunkSize() {
+		return this.threadChunkSize;
+	}
+
 	@Override
 	public String toString() {
 		return String.format(Locale.ROOT,
-				"SegmentOptions[prefetchThreshold=%s, maxWait=%s, keyRefreshInterval=%s, defaultKey=%s, dynamicStep=%s]",
-				this.prefetchThreshold, this.maxWait, this.keyRefreshInterval, this.defaultKey, this.dynamicStep);
+				"SegmentOptions[prefetchThreshold=%s, maxWait=%s, keyRefreshInterval=%s, defaultKey=%s, dynamicStep=%s, "
+						+ "threadChunkSize=%d]",
+				this.prefetchThreshold, this.maxWait, this.keyRefreshInterval, this.defaultKey, this.dynamicStep,
+				this.threadChunkSize);
 	}
 
 	/**
@@ -137,6 +155,8 @@ public final class SegmentOptions {
 		private @Nullable String defaultKey;
 
 		private DynamicStep dynamicStep = DynamicStep.defaults();
+
+		private int threadChunkSize;
 
 		private Builder() {
 		}
@@ -198,6 +218,31 @@ public final class SegmentOptions {
 		 */
 		public Builder dynamicStep(DynamicStep dynamicStep) {
 			this.dynamicStep = Objects.requireNonNull(dynamicStep, "dynamicStep");
+			return this;
+		}
+
+		/**
+		 * Lets each platform thread take {@code threadChunkSize} numbers of a key's range with one atomic add and
+		 * hand them out without touching memory shared with other threads. Opt-in, for many threads drawing IDs of
+		 * one key at high rates: two threads on one shared cursor lose most of its speed to cache-line contention.
+		 *
+		 * <p>The price: IDs stay unique and each thread's IDs still increase, but IDs are no longer in the order they
+		 * were handed out across threads (a thread may still be using its chunk of an older range while others use a
+		 * newer one). Numbers a thread holds but never uses (it goes idle or ends, the generator closes) are gaps: up
+		 * to {@code threadChunkSize - 1} per thread and key. Virtual threads always use the shared cursor, because a
+		 * chunk per short-lived virtual thread would strand most of each chunk. A chunk never reaches past the end of
+		 * its range.
+		 * @param threadChunkSize 0 to turn off (the default: strict order per instance), or a size in
+		 * [1, {@value SegmentOptions#MAX_THREAD_CHUNK_SIZE}]; 64 to 1024 is plenty
+		 * @return this builder
+		 * @throws IllegalArgumentException if the size is negative or too large
+		 */
+		public Builder threadChunkSize(int threadChunkSize) {
+			if (threadChunkSize < 0 || threadChunkSize > MAX_THREAD_CHUNK_SIZE) {
+				throw new IllegalArgumentException(String.format(Locale.ROOT,
+						"threadChunkSize must be 0 (off) or in [1, %d]: %d", MAX_THREAD_CHUNK_SIZE, threadChunkSize));
+			}
+			this.threadChunkSize = threadChunkSize;
 			return this;
 		}
 
