@@ -126,7 +126,9 @@ class ThreadChunkTests {
 		draw(generator, 1000);
 		awaitNext(generator);
 		draw(generator, 1000);
+		awaitNext(generator);
 		assertThat(this.listener.waits).as("only the first call waits, for the first range").hasSize(1);
+		// three ranges used, the fourth fetched ahead, nothing fetched twice
 		assertThat(this.memory.allocateCalls()).isEqualTo(4);
 	}
 
