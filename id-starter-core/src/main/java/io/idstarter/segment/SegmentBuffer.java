@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
  * The double buffer of one key: hands out the numbers of the range held in memory, without a lock, and fetches the
  * next range in the background before this one runs out. Every number handed out belongs to a range the store
  * allocated to this buffer and is handed out once. Numbers increase in the order they are handed out, across all
- * threads; with a thread chunk size, only within each thread.
- * A caller only blocks when both ranges are used up, and then waits at most {@code maxWait} for the fetch in flight.
+ * threads; with a thread chunk size, only within each thread. A caller only blocks when both ranges are used up, and
+ * then waits at most {@code maxWait} for the fetch in flight.
  */
 final class SegmentBuffer {
 
@@ -54,8 +54,9 @@ final class SegmentBuffer {
 	 *   success it writes `next`, CASes FETCHING to READY and completes `successor`.
 	 *
 	 * - Switch: a caller that found `current` spent reads `current.next`; if it is there, it CASes `current` from the
-	 *   spent segment to it. Losers of the race see `current` moved on and simply claim from the new one. A switch
-	 *   only ever replaces a spent segment, so no number of the new segment is skipped and no number of the old one
+	 *   spent segment to it. Losers of the race see `current` moved on and simply claim from the new one; a caller
+	 *   that read an old segment cannot move `current` back, because its CAS expects a segment that is no longer
+	 *   current. A switch only ever replaces a spent segment, so no number of the new segment is skipped and no number of the old one
 	 *   is left out (all of them went to callers before any caller saw the segment spent).
 	 *
 	 * - Waiting: if the successor is not there, the caller asks for it (starting the fetch if the hot path's request
@@ -69,8 +70,9 @@ final class SegmentBuffer {
 	 *   is always spent, so the first caller requests its successor and waits for it.
 	 *
 	 * - Retirement (key removed from the store, generator closed): the current segment's fetch is marked FAILED and
-	 *   `successor` completes exceptionally, so waiters fail at once; a Fetch that finishes later finds the state no
-	 *   longer FETCHING and drops its range (a gap, which is harmless).
+	 *   `successor` completes exceptionally, so waiters fail at once. A Fetch that finishes later finds the state no
+	 *   longer FETCHING and leaves `successor` alone; its range is a gap, or is used by a caller still holding the
+	 *   buffer (unique numbers allocated to this key either way).
 	 *
 	 * - Thread chunks (opt-in, threadChunkSize > 0): a platform thread claims a chunk of numbers with one getAndAdd,
 	 *   exactly as a batch does, and hands them out from a ThreadLocal with plain reads and writes; the shared cursor
@@ -436,14 +438,10 @@ final class SegmentBuffer {
 	}
 
 	/**
-	 * Returns how many numbers the buffer has handed out: the sizes of the finished segments and the used part of
-	 * the current one, derived from state rather than counted per call (with thread chunks, numbers reserved by a
-	 * chunk count as handed out).
+	 * Returns a snapshot. Its issued count is derived from state rather than counted per call: the sizes of the
+	 * finished segments and the used part of the current one (with thread chunks, numbers reserved by a chunk count
+	 * as handed out).
 	 */
-	long issuedCount() {
-		return this.current.issuedCount();
-	}
-
 	SegmentBufferView view() {
 		Segment segment = this.current;
 		Segment next = segment.next;

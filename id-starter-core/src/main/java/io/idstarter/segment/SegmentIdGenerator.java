@@ -368,9 +368,4 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 		};
 	}
 
-	/** For tests: the buffer of a key, if it has been used. */
-	@Nullable SegmentBuffer buffer(String key) {
-		return this.buffers.get(key);
-	}
-
 }
