@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.idstarter.IdGenerationException;
 import io.idstarter.IdWorkerListener;
+import io.idstarter.lease.ClockSkewException;
 import io.idstarter.lease.ISequenceManager;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseSettings;
@@ -39,7 +40,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * dies without giving it back (from then on its store calls fail, as for a killed or cut-off process). Once A's lease
  * has expired by the store's clock, node B, whose clock is {@value #SKEW_SECONDS} s behind A's, takes worker ID 0.
  * B never issues a timestamp at or below the greatest A may have used: A's stored ceiling, the high-water mark A
- * reported plus the TTL it may have gone on issuing for.
+ * reported plus the TTL it may have gone on issuing for. The clock-skew guard would stop B first (that is checked
+ * too); the nodes run with it off, because the floor is what must hold when the skew is below the guard's bound or
+ * the guard is off.
  *
  * <p>Both nodes run in this JVM, each with its own {@link ManualTimeSource} that the test moves forward; the store and
  * its clock are real (for MongoDB, possibly the in-JVM {@code mongo-java-server}).
@@ -86,7 +89,7 @@ class ClockDisagreementIntegrationTests {
 		Severable severableA = new Severable(store.sequenceManager());
 		SnowflakeIdGenerator generatorA = generator(clockA);
 		WorkerLeaseKeeper keeperA = new WorkerLeaseKeeper(new RecordingSequenceManager(severableA, logA), generatorA,
-				settings(spec, "node-a", null, TTL), clockA, IdWorkerListener.NONE);
+				settings(spec, "node-a", null, TTL, null), clockA, IdWorkerListener.NONE);
 		keeperA.start();
 		try {
 			assertThat(generatorA.workerId()).hasValue(0);
@@ -112,10 +115,20 @@ class ClockDisagreementIntegrationTests {
 			long clockBAtStart = clockB.currentTimeMillis();
 			assertThat(clockBAtStart).as("B's clock, behind what A may have used").isLessThan(ceilingA);
 
-			// Not allowed to wait for its clock to pass the floor, B refuses to start and says why.
+			// With the clock-skew guard on (the default), B refuses to start: its clock is 4 s from the store's.
+			SnowflakeIdGenerator guarded = generator(clockB);
+			try (WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(store.sequenceManager(), guarded,
+					settings(spec, "node-b", cache, TTL, LeaseSettings.DEFAULT_MAX_CLOCK_SKEW), clockB,
+					IdWorkerListener.NONE)) {
+				assertThatExceptionOfType(ClockSkewException.class).isThrownBy(keeper::start)
+					.withMessageContaining("maxClockSkew");
+			}
+
+			// The guard off, the timestamp floor is what protects A's IDs. Not allowed to wait for its clock to pass
+			// the floor, B refuses to start and says why.
 			SnowflakeIdGenerator impatient = generator(clockB);
 			try (WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(store.sequenceManager(), impatient,
-					settings(spec, "node-b", cache, Duration.ZERO), clockB, IdWorkerListener.NONE)) {
+					settings(spec, "node-b", cache, Duration.ZERO, null), clockB, IdWorkerListener.NONE)) {
 				assertThatExceptionOfType(IdGenerationException.class).isThrownBy(keeper::start)
 					.withMessageContaining("timestamp floor")
 					.withMessageContaining("maxStartupWait");
@@ -125,8 +138,8 @@ class ClockDisagreementIntegrationTests {
 			EventLog.MemoryLog logB = EventLog.inMemory("B");
 			SnowflakeIdGenerator generatorB = generator(clockB);
 			try (WorkerLeaseKeeper keeperB = new WorkerLeaseKeeper(new RecordingSequenceManager(
-					store.sequenceManager(), logB), generatorB, settings(spec, "node-b", cache, Duration.ofSeconds(60)),
-					clockB, IdWorkerListener.NONE)) {
+					store.sequenceManager(), logB), generatorB,
+					settings(spec, "node-b", cache, Duration.ofSeconds(60), null), clockB, IdWorkerListener.NONE)) {
 				startWhileTimePasses(keeperB, clockB);
 				assertThat(generatorB.workerId()).as("B's worker ID").hasValue(0);
 				DrillEvent borrowB = logB.events().stream().filter((event) -> event.kind().equals("lease-borrow-ok"))
@@ -158,7 +171,7 @@ class ClockDisagreementIntegrationTests {
 	}
 
 	private static LeaseSettings settings(StoreSpec spec, String instance, @Nullable Path cache,
-			Duration maxStartupWait) {
+			Duration maxStartupWait, @Nullable Duration maxClockSkew) {
 		return LeaseSettings.builder()
 			.namespace(spec.name())
 			.ttl(TTL)
@@ -167,6 +180,7 @@ class ClockDisagreementIntegrationTests {
 			.instance(instance)
 			.cacheFile(cache)
 			.maxStartupWait(maxStartupWait)
+			.maxClockSkew(maxClockSkew)
 			.build();
 	}
 
