@@ -52,10 +52,6 @@ final class Drill implements AutoCloseable {
 		}
 	}
 
-	Path directory() {
-		return this.directory;
-	}
-
 	/**
 	 * Launches a child that issues {@link Settings#count()} IDs per thread.
 	 * @param label its name, unique in the run

@@ -75,10 +75,6 @@ enum StoreKind {
 		};
 	}
 
-	boolean isJdbc() {
-		return this == MARIADB || this == POSTGRESQL;
-	}
-
 	private StoreSpec jdbc(JdbcBackend backend, String name) {
 		return new StoreSpec(this, backend.jdbcUrl(), backend.username(), backend.password(), name);
 	}
