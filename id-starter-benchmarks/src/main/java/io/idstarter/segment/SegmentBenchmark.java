@@ -42,9 +42,6 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 public class SegmentBenchmark {
 
-	/** Business key of every generator here. */
-	static final String KEY = "bench";
-
 	@Param
 	public Generator generator;
 
@@ -95,6 +92,37 @@ public class SegmentBenchmark {
 
 	/** The implementations compared. */
 	public enum Generator {
+
+		/** Ours, strict: every thread claims from the key's shared segment; IDs increase across threads. */
+		ID_STARTER(false) {
+			@Override
+			IdSource create(int step) {
+				return SegmentFixtures.source(step, SegmentFixtures.fixedStep());
+			}
+		},
+
+		/**
+		 * Ours with per-thread chunks of {@value SegmentFixtures#THREAD_CHUNK} numbers (opt-in): the shared cursor is
+		 * touched once per chunk; IDs increase per thread only.
+		 */
+		ID_STARTER_CHUNKED(false) {
+			@Override
+			IdSource create(int step) {
+				return SegmentFixtures.source(step,
+						SegmentFixtures.fixedStep().threadChunkSize(SegmentFixtures.THREAD_CHUNK));
+			}
+		},
+
+		/**
+		 * Diagnostic, not something users can call: ours strict without the key lookup (the key's
+		 * {@code SegmentBuffer} called directly), to tell the cost of the map lookup from that of the buffer.
+		 */
+		ID_STARTER_BUFFER(false) {
+			@Override
+			IdSource create(int step) {
+				return SegmentFixtures.bufferSource(step, SegmentFixtures.fixedStep());
+			}
+		},
 
 		/** CosId's {@link SegmentChainId}: a lock-free chain of segments kept ahead by a prefetch worker. */
 		COSID_SEGMENT_CHAIN(false) {

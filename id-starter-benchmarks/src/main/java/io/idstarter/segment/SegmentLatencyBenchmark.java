@@ -1,9 +1,11 @@
 package io.idstarter.segment;
 
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
+import io.idstarter.IdWorkerListener;
 import me.ahoo.cosid.segment.DefaultSegmentId;
 import me.ahoo.cosid.segment.IdSegmentDistributor;
 import me.ahoo.cosid.segment.SegmentChainId;
@@ -34,7 +36,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * (no dynamic step), or it would grow until fetches became rare and the question could not be answered.
  *
  * <p>CosId's {@code SegmentChainId} (prefetches ahead) and {@code DefaultSegmentId} (fetches when spent, under a lock)
- * are the controls: the first should hide the store, the second cannot.
+ * are the controls: the first should hide the store, the second cannot. Every generator first takes
+ * {@value #WARM_UP_IDS} IDs at full speed from an instant store, so that the code that runs once per segment is
+ * compiled like the rest (see {@link #warmSlowPaths}); then the store gets its delay.
  *
  * <p>Run: {@code java -jar id-starter-benchmarks/target/benchmarks.jar SegmentLatencyBenchmark}; read the
  * {@code p0.999} and {@code p0.9999} lines.
@@ -54,17 +58,34 @@ public class SegmentLatencyBenchmark {
 	/** Pause before each call, outside the timed region. */
 	static final long PACE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
+	/** IDs taken at full speed with an instant store before the store is slowed down and pacing starts. */
+	static final int WARM_UP_IDS = 2_000_000;
+
 	@Param
 	public Generator generator;
 
 	@Param({ "0", "200" })
 	public int storeMillis;
 
-	SegmentBenchmark.IdSource source;
+	/**
+	 * Whether the slow paths (prefetch request, segment switch, fetch) are JIT-compiled before measuring, by taking
+	 * {@value #WARM_UP_IDS} IDs at full speed first. Paced at 1,000 calls per second they run only twice a second and
+	 * would stay interpreted for minutes; {@code -p warmSlowPaths=false} shows that cold-code cost.
+	 */
+	@Param({ "true" })
+	public boolean warmSlowPaths;
+
+	LatencySource source;
 
 	@Setup(Level.Trial)
 	public void create() {
-		this.source = this.generator.create(this.storeMillis);
+		this.source = this.generator.create();
+		if (this.warmSlowPaths) {
+			for (int i = 0; i < WARM_UP_IDS; i++) {
+				this.source.next();
+			}
+		}
+		this.source.setStoreDelay(Duration.ofMillis(this.storeMillis));
 	}
 
 	@TearDown(Level.Trial)
@@ -86,30 +107,74 @@ public class SegmentLatencyBenchmark {
 	/** The implementations compared. */
 	public enum Generator {
 
+		/** Ours: the double buffer, prefetching when 10% of a segment is used. */
+		ID_STARTER {
+			@Override
+			LatencySource create() {
+				InMemorySegmentStore store = SegmentFixtures.store(STEP);
+				SegmentIdGenerator generator = SegmentFixtures.started(store,
+						SegmentFixtures.fixedStep().maxWait(SegmentFixtures.MAX_WAIT).build(), IdWorkerListener.NONE);
+				return new LatencySource() {
+					@Override
+					public long next() {
+						return generator.nextId(SegmentFixtures.KEY);
+					}
+
+					@Override
+					public void setStoreDelay(Duration delay) {
+						store.setLatency(delay);
+					}
+
+					@Override
+					public void close() {
+						generator.close();
+					}
+				};
+			}
+		},
+
 		/** CosId's {@link SegmentChainId}, whose prefetch worker keeps segments ahead of the callers. */
 		COSID_SEGMENT_CHAIN {
 			@Override
-			SegmentBenchmark.IdSource create(int storeMillis) {
-				SegmentChainId id = new SegmentChainId(distributor(storeMillis));
-				return id::generate;
+			LatencySource create() {
+				SlowAtomicDistributor distributor = new SlowAtomicDistributor();
+				SegmentChainId id = new SegmentChainId(distributor);
+				return cosId(id::generate, distributor);
 			}
 		},
 
 		/** CosId's {@link DefaultSegmentId}, which fetches in the caller when its one segment is spent. */
 		COSID_DEFAULT_SEGMENT {
 			@Override
-			SegmentBenchmark.IdSource create(int storeMillis) {
-				DefaultSegmentId id = new DefaultSegmentId(distributor(storeMillis));
-				return id::generate;
+			LatencySource create() {
+				SlowAtomicDistributor distributor = new SlowAtomicDistributor();
+				DefaultSegmentId id = new DefaultSegmentId(distributor);
+				return cosId(id::generate, distributor);
 			}
 		};
 
-		abstract SegmentBenchmark.IdSource create(int storeMillis);
+		abstract LatencySource create();
 
-		/** A distributor in memory that takes {@code storeMillis} per call, as CosId's own mock does. */
-		private static IdSegmentDistributor distributor(int storeMillis) {
-			return new SlowAtomicDistributor(storeMillis);
+		private static LatencySource cosId(SegmentBenchmark.IdSource id, SlowAtomicDistributor distributor) {
+			return new LatencySource() {
+				@Override
+				public long next() {
+					return id.next();
+				}
+
+				@Override
+				public void setStoreDelay(Duration delay) {
+					distributor.delayNanos = delay.toNanos();
+				}
+			};
 		}
+
+	}
+
+	/** A generator under test whose store can be slowed down after the warm-up. */
+	interface LatencySource extends SegmentBenchmark.IdSource {
+
+		void setStoreDelay(Duration delay);
 
 	}
 
@@ -118,11 +183,8 @@ public class SegmentLatencyBenchmark {
 
 		private final AtomicLong maxId = new AtomicLong();
 
-		private final long delayNanos;
-
-		SlowAtomicDistributor(int delayMillis) {
-			this.delayNanos = TimeUnit.MILLISECONDS.toNanos(delayMillis);
-		}
+		/** Delay of every call from now on. */
+		volatile long delayNanos;
 
 		@Override
 		public String getNamespace() {
@@ -131,7 +193,7 @@ public class SegmentLatencyBenchmark {
 
 		@Override
 		public String getName() {
-			return SegmentBenchmark.KEY;
+			return SegmentFixtures.KEY;
 		}
 
 		@Override
@@ -141,8 +203,9 @@ public class SegmentLatencyBenchmark {
 
 		@Override
 		public long nextMaxId(long step) {
-			long deadline = System.nanoTime() + this.delayNanos;
-			for (long left = this.delayNanos; left > 0; left = deadline - System.nanoTime()) {
+			long delay = this.delayNanos;
+			long deadline = System.nanoTime() + delay;
+			for (long left = delay; left > 0; left = deadline - System.nanoTime()) {
 				LockSupport.parkNanos(left);
 			}
 			return this.maxId.addAndGet(step);
