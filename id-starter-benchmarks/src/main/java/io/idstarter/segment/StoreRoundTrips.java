@@ -37,7 +37,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  *
  * <p>Not a JMH benchmark: it counts. For each store it creates a fresh key with a configured step of
  * {@value #CONFIGURED_STEP}, issues IDs from one thread as fast as it can, and counts the {@code allocate} calls
- * through a counting wrapper ({@link DelegatingSegmentStore}) and the waits through the listener. Leaf's dynamic step
+ * through a counting wrapper ({@link CountingSegmentStore}) and the waits through the listener. Leaf's dynamic step
  * doubles the step after every range that lasted less than 15 minutes, up to 1,000,000, so the first million IDs cost
  * about ten round trips and every later million one. The same run with the step fixed at {@value #CONFIGURED_STEP}
  * shows what the dynamic step saves.
@@ -77,7 +77,7 @@ public final class StoreRoundTrips {
 	}
 
 	static Result run(String name, Backend backend, boolean dynamic, long ids) {
-		DelegatingSegmentStore counting = DelegatingSegmentStore.counting(backend.store());
+		CountingSegmentStore counting = new CountingSegmentStore(backend.store());
 		WaitCounter waits = new WaitCounter();
 		SegmentOptions.Builder options = dynamic ? SegmentOptions.builder() : SegmentFixtures.fixedStep();
 		SegmentIdGenerator generator = new SegmentIdGenerator(counting,
