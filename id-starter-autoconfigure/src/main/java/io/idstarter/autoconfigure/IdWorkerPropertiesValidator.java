@@ -30,7 +30,8 @@ final class IdWorkerPropertiesValidator {
 	private static final Duration MIN_TTL = Duration.ofSeconds(1);
 
 	/** SQL table name, optionally schema-qualified; the stores write it into SQL, so nothing else is accepted. */
-	private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}(\\.[A-Za-z_][A-Za-z0-9_]{0,63})?");
+	private static final Pattern TABLE_NAME = Pattern
+		.compile("([A-Za-z_][A-Za-z0-9_]{0,62}\\.)?[A-Za-z_][A-Za-z0-9_]{0,62}");
 
 	private IdWorkerPropertiesValidator() {
 	}
@@ -152,8 +153,8 @@ final class IdWorkerPropertiesValidator {
 
 	private static void requireTableName(String name, String value) {
 		if (value == null || !TABLE_NAME.matcher(value).matches()) {
-			throw invalid(name, value, "must be a table name of letters, digits and '_' (up to 64), not starting with a"
-					+ " digit, optionally qualified by a schema name ('schema.table')");
+			throw invalid(name, value, "must be an SQL identifier: a letter or '_', then letters, digits or '_', at most"
+					+ " 63 characters, optionally qualified by a schema ('schema.table')");
 		}
 	}
 
