@@ -23,8 +23,11 @@ final class IdWorkerPropertiesValidator {
 	/** Bits a Snowflake ID has for timestamp, worker ID and sequence: a positive long keeps its sign bit clear. */
 	static final int SNOWFLAKE_BITS = 63;
 
-	/** Most worker-ID bits: 2^20 (about a million) slots is more than any lease store should scan. */
-	static final int MAX_WORKER_ID_BITS = 20;
+	/** Most worker-ID bits: worker IDs are {@code int}s (as in {@code SnowflakeLayout}). */
+	static final int MAX_WORKER_ID_BITS = 31;
+
+	/** Longest clock-backwards wait: callers are parked for up to this long (as in {@code ClockBackwardsPolicy}). */
+	static final Duration MAX_CLOCK_WAIT = Duration.ofMinutes(1);
 
 	/** Shortest lease: what a {@link LeaseRequest} accepts. */
 	private static final Duration MIN_TTL = Duration.ofSeconds(1);
@@ -71,8 +74,9 @@ final class IdWorkerPropertiesValidator {
 					+ sequenceBits + " = " + sum);
 		}
 		Instant epoch = snowflake.getEpoch();
-		if (epoch == null || epoch.isAfter(now)) {
-			throw invalid("snowflake.epoch", epoch, "must not be in the future (it is now " + now + ")");
+		if (epoch == null || epoch.isAfter(now) || epoch.isBefore(Instant.EPOCH)) {
+			throw invalid("snowflake.epoch", epoch,
+					"must be between " + Instant.EPOCH + " and now (it is now " + now + ")");
 		}
 		Instant end = epoch.plusMillis(1L << timestampBits);
 		if (!end.isAfter(now)) {
@@ -80,7 +84,11 @@ final class IdWorkerPropertiesValidator {
 					"with epoch " + epoch + ", " + timestampBits + " timestamp bits ran out at " + end
 							+ ": use more timestamp bits or a later epoch");
 		}
-		requireNotNegative("snowflake.clock-backwards.max-wait", snowflake.getClockBackwards().getMaxWait());
+		Duration maxWait = snowflake.getClockBackwards().getMaxWait();
+		if (maxWait == null || maxWait.isNegative() || maxWait.compareTo(MAX_CLOCK_WAIT) > 0) {
+			throw invalid("snowflake.clock-backwards.max-wait", format(maxWait), "must be between 0 and "
+					+ format(MAX_CLOCK_WAIT) + " (requests are held for up to this long while the clock catches up)");
+		}
 		if (snowflake.getClockBackwards().getPolicy() == null) {
 			throw invalid("snowflake.clock-backwards.policy", null, "must be 'fail' or 'tolerate'");
 		}

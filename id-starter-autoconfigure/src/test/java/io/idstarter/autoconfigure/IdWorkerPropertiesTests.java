@@ -87,12 +87,14 @@ class IdWorkerPropertiesTests {
 	@ParameterizedTest(name = "{0}={1}")
 	@CsvSource(delimiter = '|', textBlock = """
 			id-worker.snowflake.timestamp-bits           | 0                    | between 1 and 61
-			id-worker.snowflake.worker-id-bits           | 21                   | between 1 and 20
+			id-worker.snowflake.worker-id-bits           | 32                   | between 1 and 31
 			id-worker.snowflake.worker-id-bits           | 11                   | 41 + 11 + 12 = 64
 			id-worker.snowflake.sequence-bits            | 0                    | between 1 and 61
 			id-worker.snowflake.sequence-bits            | 10                   | 41 + 10 + 10 = 61
-			id-worker.snowflake.epoch                    | 2999-01-01T00:00:00Z | must not be in the future
-			id-worker.snowflake.clock-backwards.max-wait | -1ms                 | must not be negative
+			id-worker.snowflake.epoch                    | 2999-01-01T00:00:00Z | must be between 1970-01-01T00:00:00Z and now
+			id-worker.snowflake.clock-backwards.max-wait | -1ms                 | between 0 and 1m
+			id-worker.snowflake.clock-backwards.max-wait | 61s                  | between 0 and 1m
+			id-worker.snowflake.epoch                    | 1969-12-31T00:00:00Z | must be between 1970-01-01T00:00:00Z and now
 			id-worker.lease.namespace                    | ' '                  | 1 to 128 characters
 			id-worker.lease.ttl                          | 500ms                | at least 1s
 			id-worker.lease.heartbeat                    | 0s                   | must be positive
