@@ -289,9 +289,10 @@ public class IdWorkerProperties implements InitializingBean {
 		private double prefetchThreshold = 0.1;
 
 		/**
-		 * Longest time a request waits for the next segment when both segments of a key are spent.
+		 * Longest time a request waits for the next segment when both segments of a key are spent, and for the first
+		 * segment of a key.
 		 */
-		private Duration maxWait = Duration.ofSeconds(1);
+		private Duration maxWait = Duration.ofSeconds(2);
 
 		/**
 		 * Time between reloads of the key list from the store.
@@ -299,9 +300,9 @@ public class IdWorkerProperties implements InitializingBean {
 		private Duration keyRefreshInterval = Duration.ofSeconds(60);
 
 		/**
-		 * Key that IdWorker.nextId() without a key draws from.
+		 * Key that IdWorker.nextId() without a key draws from. When not set, segment IDs need a key.
 		 */
-		private String defaultKey = "default";
+		private @Nullable String defaultKey;
 
 		/**
 		 * Number of IDs a thread takes from the shared segment at once, to cut contention on busy keys; 1 takes
@@ -343,11 +344,11 @@ public class IdWorkerProperties implements InitializingBean {
 			this.keyRefreshInterval = keyRefreshInterval;
 		}
 
-		public String getDefaultKey() {
+		public @Nullable String getDefaultKey() {
 			return this.defaultKey;
 		}
 
-		public void setDefaultKey(String defaultKey) {
+		public void setDefaultKey(@Nullable String defaultKey) {
 			this.defaultKey = defaultKey;
 		}
 
@@ -366,7 +367,8 @@ public class IdWorkerProperties implements InitializingBean {
 	}
 
 	/**
-	 * Leaf's dynamic step: a key whose segments run out quickly gets larger segments, one that idles smaller ones.
+	 * Leaf's dynamic step: a key whose segments run out quickly gets larger segments, one that idles smaller ones,
+	 * never below the step stored for the key.
 	 */
 	public static class DynamicStep {
 
@@ -376,13 +378,18 @@ public class IdWorkerProperties implements InitializingBean {
 		private boolean enabled = true;
 
 		/**
-		 * Target time one segment lasts: a segment used up faster doubles the step, one lasting more than twice as
-		 * long halves it (never below the stored step).
+		 * A segment used up in less than this is followed by one twice as big.
 		 */
-		private Duration segmentDuration = Duration.ofMinutes(15);
+		private Duration expandBelow = Duration.ofMinutes(15);
 
 		/**
-		 * Largest step the dynamic step grows to.
+		 * A segment that lasted this long or longer is followed by one half as big. Must be greater than
+		 * expand-below.
+		 */
+		private Duration shrinkAbove = Duration.ofMinutes(30);
+
+		/**
+		 * Largest step the doubling reaches.
 		 */
 		private int maxStep = 1_000_000;
 
@@ -394,12 +401,20 @@ public class IdWorkerProperties implements InitializingBean {
 			this.enabled = enabled;
 		}
 
-		public Duration getSegmentDuration() {
-			return this.segmentDuration;
+		public Duration getExpandBelow() {
+			return this.expandBelow;
 		}
 
-		public void setSegmentDuration(Duration segmentDuration) {
-			this.segmentDuration = segmentDuration;
+		public void setExpandBelow(Duration expandBelow) {
+			this.expandBelow = expandBelow;
+		}
+
+		public Duration getShrinkAbove() {
+			return this.shrinkAbove;
+		}
+
+		public void setShrinkAbove(Duration shrinkAbove) {
+			this.shrinkAbove = shrinkAbove;
 		}
 
 		public int getMaxStep() {

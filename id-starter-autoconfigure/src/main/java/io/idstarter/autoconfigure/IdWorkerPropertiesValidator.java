@@ -127,12 +127,21 @@ final class IdWorkerPropertiesValidator {
 			throw invalid("segment.prefetch-threshold", threshold,
 					"must be between 0 and 1 exclusive (the fraction of a segment used before the next is fetched)");
 		}
-		requireNotNegative("segment.max-wait", segment.getMaxWait());
+		requirePositive("segment.max-wait", segment.getMaxWait());
 		requirePositive("segment.key-refresh-interval", segment.getKeyRefreshInterval());
-		requireText("segment.default-key", segment.getDefaultKey(), 128);
+		if (segment.getDefaultKey() != null) {
+			requireText("segment.default-key", segment.getDefaultKey(), 128);
+		}
 		requireRange("segment.thread-chunk-size", segment.getThreadChunkSize(), 1, 1_000_000, "");
-		requirePositive("segment.dynamic-step.segment-duration", segment.getDynamicStep().getSegmentDuration());
-		requireRange("segment.dynamic-step.max-step", segment.getDynamicStep().getMaxStep(), 1, Integer.MAX_VALUE, "");
+		IdWorkerProperties.DynamicStep dynamicStep = segment.getDynamicStep();
+		requirePositive("segment.dynamic-step.expand-below", dynamicStep.getExpandBelow());
+		requirePositive("segment.dynamic-step.shrink-above", dynamicStep.getShrinkAbove());
+		if (dynamicStep.getShrinkAbove().compareTo(dynamicStep.getExpandBelow()) <= 0) {
+			throw invalid("segment.dynamic-step.shrink-above", format(dynamicStep.getShrinkAbove()),
+					"must be greater than id-worker.segment.dynamic-step.expand-below ("
+							+ format(dynamicStep.getExpandBelow()) + ")");
+		}
+		requireRange("segment.dynamic-step.max-step", dynamicStep.getMaxStep(), 1, Integer.MAX_VALUE, "");
 	}
 
 	private static void requireRange(String name, int value, int min, int max, String meaning) {

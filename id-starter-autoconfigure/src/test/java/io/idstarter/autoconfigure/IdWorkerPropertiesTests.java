@@ -30,6 +30,7 @@ class IdWorkerPropertiesTests {
 			assertThat(properties.getSegment().getStore()).isEqualTo(IdWorkerStore.JDBC);
 			assertThat(properties.getJdbc().getInitializeSchema()).isEqualTo(SchemaInitialization.EMBEDDED);
 			assertThat(properties.getLease().getNamespace()).isNull();
+			assertThat(properties.getSegment().getDefaultKey()).isNull();
 		});
 	}
 
@@ -44,7 +45,8 @@ class IdWorkerPropertiesTests {
 				"id-worker.segment.store=redis", "id-worker.segment.prefetch-threshold=0.25",
 				"id-worker.segment.max-wait=250ms", "id-worker.segment.key-refresh-interval=2m",
 				"id-worker.segment.default-key=orders", "id-worker.segment.thread-chunk-size=8",
-				"id-worker.segment.dynamic-step.enabled=false", "id-worker.segment.dynamic-step.segment-duration=5m",
+				"id-worker.segment.dynamic-step.enabled=false", "id-worker.segment.dynamic-step.expand-below=5m",
+				"id-worker.segment.dynamic-step.shrink-above=20m",
 				"id-worker.segment.dynamic-step.max-step=5000", "id-worker.jdbc.segment-table=ids.segments",
 				"id-worker.jdbc.lease-table=worker_leases", "id-worker.jdbc.initialize-schema=never",
 				"id-worker.redis.key-prefix={ids}:", "id-worker.mongo.segment-collection=segments",
@@ -73,7 +75,8 @@ class IdWorkerPropertiesTests {
 				assertThat(segment.getDefaultKey()).isEqualTo("orders");
 				assertThat(segment.getThreadChunkSize()).isEqualTo(8);
 				assertThat(segment.getDynamicStep().isEnabled()).isFalse();
-				assertThat(segment.getDynamicStep().getSegmentDuration()).isEqualTo(Duration.ofMinutes(5));
+				assertThat(segment.getDynamicStep().getExpandBelow()).isEqualTo(Duration.ofMinutes(5));
+				assertThat(segment.getDynamicStep().getShrinkAbove()).isEqualTo(Duration.ofMinutes(20));
 				assertThat(segment.getDynamicStep().getMaxStep()).isEqualTo(5000);
 				assertThat(properties.getJdbc().getSegmentTable()).isEqualTo("ids.segments");
 				assertThat(properties.getJdbc().getLeaseTable()).isEqualTo("worker_leases");
@@ -103,11 +106,12 @@ class IdWorkerPropertiesTests {
 			id-worker.lease.max-startup-wait             | -1s                  | must not be negative
 			id-worker.segment.prefetch-threshold         | 1                    | between 0 and 1 exclusive
 			id-worker.segment.prefetch-threshold         | 0                    | between 0 and 1 exclusive
-			id-worker.segment.max-wait                   | -5ms                 | must not be negative
+			id-worker.segment.max-wait                   | 0s                   | must be positive
 			id-worker.segment.key-refresh-interval       | 0s                   | must be positive
 			id-worker.segment.default-key                | ' '                  | 1 to 128 characters
 			id-worker.segment.thread-chunk-size          | 0                    | between 1 and 1000000
-			id-worker.segment.dynamic-step.segment-duration | 0s                | must be positive
+			id-worker.segment.dynamic-step.expand-below | 0s                  | must be positive
+			id-worker.segment.dynamic-step.shrink-above | 15m                 | greater than id-worker.segment.dynamic-step.expand-below (15m)
 			id-worker.segment.dynamic-step.max-step      | 0                    | between 1 and 2147483647
 			id-worker.jdbc.segment-table                 | leaf_alloc;drop      | SQL identifier
 			id-worker.jdbc.lease-table                   | 1leases              | SQL identifier
