@@ -212,9 +212,10 @@ public class IdWorkerProperties implements InitializingBean {
 		private Duration safetyMargin = Duration.ofSeconds(5);
 
 		/**
-		 * Longest time to wait at start-up for the store to grant a worker ID.
+		 * Longest time start-up waits for this instance's clock to pass the last timestamp a previous holder of its
+		 * worker ID may have issued. Defaults to the ttl.
 		 */
-		private Duration maxStartupWait = Duration.ofSeconds(30);
+		private @Nullable Duration maxStartupWait;
 
 		/**
 		 * File that remembers the last worker ID of this instance, so a restart asks for the same slot first. Not
@@ -254,11 +255,11 @@ public class IdWorkerProperties implements InitializingBean {
 			this.safetyMargin = safetyMargin;
 		}
 
-		public Duration getMaxStartupWait() {
+		public @Nullable Duration getMaxStartupWait() {
 			return this.maxStartupWait;
 		}
 
-		public void setMaxStartupWait(Duration maxStartupWait) {
+		public void setMaxStartupWait(@Nullable Duration maxStartupWait) {
 			this.maxStartupWait = maxStartupWait;
 		}
 

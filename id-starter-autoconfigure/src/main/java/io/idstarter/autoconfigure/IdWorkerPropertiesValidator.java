@@ -115,7 +115,9 @@ final class IdWorkerPropertiesValidator {
 							+ format(safetyMargin) + "), that is less than " + format(limit)
 							+ ", so that a renewal is tried before an instance must stop issuing IDs");
 		}
-		requireNotNegative("lease.max-startup-wait", lease.getMaxStartupWait());
+		if (lease.getMaxStartupWait() != null) {
+			requireNotNegative("lease.max-startup-wait", lease.getMaxStartupWait());
+		}
 	}
 
 	private static void validateSegment(Segment segment) {
