@@ -306,10 +306,10 @@ public class IdWorkerProperties implements InitializingBean {
 		private @Nullable String defaultKey;
 
 		/**
-		 * Number of IDs a thread takes from the shared segment at once, to cut contention on busy keys; 1 takes
-		 * them one by one.
+		 * Number of IDs each platform thread takes from a key's segment at a time, so that busy keys see less
+		 * contention; IDs then increase per thread, not across threads. 0 turns it off.
 		 */
-		private int threadChunkSize = 1;
+		private int threadChunkSize;
 
 		private final DynamicStep dynamicStep = new DynamicStep();
 

@@ -29,6 +29,9 @@ final class IdWorkerPropertiesValidator {
 	/** Longest clock-backwards wait: callers are parked for up to this long (as in {@code ClockBackwardsPolicy}). */
 	static final Duration MAX_CLOCK_WAIT = Duration.ofMinutes(1);
 
+	/** Largest thread chunk (as in {@code SegmentOptions}). */
+	static final int MAX_THREAD_CHUNK_SIZE = 65_536;
+
 	/** Shortest lease: what a {@link LeaseRequest} accepts. */
 	private static final Duration MIN_TTL = Duration.ofSeconds(1);
 
@@ -134,7 +137,8 @@ final class IdWorkerPropertiesValidator {
 		if (segment.getDefaultKey() != null) {
 			requireText("segment.default-key", segment.getDefaultKey(), 128);
 		}
-		requireRange("segment.thread-chunk-size", segment.getThreadChunkSize(), 1, 1_000_000, "");
+		requireRange("segment.thread-chunk-size", segment.getThreadChunkSize(), 0, MAX_THREAD_CHUNK_SIZE,
+				" (0 turns it off)");
 		IdWorkerProperties.DynamicStep dynamicStep = segment.getDynamicStep();
 		requirePositive("segment.dynamic-step.expand-below", dynamicStep.getExpandBelow());
 		requirePositive("segment.dynamic-step.shrink-above", dynamicStep.getShrinkAbove());

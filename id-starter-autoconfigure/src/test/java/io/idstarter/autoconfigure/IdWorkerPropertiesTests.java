@@ -109,7 +109,7 @@ class IdWorkerPropertiesTests {
 			id-worker.segment.max-wait                   | 0s                   | must be positive
 			id-worker.segment.key-refresh-interval       | 0s                   | must be positive
 			id-worker.segment.default-key                | ' '                  | 1 to 128 characters
-			id-worker.segment.thread-chunk-size          | 0                    | between 1 and 1000000
+			id-worker.segment.thread-chunk-size          | -1                   | between 0 and 65536 (0 turns it off)
 			id-worker.segment.dynamic-step.expand-below | 0s                  | must be positive
 			id-worker.segment.dynamic-step.shrink-above | 15m                 | greater than id-worker.segment.dynamic-step.expand-below (15m)
 			id-worker.segment.dynamic-step.max-step      | 0                    | between 1 and 2147483647
