@@ -1,7 +1,11 @@
 package io.idstarter.autoconfigure;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import io.idstarter.IdWorker;
 
+import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -19,14 +23,16 @@ class IdWorkerModesRegistrar implements ImportBeanDefinitionRegistrar {
 	/** Name of the {@link IdWorkerModes} bean. */
 	static final String MODES_BEAN_NAME = "idWorkerModes";
 
-	private static final String PRIMARY_POST_PROCESSOR_BEAN_NAME = "io.idstarter.autoconfigure.primaryIdWorkerPostProcessor";
+	private static final String PRIMARY_POST_PROCESSOR_BEAN_NAME = IdWorkerModesRegistrar.class.getName()
+			+ ".primaryIdWorkerPostProcessor";
 
 	@Override
 	public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
 		IdWorkerModes modes = IdWorkerModes.of(metadata);
-		if (registry.containsBeanDefinition(MODES_BEAN_NAME)) {
-			throw new IllegalStateException("@EnableIdWorker is on more than one class (" + metadata.getClassName()
-					+ " and another): put it once, on the application's main class");
+		List<String> annotated = annotatedClasses(registry);
+		if (annotated.size() > 1 || registry.containsBeanDefinition(MODES_BEAN_NAME)) {
+			throw new IllegalStateException("@EnableIdWorker is on more than one class " + annotated
+					+ ": put it once, on the application's main class, with all the modes it needs");
 		}
 		RootBeanDefinition definition = new RootBeanDefinition(IdWorkerModes.class, () -> modes);
 		definition.setRole(BeanDefinition.ROLE_INFRASTRUCTURE);
@@ -38,6 +44,22 @@ class IdWorkerModesRegistrar implements ImportBeanDefinitionRegistrar {
 			postProcessor.setRole(BeanDefinition.ROLE_INFRASTRUCTURE);
 			registry.registerBeanDefinition(PRIMARY_POST_PROCESSOR_BEAN_NAME, postProcessor);
 		}
+	}
+
+	/**
+	 * Finds the configuration classes annotated with {@code @EnableIdWorker} from their metadata, without creating or
+	 * typing any bean. Their selectors share the auto-configuration group, which imports this registrar once, for the
+	 * first of them: the others would be ignored silently.
+	 */
+	private static List<String> annotatedClasses(BeanDefinitionRegistry registry) {
+		List<String> annotated = new ArrayList<>();
+		for (String name : registry.getBeanDefinitionNames()) {
+			if (registry.getBeanDefinition(name) instanceof AnnotatedBeanDefinition definition
+					&& definition.getMetadata().isAnnotated(EnableIdWorker.class.getName())) {
+				annotated.add(definition.getMetadata().getClassName());
+			}
+		}
+		return annotated;
 	}
 
 	/**

@@ -176,8 +176,8 @@ final class IdWorkerPropertiesValidator {
 
 	private static void requireTableName(String name, String value) {
 		if (value == null || !TABLE_NAME.matcher(value).matches()) {
-			throw invalid(name, value, "must be an SQL identifier: a letter or '_', then letters, digits or '_', at most"
-					+ " 63 characters, optionally qualified by a schema ('schema.table')");
+			throw invalid(name, value, "must be an SQL identifier: a letter or '_', then letters, digits or '_', "
+					+ "at most 63 characters, optionally qualified by a schema ('schema.table')");
 		}
 	}
 

@@ -62,8 +62,8 @@ public class MissingIdWorkerStoreException extends RuntimeException {
 
 	private static String describe(IdWorkerMode mode, IdWorkerStore store, Problem problem, List<String> candidates) {
 		String what = (mode == IdWorkerMode.SEGMENT)
-				? "@EnableIdWorker(mode = SEGMENT) with id-worker.segment.store=" + store.name().toLowerCase(Locale.ROOT)
-						+ " allocates segments from " + store.description()
+				? "@EnableIdWorker(mode = SEGMENT) with id-worker.segment.store="
+						+ store.name().toLowerCase(Locale.ROOT) + " allocates segments from " + store.description()
 				: "@EnableIdWorker(mode = " + mode + ") leases worker IDs from " + store.description();
 		return what + ", but " + switch (problem) {
 			case LIBRARY_MISSING -> "the library for it is not on the class path (" + store.requiredClass()
