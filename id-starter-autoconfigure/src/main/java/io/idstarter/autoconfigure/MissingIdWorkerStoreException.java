@@ -9,6 +9,7 @@ import io.idstarter.segment.SegmentStore;
 
 import org.springframework.beans.factory.BeanFactoryUtils;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -37,6 +38,20 @@ public class MissingIdWorkerStoreException extends RuntimeException {
 		this.store = store;
 		this.problem = problem;
 		this.candidates = List.copyOf(candidates);
+	}
+
+	/**
+	 * Finds out why a store's configuration did not provide its bean.
+	 * @param mode the mode that needs the store
+	 * @param store the store
+	 * @param beanFactory the application's beans
+	 * @return the exception to throw
+	 */
+	static MissingIdWorkerStoreException diagnose(IdWorkerMode mode, IdWorkerStore store,
+			ConfigurableListableBeanFactory beanFactory) {
+		ClassLoader classLoader = beanFactory.getBeanClassLoader();
+		return diagnose(mode, store, beanFactory,
+				(classLoader != null) ? classLoader : MissingIdWorkerStoreException.class.getClassLoader());
 	}
 
 	/**

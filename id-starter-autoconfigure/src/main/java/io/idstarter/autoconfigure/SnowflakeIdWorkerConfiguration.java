@@ -10,6 +10,8 @@ import io.idstarter.snowflake.SnowflakeIdGenerator;
 import io.idstarter.snowflake.SnowflakeLayout;
 import io.idstarter.time.TimeSource;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -82,14 +84,15 @@ public final class SnowflakeIdWorkerConfiguration {
 			return leasedSnowflakeWorker.keeper();
 		}
 
-		private static RuntimeException missingStore(IdWorkerModes modes, ConfigurableListableBeanFactory beanFactory) {
+		private static RuntimeException missingStore(@Nullable IdWorkerModes modes,
+				ConfigurableListableBeanFactory beanFactory) {
 			IdWorkerMode mode = (modes != null) ? modes.snowflake() : null;
-			if (mode == null || mode.leaseStore() == null) {
+			IdWorkerStore store = (mode != null) ? mode.leaseStore() : null;
+			if (mode == null || store == null) {
 				return new IllegalStateException("A Snowflake generator needs an ISequenceManager bean to lease its "
 						+ "worker ID from; none was found");
 			}
-			return MissingIdWorkerStoreException.diagnose(mode, mode.leaseStore(), beanFactory,
-					beanFactory.getBeanClassLoader());
+			return MissingIdWorkerStoreException.diagnose(mode, store, beanFactory);
 		}
 
 	}
