@@ -218,6 +218,12 @@ public class IdWorkerProperties implements InitializingBean {
 		private @Nullable Duration maxStartupWait;
 
 		/**
+		 * Largest difference between this instance's clock and the store's before Snowflake IDs are refused, at
+		 * start-up and at every renewal. Set to 0 to turn the check off.
+		 */
+		private Duration maxClockSkew = Duration.ofSeconds(2);
+
+		/**
 		 * File that remembers the last worker ID of this instance, so a restart asks for the same slot first. Not
 		 * used when not set.
 		 */
@@ -261,6 +267,14 @@ public class IdWorkerProperties implements InitializingBean {
 
 		public void setMaxStartupWait(@Nullable Duration maxStartupWait) {
 			this.maxStartupWait = maxStartupWait;
+		}
+
+		public Duration getMaxClockSkew() {
+			return this.maxClockSkew;
+		}
+
+		public void setMaxClockSkew(Duration maxClockSkew) {
+			this.maxClockSkew = maxClockSkew;
 		}
 
 		public @Nullable Path getCacheFile() {

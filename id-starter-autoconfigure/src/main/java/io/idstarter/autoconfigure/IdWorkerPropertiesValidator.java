@@ -118,6 +118,7 @@ final class IdWorkerPropertiesValidator {
 							+ format(safetyMargin) + "), that is less than " + format(limit)
 							+ ", so that a renewal is tried before an instance must stop issuing IDs");
 		}
+		requireNotNegative("lease.max-clock-skew", lease.getMaxClockSkew());
 		if (lease.getMaxStartupWait() != null) {
 			requireNotNegative("lease.max-startup-wait", lease.getMaxStartupWait());
 		}

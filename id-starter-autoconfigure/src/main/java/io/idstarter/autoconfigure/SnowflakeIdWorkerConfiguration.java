@@ -113,7 +113,8 @@ public final class SnowflakeIdWorkerConfiguration {
 			.ttl(lease.getTtl())
 			.heartbeat(lease.getHeartbeat())
 			.safetyMargin(lease.getSafetyMargin())
-			.cacheFile(lease.getCacheFile());
+			.cacheFile(lease.getCacheFile())
+			.maxClockSkew(lease.getMaxClockSkew().isZero() ? null : lease.getMaxClockSkew());
 		if (lease.getMaxStartupWait() != null) {
 			settings.maxStartupWait(lease.getMaxStartupWait());
 		}

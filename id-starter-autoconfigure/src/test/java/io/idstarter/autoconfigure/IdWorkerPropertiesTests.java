@@ -41,7 +41,7 @@ class IdWorkerPropertiesTests {
 				"id-worker.snowflake.sequence-bits=11", "id-worker.snowflake.clock-backwards.policy=tolerate",
 				"id-worker.snowflake.clock-backwards.max-wait=20ms", "id-worker.lease.namespace=orders",
 				"id-worker.lease.ttl=60s", "id-worker.lease.heartbeat=15s", "id-worker.lease.safety-margin=10s",
-				"id-worker.lease.max-startup-wait=5s", "id-worker.lease.cache-file=/tmp/worker-id",
+				"id-worker.lease.max-startup-wait=5s", "id-worker.lease.max-clock-skew=500ms", "id-worker.lease.cache-file=/tmp/worker-id",
 				"id-worker.segment.store=redis", "id-worker.segment.prefetch-threshold=0.25",
 				"id-worker.segment.max-wait=250ms", "id-worker.segment.key-refresh-interval=2m",
 				"id-worker.segment.default-key=orders", "id-worker.segment.thread-chunk-size=8",
@@ -66,6 +66,7 @@ class IdWorkerPropertiesTests {
 				assertThat(lease.getHeartbeat()).isEqualTo(Duration.ofSeconds(15));
 				assertThat(lease.getSafetyMargin()).isEqualTo(Duration.ofSeconds(10));
 				assertThat(lease.getMaxStartupWait()).isEqualTo(Duration.ofSeconds(5));
+				assertThat(lease.getMaxClockSkew()).isEqualTo(Duration.ofMillis(500));
 				assertThat(lease.getCacheFile()).isEqualTo(Path.of("/tmp/worker-id"));
 				IdWorkerProperties.Segment segment = properties.getSegment();
 				assertThat(segment.getStore()).isEqualTo(IdWorkerStore.REDIS);
@@ -104,6 +105,7 @@ class IdWorkerPropertiesTests {
 			id-worker.lease.heartbeat                    | 25s                  | less than 25s
 			id-worker.lease.safety-margin                | -1s                  | must be positive
 			id-worker.lease.max-startup-wait             | -1s                  | must not be negative
+			id-worker.lease.max-clock-skew               | -1s                  | must not be negative
 			id-worker.segment.prefetch-threshold         | 1                    | between 0 and 1 exclusive
 			id-worker.segment.prefetch-threshold         | 0                    | between 0 and 1 exclusive
 			id-worker.segment.max-wait                   | 0s                   | must be positive

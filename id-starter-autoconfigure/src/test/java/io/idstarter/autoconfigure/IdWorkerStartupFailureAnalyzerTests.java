@@ -1,6 +1,7 @@
 package io.idstarter.autoconfigure;
 
 import io.idstarter.IdGenerationException;
+import io.idstarter.lease.ClockSkewException;
 import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.NoFreeWorkerIdException;
 import io.idstarter.segment.SegmentStoreException;
@@ -46,6 +47,15 @@ class IdWorkerStartupFailureAnalyzerTests {
 		assertThat(analysis.getAction()).contains("id-worker.lease.namespace")
 			.contains("id-worker.snowflake.worker-id-bits")
 			.contains("id-worker.lease.ttl");
+	}
+
+	@Test
+	void clockSkewNamesTheKeyThatBoundsIt() {
+		ClockSkewException cause = new ClockSkewException("this node's clock is 3400 ms behind the lease store's", 3400);
+		FailureAnalysis analysis = new ClockSkewFailureAnalyzer().analyze(wrapped(cause));
+		assertThat(analysis.getDescription())
+			.isEqualTo("The Snowflake generator did not start: this node's clock is 3400 ms behind the lease store's");
+		assertThat(analysis.getAction()).contains("NTP").contains("id-worker.lease.max-clock-skew");
 	}
 
 	@Test

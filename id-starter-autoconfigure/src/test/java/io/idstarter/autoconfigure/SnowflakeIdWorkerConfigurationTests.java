@@ -99,7 +99,8 @@ class SnowflakeIdWorkerConfigurationTests {
 		this.contextRunner
 			.withPropertyValues("id-worker.lease.namespace=orders", "id-worker.lease.ttl=20s",
 					"id-worker.lease.heartbeat=4s", "id-worker.lease.safety-margin=3s",
-					"id-worker.lease.max-startup-wait=7s", "id-worker.lease.cache-file=" + cacheFile)
+					"id-worker.lease.max-startup-wait=7s", "id-worker.lease.max-clock-skew=1500ms",
+					"id-worker.lease.cache-file=" + cacheFile)
 			.run((context) -> {
 				LeaseSettings settings = context.getBean(WorkerLeaseKeeper.class).settings();
 				assertThat(settings.namespace()).isEqualTo("orders");
@@ -108,10 +109,19 @@ class SnowflakeIdWorkerConfigurationTests {
 				assertThat(settings.safetyMargin()).isEqualTo(Duration.ofSeconds(3));
 				assertThat(settings.maxStartupWait()).isEqualTo(Duration.ofSeconds(7));
 				assertThat(settings.cacheFile()).isEqualTo(cacheFile);
+				assertThat(settings.maxClockSkew()).isEqualTo(Duration.ofMillis(1500));
 				assertThat(this.sequenceManager.holder("orders", context.getBean(WorkerLeaseKeeper.class)
 					.status()
 					.workerId())).isPresent();
 			});
+	}
+
+	@Test
+	void clockSkewCheckIsOnByDefaultAndOffAtZero() {
+		this.contextRunner.run((context) -> assertThat(context.getBean(WorkerLeaseKeeper.class).settings().maxClockSkew())
+			.isEqualTo(LeaseSettings.DEFAULT_MAX_CLOCK_SKEW));
+		this.contextRunner.withPropertyValues("id-worker.lease.max-clock-skew=0")
+			.run((context) -> assertThat(context.getBean(WorkerLeaseKeeper.class).settings().maxClockSkew()).isNull());
 	}
 
 	@Test
