@@ -10,6 +10,8 @@ import javax.sql.DataSource;
 import io.idstarter.autoconfigure.IdWorkerProperties;
 import io.idstarter.autoconfigure.IdWorkerProperties.SchemaInitialization;
 import io.idstarter.lease.ISequenceManager;
+import io.idstarter.lease.InMemorySequenceManager;
+import io.idstarter.segment.InMemorySegmentStore;
 import io.idstarter.segment.SegmentStore;
 import io.idstarter.store.jdbc.JdbcSegmentStore;
 import io.idstarter.store.jdbc.JdbcSequenceManager;
@@ -105,6 +107,17 @@ class JdbcStoreConfigurationTests {
 			.run((context) -> assertThat(context).hasNotFailed()
 				.doesNotHaveBean(ISequenceManager.class)
 				.doesNotHaveBean(SegmentStore.class));
+	}
+
+	@Test
+	void noTablesAreCreatedWhenTheApplicationHasItsOwnStores() {
+		this.contextRunner.withPropertyValues("id-worker.jdbc.segment-table=unused_segments")
+			.withBean(ISequenceManager.class, InMemorySequenceManager::new)
+			.withBean(SegmentStore.class, InMemorySegmentStore::new)
+			.run((context) -> {
+				assertThat(context).doesNotHaveBean(JdbcSequenceManager.class).doesNotHaveBean(JdbcSegmentStore.class);
+				assertThat(tableExists(context, "unused_segments")).isFalse();
+			});
 	}
 
 	private static boolean tableExists(AssertableApplicationContext context, String table) throws SQLException {
