@@ -4,7 +4,7 @@
 # other processes compete for the two cores are noisy, and the load says how much.
 # Build first:  ./mvnw -B -ntp -pl id-starter-benchmarks -am package -DskipTests
 # Usage:        scripts/benchmarks.sh [output directory] [run name ...]
-#               (default directory id-starter-benchmarks/target/results; default runs: all, about 25 minutes)
+#               (default directory id-starter-benchmarks/target/results; default runs: all, about 30 minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
