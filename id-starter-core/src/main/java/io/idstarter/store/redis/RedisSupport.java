@@ -1,0 +1,118 @@
+package io.idstarter.store.redis;
+
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.Objects;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.NestedExceptionUtils;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.util.ReflectionUtils;
+
+/**
+ * What the Redis stores share: their scripts, how they name the server in messages, and how they read script results.
+ */
+final class RedisSupport {
+
+	/** Default prefix of every key the stores write. */
+	static final String DEFAULT_KEY_PREFIX = "id-starter:";
+
+	private RedisSupport() {
+	}
+
+	static String requireKeyPrefix(String keyPrefix) {
+		Objects.requireNonNull(keyPrefix, "keyPrefix");
+		if (keyPrefix.isEmpty()) {
+			throw new IllegalArgumentException("keyPrefix must not be empty; the default is '" + DEFAULT_KEY_PREFIX
+					+ "' (on Redis Cluster use a hash tag, for example '{id-starter}:')");
+		}
+		return keyPrefix;
+	}
+
+	/**
+	 * Loads a script from this package's resources. Spring Data sends it by SHA-1 ({@code EVALSHA}) and falls back
+	 * to {@code EVAL} when the server does not have it cached.
+	 */
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	static RedisScript<List<Object>> script(String name) {
+		RedisScript<List> script = RedisScript.of(new ClassPathResource(name, RedisSupport.class), List.class);
+		script.getSha1(); // fails here, at construction, if the resource is missing
+		return (RedisScript<List<Object>>) (RedisScript) script;
+	}
+
+	/**
+	 * Runs a script on one key.
+	 * @return the script's reply, never empty
+	 * @throws DataAccessException if Redis cannot be reached or the script fails
+	 * @throws IllegalStateException if the connection factory is not started or already stopped
+	 */
+	static List<Object> run(StringRedisTemplate redis, RedisScript<List<Object>> script, List<String> keys,
+			Object... args) {
+		List<Object> reply = redis.execute(script, keys, args);
+		if (reply == null || reply.isEmpty()) {
+			throw new IllegalStateException("script " + script.getSha1() + " returned no reply");
+		}
+		return reply;
+	}
+
+	/**
+	 * Describes why a call to Redis failed: Spring's message and, when it says more, the client's own.
+	 */
+	static String cause(RuntimeException ex) {
+		String message = ex.getMessage();
+		Throwable root = NestedExceptionUtils.getMostSpecificCause(ex);
+		if (root != ex && root.getMessage() != null && (message == null || !message.contains(root.getMessage()))) {
+			return message + " (" + root.getMessage() + ")";
+		}
+		return String.valueOf(message);
+	}
+
+	static String text(List<Object> reply, int index) {
+		return String.valueOf(reply.get(index));
+	}
+
+	static long number(List<Object> reply, int index) {
+		Object value = reply.get(index);
+		return (value instanceof Long number) ? number : Long.parseLong(String.valueOf(value));
+	}
+
+	/**
+	 * Names the server a connection factory talks to, for error messages: {@code Redis at host:port}, or the
+	 * cluster or sentinel nodes. Works for Lettuce and Jedis without loading either.
+	 */
+	static String describe(RedisConnectionFactory factory) {
+		try {
+			Object cluster = call(factory, "getClusterConfiguration");
+			if (cluster instanceof RedisClusterConfiguration configuration) {
+				return "Redis cluster at " + configuration.getClusterNodes();
+			}
+			Object sentinel = call(factory, "getSentinelConfiguration");
+			if (sentinel instanceof RedisSentinelConfiguration configuration) {
+				String master = (configuration.getMaster() != null) ? configuration.getMaster().getName() : null;
+				return "Redis sentinel master '" + master + "' at " + configuration.getSentinels();
+			}
+			Object host = call(factory, "getHostName");
+			Object port = call(factory, "getPort");
+			if (host != null && port != null) {
+				return "Redis at " + host + ":" + port;
+			}
+		}
+		catch (RuntimeException ex) {
+			// Not a factory we know: fall back to its type.
+		}
+		return "Redis (" + factory.getClass().getSimpleName() + ")";
+	}
+
+	private static @Nullable Object call(Object target, String getter) {
+		Method method = ReflectionUtils.findMethod(target.getClass(), getter);
+		return (method != null) ? ReflectionUtils.invokeMethod(method, target) : null;
+	}
+
+}
