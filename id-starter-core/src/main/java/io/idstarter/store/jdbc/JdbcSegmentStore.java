@@ -1,0 +1,300 @@
+package io.idstarter.store.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+import javax.sql.DataSource;
+
+import io.idstarter.segment.SegmentAllocation;
+import io.idstarter.segment.SegmentKeyAdmin;
+import io.idstarter.segment.SegmentStore;
+import io.idstarter.segment.SegmentStoreException;
+import io.idstarter.segment.UnknownKeyException;
+
+/**
+ * A {@link SegmentStore} on a table with Leaf's {@code leaf_alloc} layout (MySQL/MariaDB, PostgreSQL, H2). Pointed at
+ * the table of a running Leaf installation, it continues where Leaf left off: a key's next range is
+ * {@code [max_id, max_id + step)}, and {@code max_id} is moved to its end.
+ *
+ * <p>Keys are 1 to {@value #MAX_KEY_LENGTH} characters from ASCII letters, digits, {@code .}, {@code _}, {@code :} and
+ * {@code -}; any other key is rejected with an {@link IllegalArgumentException} before the database is touched.
+ *
+ * <p>Give it a {@link DataSource} whose connections are not bound to the caller's transaction (a connection pool, not
+ * a transaction-aware proxy): an allocation rolled back with the caller's work would hand the same range out again.
+ *
+ * @see JdbcSchema
+ */
+public class JdbcSegmentStore implements SegmentStore, SegmentKeyAdmin {
+
+	/*
+	 * Allocation protocol. One transaction at READ COMMITTED per allocation:
+	 *   1. SELECT max_id, step ... FOR UPDATE  -- takes the row's write lock; concurrent allocators of the key, in any
+	 *                                             process, wait here, and then read the value the winner committed.
+	 *   2. check the row in Java: step >= 1, max_id >= 0, max_id + size <= Long.MAX_VALUE; a bad row is reported and
+	 *      left untouched (the transaction is rolled back).
+	 *   3. UPDATE ... SET max_id = max_id + size WHERE biz_tag = ? AND max_id = <read value>, and commit.
+	 * The range is [read max_id, read max_id + size): exactly Leaf's [max_id_after - step, max_id_after). The
+	 * compare in step 3 is redundant under the lock and only guards against a database that ignores FOR UPDATE.
+	 * A failure before the commit returns nothing and moves nothing. A failure after the commit (the connection drops
+	 * before the driver sees the reply) loses the range: a gap, never a duplicate. Nothing is retried.
+	 */
+
+	/** Table used when none is given; Leaf's name. */
+	public static final String DEFAULT_TABLE_NAME = "leaf_alloc";
+
+	/** Longest key, the width of Leaf's {@code biz_tag} column. */
+	public static final int MAX_KEY_LENGTH = 128;
+
+	/** Longest description, the width of Leaf's {@code description} column. */
+	public static final int MAX_DESCRIPTION_LENGTH = 256;
+
+	/** Characters a key may hold: safe in SQL, URLs, metric tags and log lines. */
+	private static final Pattern KEY_CHARACTERS = Pattern.compile("[A-Za-z0-9._:-]+");
+
+	private final JdbcAccess access;
+
+	private final String tableName;
+
+	private final String selectForUpdateSql;
+
+	private final String advanceSql;
+
+	private final String selectKeysSql;
+
+	private final String existsSql;
+
+	private final String insertSql;
+
+	private final String updateStepSql;
+
+	/**
+	 * Creates a store on the {@value #DEFAULT_TABLE_NAME} table.
+	 * @param dataSource where the table is
+	 */
+	public JdbcSegmentStore(DataSource dataSource) {
+		this(dataSource, DEFAULT_TABLE_NAME);
+	}
+
+	/**
+	 * Creates a store on a table with the {@code leaf_alloc} layout.
+	 * @param dataSource where the table is
+	 * @param tableName the table, an SQL identifier optionally qualified by a schema
+	 * @throws IllegalArgumentException if the table name is not an SQL identifier
+	 */
+	public JdbcSegmentStore(DataSource dataSource, String tableName) {
+		this.tableName = JdbcAccess.checkTableName(tableName);
+		this.access = new JdbcAccess(dataSource, "JDBC segment store");
+		this.selectForUpdateSql = "SELECT max_id, step FROM " + tableName + " WHERE biz_tag = ? FOR UPDATE";
+		this.advanceSql = "UPDATE " + tableName
+				+ " SET max_id = max_id + ?, update_time = CURRENT_TIMESTAMP WHERE biz_tag = ? AND max_id = ?";
+		this.selectKeysSql = "SELECT biz_tag FROM " + tableName + " ORDER BY biz_tag";
+		this.existsSql = "SELECT 1 FROM " + tableName + " WHERE biz_tag = ?";
+		this.insertSql = "INSERT INTO " + tableName
+				+ " (biz_tag, max_id, step, description, update_time) VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP)";
+		this.updateStepSql = "UPDATE " + tableName
+				+ " SET step = ?, update_time = CURRENT_TIMESTAMP WHERE biz_tag = ?";
+	}
+
+	/**
+	 * Returns the table this store uses.
+	 * @return the table name
+	 */
+	public String getTableName() {
+		return this.tableName;
+	}
+
+	@Override
+	public SegmentAllocation allocate(String key) {
+		checkKey(key);
+		return allocateRange(key, 0);
+	}
+
+	@Override
+	public SegmentAllocation allocate(String key, int step) {
+		checkKey(key);
+		checkStep(key, step);
+		return allocateRange(key, step);
+	}
+
+	/**
+	 * Allocates a range of the given size, or of the key's configured step when {@code size} is 0.
+	 */
+	private SegmentAllocation allocateRange(String key, int size) {
+		try (Connection connection = this.access.connect()) {
+			return JdbcAccess.inTransaction(connection, (c) -> {
+				long maxId;
+				int configuredStep;
+				try (PreparedStatement select = c.prepareStatement(this.selectForUpdateSql)) {
+					select.setString(1, key);
+					try (ResultSet row = select.executeQuery()) {
+						if (!row.next()) {
+							throw new UnknownKeyException(key);
+						}
+						maxId = row.getLong(1);
+						boolean maxIdNull = row.wasNull();
+						configuredStep = row.getInt(2);
+						if (maxIdNull || row.wasNull()) {
+							throw corrupt(key, "has a null max_id or step");
+						}
+					}
+				}
+				long rangeSize = (size != 0) ? size : configuredStep;
+				checkRow(key, maxId, configuredStep, rangeSize);
+				try (PreparedStatement advance = c.prepareStatement(this.advanceSql)) {
+					advance.setLong(1, rangeSize);
+					advance.setString(2, key);
+					advance.setLong(3, maxId);
+					if (advance.executeUpdate() != 1) {
+						throw new SegmentStoreException("Cannot allocate a range of key '" + key + "': its row in table '"
+								+ this.tableName + "' changed while locked (max_id was " + maxId + "); the "
+								+ this.access.describe() + " does not honour SELECT ... FOR UPDATE");
+					}
+				}
+				return new SegmentAllocation(key, maxId, maxId + rangeSize, configuredStep);
+			});
+		}
+		catch (SQLException ex) {
+			throw failure("allocate a range of key '" + key + "'", ex);
+		}
+	}
+
+	private void checkRow(String key, long maxId, int configuredStep, long rangeSize) {
+		if (configuredStep < 1) {
+			throw corrupt(key, "has step " + configuredStep + "; step must be at least 1 (fix the row with "
+					+ "updateStep or SQL)");
+		}
+		if (maxId < 0) {
+			throw corrupt(key, "has max_id " + maxId + "; max_id must not be negative");
+		}
+		if (maxId > Long.MAX_VALUE - rangeSize) {
+			throw new SegmentStoreException("Cannot allocate a range of key '" + key + "': max_id " + maxId
+					+ " + step " + rangeSize + " would pass Long.MAX_VALUE (" + Long.MAX_VALUE
+					+ "); the key's numbers are used up, move to a new key");
+		}
+	}
+
+	private SegmentStoreException corrupt(String key, String problem) {
+		return new SegmentStoreException("Cannot allocate a range of key '" + key + "': its row in table '"
+				+ this.tableName + "' of the " + this.access.describe() + " " + problem + "; the row was left unchanged");
+	}
+
+	@Override
+	public Set<String> keys() {
+		try (Connection connection = this.access.connect();
+				PreparedStatement select = connection.prepareStatement(this.selectKeysSql);
+				ResultSet rows = select.executeQuery()) {
+			Set<String> keys = new LinkedHashSet<>();
+			while (rows.next()) {
+				keys.add(rows.getString(1));
+			}
+			return Collections.unmodifiableSet(keys);
+		}
+		catch (SQLException ex) {
+			throw failure("list the keys", ex);
+		}
+	}
+
+	@Override
+	public boolean createKey(String key, long firstId, int step, String description) {
+		checkKey(key);
+		checkStep(key, step);
+		Objects.requireNonNull(description, "description");
+		if (firstId < 0 || firstId > Long.MAX_VALUE - step) {
+			throw new IllegalArgumentException("first ID of key '" + key + "' must be in [0, Long.MAX_VALUE - step ("
+					+ (Long.MAX_VALUE - step) + ")]: " + firstId);
+		}
+		if (description.length() > MAX_DESCRIPTION_LENGTH) {
+			throw new IllegalArgumentException("description of key '" + key + "' must be at most "
+					+ MAX_DESCRIPTION_LENGTH + " characters: it has " + description.length());
+		}
+		try (Connection connection = this.access.connect()) {
+			if (exists(connection, key)) {
+				return false;
+			}
+			try (PreparedStatement insert = connection.prepareStatement(this.insertSql)) {
+				insert.setString(1, key);
+				insert.setLong(2, firstId);
+				insert.setInt(3, step);
+				insert.setString(4, description);
+				insert.executeUpdate();
+				return true;
+			}
+			catch (SQLException ex) {
+				if (JdbcAccess.isDuplicateKey(ex)) {
+					// Another creator inserted the key between our check and our insert: it exists, as asked.
+					return false;
+				}
+				throw ex;
+			}
+		}
+		catch (SQLException ex) {
+			throw failure("create key '" + key + "'", ex);
+		}
+	}
+
+	private boolean exists(Connection connection, String key) throws SQLException {
+		try (PreparedStatement select = connection.prepareStatement(this.existsSql)) {
+			select.setString(1, key);
+			try (ResultSet row = select.executeQuery()) {
+				return row.next();
+			}
+		}
+	}
+
+	@Override
+	public void updateStep(String key, int step) {
+		checkKey(key);
+		checkStep(key, step);
+		try (Connection connection = this.access.connect();
+				PreparedStatement update = connection.prepareStatement(this.updateStepSql)) {
+			update.setInt(1, step);
+			update.setString(2, key);
+			if (update.executeUpdate() == 0) {
+				throw new UnknownKeyException(key);
+			}
+		}
+		catch (SQLException ex) {
+			throw failure("change the step of key '" + key + "'", ex);
+		}
+	}
+
+	private SegmentStoreException failure(String action, SQLException ex) {
+		return new SegmentStoreException(this.access.failureMessage(action, this.tableName, ex), ex);
+	}
+
+	/**
+	 * Checks a key before it reaches the database.
+	 * @param key the key
+	 * @throws IllegalArgumentException if the key is empty, longer than {@value #MAX_KEY_LENGTH} characters, or holds
+	 * a character other than ASCII letters, digits, {@code .}, {@code _}, {@code :} and {@code -}
+	 */
+	static void checkKey(String key) {
+		Objects.requireNonNull(key, "key");
+		if (key.isEmpty() || key.length() > MAX_KEY_LENGTH) {
+			throw new IllegalArgumentException("key must be 1 to " + MAX_KEY_LENGTH + " characters, it has "
+					+ key.length() + ": '" + abbreviate(key) + "'");
+		}
+		if (!KEY_CHARACTERS.matcher(key).matches()) {
+			throw new IllegalArgumentException("key may hold only ASCII letters, digits, '.', '_', ':' and '-': '"
+					+ key + "'");
+		}
+	}
+
+	private static String abbreviate(String key) {
+		return (key.length() <= MAX_KEY_LENGTH) ? key : key.substring(0, MAX_KEY_LENGTH) + "...";
+	}
+
+	private static void checkStep(String key, int step) {
+		if (step < 1) {
+			throw new IllegalArgumentException("step of key '" + key + "' must be at least 1: " + step);
+		}
+	}
+
+}

@@ -1,0 +1,307 @@
+package io.idstarter.store.mongo;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Date;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.regex.Pattern;
+
+import com.mongodb.MongoException;
+import com.mongodb.MongoWriteException;
+import com.mongodb.ReadPreference;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.FindOneAndUpdateOptions;
+import com.mongodb.client.model.ReturnDocument;
+import com.mongodb.client.result.UpdateResult;
+import io.idstarter.segment.SegmentAllocation;
+import io.idstarter.segment.SegmentKeyAdmin;
+import io.idstarter.segment.SegmentStore;
+import io.idstarter.segment.SegmentStoreException;
+import io.idstarter.segment.UnknownKeyException;
+import org.bson.Document;
+import org.jspecify.annotations.Nullable;
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.mongodb.core.CollectionCallback;
+import org.springframework.data.mongodb.core.MongoOperations;
+
+/**
+ * A {@link SegmentStore} on MongoDB: one document per key, and each allocation one atomic {@code findOneAndUpdate}
+ * that adds the step to the key's {@code max_id} and returns the range below the new value.
+ *
+ * <p>A key's document has the fields of Leaf's {@code leaf_alloc} table, with the key as {@code _id}:
+ * <pre>
+ * { _id: "order", max_id: NumberLong(2000), step: 1000, description: "orders", update_time: ISODate(...) }
+ * </pre>
+ * {@code max_id} is the first number not yet allocated. Keys are created with {@link #createKey} (or inserted by hand
+ * with {@code max_id} as a 32- or 64-bit integer); allocation never creates a key.
+ *
+ * <p>Keys are 1 to {@value #MAX_KEY_LENGTH} characters from {@code A-Z a-z 0-9 _ . : -}: safe in URLs, log lines and
+ * shell commands. Writes use the write concern of the {@code MongoOperations} given; use {@code w: "majority"}
+ * (MongoDB 5.0's default), because with {@code w: 1} a failover can roll back an acknowledged allocation and the same
+ * range would be handed out again.
+ */
+public final class MongoSegmentStore implements SegmentStore, SegmentKeyAdmin {
+
+	/** Collection used unless another is given. */
+	public static final String DEFAULT_COLLECTION = "id_segments";
+
+	/** Longest key. */
+	public static final int MAX_KEY_LENGTH = 128;
+
+	/** Longest description. */
+	public static final int MAX_DESCRIPTION_LENGTH = 256;
+
+	private static final Pattern KEY = Pattern.compile("[A-Za-z0-9_.:-]+");
+
+	/** Attempts of an allocation whose document changes between reading it and updating it (a new step). */
+	private static final int MAX_ATTEMPTS = 5;
+
+	private static final String MAX_ID = "max_id";
+
+	private static final String STEP = "step";
+
+	private final MongoOperations mongo;
+
+	private final String collection;
+
+	/**
+	 * Configured step last seen per key; only a guess that saves a read: every allocation checks it in its filter and
+	 * reads the document again when it no longer matches.
+	 */
+	private final ConcurrentMap<String, Integer> configuredSteps = new ConcurrentHashMap<>();
+
+	/**
+	 * Creates a store on the {@value #DEFAULT_COLLECTION} collection.
+	 * @param mongo the database access
+	 */
+	public MongoSegmentStore(MongoOperations mongo) {
+		this(mongo, DEFAULT_COLLECTION);
+	}
+
+	/**
+	 * Creates a store.
+	 * @param mongo the database access
+	 * @param collection the collection holding one document per key
+	 */
+	public MongoSegmentStore(MongoOperations mongo, String collection) {
+		this.mongo = Objects.requireNonNull(mongo, "mongo");
+		this.collection = Objects.requireNonNull(collection, "collection");
+		if (collection.isBlank()) {
+			throw new IllegalArgumentException("collection name must not be blank");
+		}
+	}
+
+	@Override
+	public SegmentAllocation allocate(String key) {
+		requireValidKey(key);
+		Integer known = this.configuredSteps.get(key);
+		int step = (known != null) ? known : configuredStep(key, find(key));
+		return allocate(key, step, true);
+	}
+
+	@Override
+	public SegmentAllocation allocate(String key, int step) {
+		requireValidKey(key);
+		requireValidStep(key, step);
+		return allocate(key, step, false);
+	}
+
+	private SegmentAllocation allocate(String key, int step, boolean configured) {
+		int incrementBy = step;
+		for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+			Document after = increment(key, incrementBy, configured);
+			if (after != null) {
+				SegmentAllocation allocation = allocation(key, incrementBy, after);
+				this.configuredSteps.put(key, allocation.configuredStep());
+				return allocation;
+			}
+			// The filter did not match: the key is gone, corrupt or exhausted, or (configured) its step changed.
+			Document current = find(key);
+			int configuredStep = configuredStep(key, current);
+			if (configured) {
+				incrementBy = configuredStep;
+			}
+			requireRoom(key, Objects.requireNonNull(current), incrementBy);
+			this.configuredSteps.put(key, configuredStep);
+		}
+		throw new SegmentStoreException("Document of ID key '" + key + "' in MongoDB collection '" + this.collection
+				+ "' changed " + MAX_ATTEMPTS + " times while allocating (its step was being updated); retry");
+	}
+
+	@Override
+	public Set<String> keys() {
+		List<Object> ids = execute("list keys",
+				(collection) -> primary(collection).find().projection(new Document("_id", 1))
+					.map((document) -> document.get("_id"))
+					.into(new ArrayList<>()));
+		Set<String> keys = new TreeSet<>();
+		for (Object id : ids) {
+			if (id instanceof String key) {
+				keys.add(key);
+			}
+		}
+		return Collections.unmodifiableSet(keys);
+	}
+
+	@Override
+	public boolean createKey(String key, long firstId, int step, String description) {
+		requireValidKey(key);
+		requireValidStep(key, step);
+		if (firstId < 0) {
+			throw new IllegalArgumentException("first ID of key '" + key + "' must be at least 0: " + firstId);
+		}
+		Objects.requireNonNull(description, "description");
+		if (description.length() > MAX_DESCRIPTION_LENGTH) {
+			throw new IllegalArgumentException("description of key '" + key + "' must be at most "
+					+ MAX_DESCRIPTION_LENGTH + " characters: " + description.length());
+		}
+		Document document = new Document("_id", key).append(MAX_ID, firstId)
+			.append(STEP, step)
+			.append("description", description)
+			.append("update_time", new Date());
+		return execute("create key '" + key + "'", (collection) -> {
+			try {
+				collection.insertOne(document);
+				return true;
+			}
+			catch (MongoWriteException ex) {
+				if (StoreSupport.isDuplicateKey(ex)) {
+					return false;
+				}
+				throw ex;
+			}
+		});
+	}
+
+	@Override
+	public void updateStep(String key, int step) {
+		requireValidKey(key);
+		requireValidStep(key, step);
+		UpdateResult result = execute("update the step of key '" + key + "'",
+				(collection) -> collection.updateOne(new Document("_id", key), new Document("$set",
+						new Document(STEP, step)).append("$currentDate", new Document("update_time", true))));
+		if (result.getMatchedCount() == 0) {
+			this.configuredSteps.remove(key);
+			throw new UnknownKeyException(key);
+		}
+		this.configuredSteps.put(key, step);
+	}
+
+	/**
+	 * Returns the collection's name.
+	 * @return the collection holding one document per key
+	 */
+	public String getCollection() {
+		return this.collection;
+	}
+
+	/**
+	 * Adds a step to {@code max_id} in one atomic update, if the document is sound and has room for it.
+	 * @param key the key
+	 * @param step the step to add
+	 * @param configured whether the step must also equal the key's configured step
+	 * @return the document after the update ({@code max_id} and {@code step} only), or {@code null} if the filter did
+	 * not match
+	 */
+	private @Nullable Document increment(String key, int step, boolean configured) {
+		// max_id + step must stay a positive long: the bound is in the filter, so an exhausted key is left unchanged.
+		Document filter = new Document("_id", key)
+			.append(MAX_ID, new Document("$type", StoreSupport.INTEGER_TYPES).append("$gte", 0L)
+				.append("$lte", Long.MAX_VALUE - step))
+			.append(STEP, configured ? step : new Document("$type", StoreSupport.INTEGER_TYPES).append("$gte", 1)
+				.append("$lte", Integer.MAX_VALUE));
+		Document update = new Document("$inc", new Document(MAX_ID, (long) step)).append("$currentDate",
+				new Document("update_time", true));
+		// An explicit projection on purpose: mongo-java-server (the in-JVM test server) reads an AFTER document
+		// without a projection after releasing its lock and can return another caller's value under concurrency.
+		FindOneAndUpdateOptions options = new FindOneAndUpdateOptions().returnDocument(ReturnDocument.AFTER)
+			.projection(new Document(MAX_ID, 1).append(STEP, 1));
+		return execute("allocate a range of key '" + key + "'",
+				(collection) -> collection.findOneAndUpdate(filter, update, options));
+	}
+
+	private SegmentAllocation allocation(String key, int step, Document after) {
+		long end = Objects.requireNonNull(StoreSupport.integer(after, MAX_ID));
+		long configuredStep = Objects.requireNonNull(StoreSupport.integer(after, STEP));
+		return new SegmentAllocation(key, end - step, end, (int) configuredStep);
+	}
+
+	private @Nullable Document find(String key) {
+		return execute("read key '" + key + "'",
+				(collection) -> primary(collection).find(new Document("_id", key)).first());
+	}
+
+	/**
+	 * Checks a key's document and returns its configured step.
+	 * @param key the key
+	 * @param document the key's document, {@code null} if none
+	 * @return the configured step
+	 * @throws UnknownKeyException if there is no document
+	 * @throws SegmentStoreException if {@code max_id} or {@code step} is not a valid integer
+	 */
+	private int configuredStep(String key, @Nullable Document document) {
+		if (document == null) {
+			this.configuredSteps.remove(key);
+			throw new UnknownKeyException(key);
+		}
+		Long maxId = StoreSupport.integer(document, MAX_ID);
+		if (maxId == null || maxId < 0) {
+			throw corrupt(key, document, MAX_ID, "an integer of at least 0 (NumberLong in mongosh)");
+		}
+		Long step = StoreSupport.integer(document, STEP);
+		if (step == null || step < 1 || step > Integer.MAX_VALUE) {
+			throw corrupt(key, document, STEP, "an integer in [1, " + Integer.MAX_VALUE + "]");
+		}
+		return step.intValue();
+	}
+
+	private void requireRoom(String key, Document document, int step) {
+		long maxId = Objects.requireNonNull(StoreSupport.integer(document, MAX_ID));
+		if (maxId > Long.MAX_VALUE - step) {
+			throw new SegmentStoreException("ID key '" + key + "' in MongoDB collection '" + this.collection
+					+ "' is exhausted: max_id " + maxId + " plus step " + step + " would pass Long.MAX_VALUE ("
+					+ Long.MAX_VALUE + "); move to a new key");
+		}
+	}
+
+	private SegmentStoreException corrupt(String key, Document document, String field, String expected) {
+		return new SegmentStoreException("Document of ID key '" + key + "' in MongoDB collection '"
+				+ this.collection + "' is corrupt: " + field + " is " + StoreSupport.describe(document, field)
+				+ ", expected " + expected + "; repair the document (it was left unchanged)");
+	}
+
+	private <T extends @Nullable Object> T execute(String action, CollectionCallback<T> callback) {
+		try {
+			return this.mongo.execute(this.collection, callback);
+		}
+		catch (DataAccessException | MongoException ex) {
+			throw new SegmentStoreException("MongoDB segment store (collection '" + this.collection
+					+ "') could not " + action + ": " + ex.getMessage()
+					+ "; check that MongoDB is up and reachable with the configured connection", ex);
+		}
+	}
+
+	private static MongoCollection<Document> primary(MongoCollection<Document> collection) {
+		return collection.withReadPreference(ReadPreference.primary());
+	}
+
+	private static void requireValidKey(String key) {
+		Objects.requireNonNull(key, "key");
+		if (key.isEmpty() || key.length() > MAX_KEY_LENGTH || !KEY.matcher(key).matches()) {
+			throw new IllegalArgumentException("ID key must be 1 to " + MAX_KEY_LENGTH
+					+ " characters from [A-Za-z0-9_.:-]: '" + key + "'");
+		}
+	}
+
+	private static void requireValidStep(String key, int step) {
+		if (step < 1) {
+			throw new IllegalArgumentException("step of key '" + key + "' must be at least 1: " + step);
+		}
+	}
+
+}

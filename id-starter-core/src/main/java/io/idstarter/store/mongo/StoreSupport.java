@@ -1,0 +1,72 @@
+package io.idstarter.store.mongo;
+
+import java.util.List;
+
+import com.mongodb.ErrorCategory;
+import com.mongodb.MongoWriteException;
+import org.bson.Document;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Helpers shared by the MongoDB stores: strict reading of numeric fields, duplicate-key detection and messages.
+ */
+final class StoreSupport {
+
+	/** BSON types a counter may have: 32- and 64-bit integers (a double would lose precision above 2^53). */
+	static final List<String> INTEGER_TYPES = List.of("int", "long");
+
+	private StoreSupport() {
+	}
+
+	/**
+	 * Tells whether a write failed because a document with the same unique key exists.
+	 * @param ex the failure
+	 * @return whether it is a duplicate key error (E11000)
+	 */
+	static boolean isDuplicateKey(MongoWriteException ex) {
+		return ex.getError().getCategory() == ErrorCategory.DUPLICATE_KEY;
+	}
+
+	/**
+	 * Returns an integer field, or {@code null} when it is absent or not a 32- or 64-bit integer.
+	 * @param document the document
+	 * @param field the field name
+	 * @return the value
+	 */
+	static @Nullable Long integer(Document document, String field) {
+		Object value = document.get(field);
+		if (value instanceof Long number) {
+			return number;
+		}
+		if (value instanceof Integer number) {
+			return number.longValue();
+		}
+		return null;
+	}
+
+	/**
+	 * Describes a field's value for an error message: its BSON-ish type and value.
+	 * @param document the document
+	 * @param field the field name
+	 * @return for example {@code "string 'abc'"} or {@code "missing"}
+	 */
+	static String describe(Document document, String field) {
+		if (!document.containsKey(field)) {
+			return "missing";
+		}
+		Object value = document.get(field);
+		if (value == null) {
+			return "null";
+		}
+		String type = switch (value.getClass().getSimpleName()) {
+			case "Integer" -> "int";
+			case "Long" -> "long";
+			case "Double" -> "double";
+			case "String" -> "string";
+			case "Date" -> "date";
+			default -> value.getClass().getSimpleName();
+		};
+		return type + " '" + value + "'";
+	}
+
+}

@@ -1,0 +1,468 @@
+package io.idstarter.store.jdbc;
+
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import javax.sql.DataSource;
+
+import io.idstarter.segment.SegmentAllocation;
+import io.idstarter.segment.SegmentStoreException;
+import io.idstarter.segment.UnknownKeyException;
+import io.idstarter.testsupport.TcpProxy;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Behaviour of {@link JdbcSegmentStore} that every supported database must show; subclasses name the database. Each
+ * class works in a table of its own ({@code leaf_alloc_<random>}), dropped at the end.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class AbstractJdbcSegmentStoreTests {
+
+	protected TestDatabase database;
+
+	protected String table;
+
+	protected JdbcSegmentStore store;
+
+	private final List<String> tables = new ArrayList<>();
+
+	protected abstract TestDatabase openDatabase();
+
+	/**
+	 * Leaf's own DDL for {@code leaf_alloc} (MySQL), or its closest form for this database.
+	 */
+	protected abstract String leafDdl(String tableName);
+
+	@BeforeAll
+	void createTable() {
+		this.database = openDatabase();
+		this.table = newTable();
+		String leaseTable = TestDatabase.unique("id_worker_lease_");
+		this.tables.add(leaseTable);
+		JdbcSchema.initialize(this.database.dataSource(), this.table, leaseTable);
+		this.store = new JdbcSegmentStore(this.database.dataSource(), this.table);
+	}
+
+	@AfterAll
+	void dropTables() {
+		if (this.database != null) {
+			this.database.dropTables(this.tables.toArray(String[]::new));
+			this.database.close();
+		}
+	}
+
+	private String newTable() {
+		String name = TestDatabase.unique("leaf_alloc_");
+		this.tables.add(name);
+		return name;
+	}
+
+	@Test
+	void aKeyInsertedAsLeafDocumentsItStartsAtOneAndMovesMaxIdByTheStep() {
+		String key = TestDatabase.unique("leaf-segment-test-");
+		insertLeafRow(this.table, key, 1, 2000);
+		SegmentAllocation first = this.store.allocate(key);
+		SegmentAllocation second = this.store.allocate(key);
+		assertThat(first).isEqualTo(new SegmentAllocation(key, 1, 2001, 2000));
+		assertThat(second).isEqualTo(new SegmentAllocation(key, 2001, 4001, 2000));
+		assertThat(maxIdAndStep(this.table, key)).containsExactly(4001L, 2000L);
+	}
+
+	@Test
+	void aTableCreatedWithLeafsDdlWorksUnchanged() {
+		String leafTable = newTable();
+		this.database.execute(leafDdl(leafTable));
+		this.database.execute("insert into " + leafTable + "(biz_tag, max_id, step, description) "
+				+ "values('leaf-segment-test', 1, 2000, 'Test leaf Segment Mode Get Id')");
+		JdbcSegmentStore leafStore = new JdbcSegmentStore(this.database.dataSource(), leafTable);
+		assertThat(leafStore.keys()).containsExactly("leaf-segment-test");
+		assertThat(leafStore.allocate("leaf-segment-test")).isEqualTo(new SegmentAllocation("leaf-segment-test", 1, 2001, 2000));
+		assertThat(leafStore.allocate("leaf-segment-test", 5000))
+			.isEqualTo(new SegmentAllocation("leaf-segment-test", 2001, 7001, 2000));
+		assertThat(leafStore.createKey("created-here", 100, 10, "made by id-starter")).isTrue();
+		assertThat(leafStore.allocate("created-here")).isEqualTo(new SegmentAllocation("created-here", 100, 110, 10));
+		assertThat(maxIdAndStep(leafTable, "leaf-segment-test")).containsExactly(7001L, 2000L);
+	}
+
+	@Test
+	void allocatingRefreshesUpdateTime() {
+		String key = createKey(1, 10);
+		this.database.execute("UPDATE " + this.table + " SET update_time = TIMESTAMP '2001-02-03 04:05:06' WHERE biz_tag = '"
+				+ key + "'");
+		this.store.allocate(key);
+		assertThat(updateTime(key)).isAfter(Timestamp.valueOf("2001-02-03 04:05:06"));
+	}
+
+	@Test
+	void aStepChosenByTheCallerSizesTheRangeAndReportsTheConfiguredStep() {
+		String key = createKey(1000, 100);
+		assertThat(this.store.allocate(key, 7)).isEqualTo(new SegmentAllocation(key, 1000, 1007, 100));
+		assertThat(this.store.allocate(key)).isEqualTo(new SegmentAllocation(key, 1007, 1107, 100));
+		assertThat(this.store.allocate(key, 1_000_000)).isEqualTo(new SegmentAllocation(key, 1107, 1_001_107, 100));
+	}
+
+	@Test
+	void anUnknownKeyIsReportedByName() {
+		String key = TestDatabase.unique("missing-");
+		assertThatExceptionOfType(UnknownKeyException.class).isThrownBy(() -> this.store.allocate(key))
+			.withMessageContaining("'" + key + "'")
+			.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo(key));
+		assertThatExceptionOfType(UnknownKeyException.class).isThrownBy(() -> this.store.allocate(key, 10));
+		assertThatExceptionOfType(UnknownKeyException.class).isThrownBy(() -> this.store.updateStep(key, 10));
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "", " ", "with space", "slash/key", "quote'key", "semi;colon", "percent%", "ключ",
+			"tab\tkey", "new\nline" })
+	void keysOutsideTheSafeCharactersAreRejectedBeforeTheDatabaseIsTouched(String key) {
+		JdbcSegmentStore untouchable = new JdbcSegmentStore(failingDataSource(), this.table);
+		assertThatIllegalArgumentException().isThrownBy(() -> untouchable.allocate(key))
+			.withMessageContaining("'" + key + "'")
+			.withMessageContaining(key.isEmpty() ? "1 to 128 characters" : "ASCII letters, digits");
+		assertThatIllegalArgumentException().isThrownBy(() -> untouchable.allocate(key, 10));
+		assertThatIllegalArgumentException().isThrownBy(() -> untouchable.createKey(key, 1, 10, ""));
+		assertThatIllegalArgumentException().isThrownBy(() -> untouchable.updateStep(key, 10));
+	}
+
+	@Test
+	void keysLongerThan128CharactersAreRejectedAnd128AreAccepted() {
+		String longest = TestDatabase.unique("k").repeat(20).substring(0, 128);
+		JdbcSegmentStore untouchable = new JdbcSegmentStore(failingDataSource(), this.table);
+		assertThatIllegalArgumentException().isThrownBy(() -> untouchable.allocate(longest + "x"))
+			.withMessageContaining("1 to 128 characters, it has 129")
+			.withMessageContaining(longest);
+		assertThat(this.store.createKey(longest, 5, 5, "longest key")).isTrue();
+		assertThat(this.store.allocate(longest)).isEqualTo(new SegmentAllocation(longest, 5, 10, 5));
+		assertThat(this.store.keys()).contains(longest);
+	}
+
+	@ParameterizedTest
+	@ValueSource(ints = { 0, -1, Integer.MIN_VALUE })
+	void stepsBelowOneAreRejected(int step) {
+		String key = createKey(1, 10);
+		assertThatIllegalArgumentException().isThrownBy(() -> this.store.allocate(key, step))
+			.withMessage("step of key '" + key + "' must be at least 1: " + step);
+		assertThatIllegalArgumentException().isThrownBy(() -> this.store.updateStep(key, step))
+			.withMessageContaining("at least 1");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.store.createKey(TestDatabase.unique("k-"), 1, step, ""))
+			.withMessageContaining("at least 1");
+		assertThat(maxIdAndStep(this.table, key)).containsExactly(1L, 10L);
+	}
+
+	@Test
+	void aRangeThatWouldPassLongMaxValueIsRefusedAndTheRowKept() {
+		String key = createKey(Long.MAX_VALUE - 150, 100);
+		assertThat(this.store.allocate(key)).isEqualTo(new SegmentAllocation(key, Long.MAX_VALUE - 150,
+				Long.MAX_VALUE - 50, 100));
+		assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(() -> this.store.allocate(key))
+			.withMessageContaining("'" + key + "'")
+			.withMessageContaining("max_id " + (Long.MAX_VALUE - 50))
+			.withMessageContaining("step 100")
+			.withMessageContaining("Long.MAX_VALUE");
+		assertThat(maxIdAndStep(this.table, key)).containsExactly(Long.MAX_VALUE - 50, 100L);
+		assertThat(this.store.allocate(key, 50)).isEqualTo(new SegmentAllocation(key, Long.MAX_VALUE - 50,
+				Long.MAX_VALUE, 100));
+	}
+
+	@Test
+	void aRowWithAStepBelowOneIsReportedAndLeftUnchanged() {
+		String key = TestDatabase.unique("bad-step-");
+		insertLeafRow(this.table, key, 1, 0);
+		assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(() -> this.store.allocate(key))
+			.withMessageContaining("'" + key + "'")
+			.withMessageContaining("step 0")
+			.withMessageContaining(this.table)
+			.withMessageContaining("left unchanged");
+		assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(() -> this.store.allocate(key, 10));
+		assertThat(maxIdAndStep(this.table, key)).containsExactly(1L, 0L);
+	}
+
+	@Test
+	void aRowWithANegativeMaxIdIsReportedAndLeftUnchanged() {
+		String key = TestDatabase.unique("bad-max-");
+		insertLeafRow(this.table, key, -5, 10);
+		assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(() -> this.store.allocate(key))
+			.withMessageContaining("'" + key + "'")
+			.withMessageContaining("max_id -5");
+		assertThat(maxIdAndStep(this.table, key)).containsExactly(-5L, 10L);
+	}
+
+	@Test
+	void createKeyInsertsOnceAndLeavesAnExistingKeyAlone() {
+		String key = TestDatabase.unique("created-");
+		assertThat(this.store.createKey(key, 0, 50, "orders")).isTrue();
+		assertThat(this.store.createKey(key, 999, 7, "other")).isFalse();
+		assertThat(maxIdAndStep(this.table, key)).containsExactly(0L, 50L);
+		assertThat(this.store.keys()).contains(key);
+		assertThat(this.store.allocate(key)).isEqualTo(new SegmentAllocation(key, 0, 50, 50));
+	}
+
+	@Test
+	void createKeyRejectsBadFirstIdsAndDescriptions() {
+		String key = TestDatabase.unique("created-");
+		assertThatIllegalArgumentException().isThrownBy(() -> this.store.createKey(key, -1, 10, ""))
+			.withMessageContaining("first ID of key '" + key + "'")
+			.withMessageContaining(": -1");
+		assertThatIllegalArgumentException().isThrownBy(() -> this.store.createKey(key, Long.MAX_VALUE - 9, 10, ""));
+		assertThatIllegalArgumentException().isThrownBy(() -> this.store.createKey(key, 1, 10, "d".repeat(257)))
+			.withMessageContaining("at most 256 characters");
+		assertThat(this.store.keys()).doesNotContain(key);
+	}
+
+	@Test
+	void concurrentCreatorsOfOneKeyAllSucceedAndExactlyOneCreatesIt() throws Exception {
+		String key = TestDatabase.unique("raced-");
+		List<Boolean> created = runConcurrently(8, () -> this.store.createKey(key, 1, 10, "raced"));
+		assertThat(created).containsOnlyOnce(true).hasSize(8);
+		assertThat(maxIdAndStep(this.table, key)).containsExactly(1L, 10L);
+	}
+
+	@Test
+	void updateStepChangesTheSizeOfLaterRanges() {
+		String key = createKey(1, 10);
+		this.store.updateStep(key, 25);
+		assertThat(this.store.allocate(key)).isEqualTo(new SegmentAllocation(key, 1, 26, 25));
+	}
+
+	@Test
+	void keysListsEveryKeyOfTheTable() {
+		String a = createKey(1, 10);
+		String b = createKey(1, 10);
+		assertThat(this.store.keys()).contains(a, b);
+	}
+
+	@Test
+	void concurrentAllocationsOfOneKeyNeverOverlapAndLeaveNoGap() throws Exception {
+		String key = createKey(1, 3);
+		int threads = 8;
+		int perThread = 60;
+		List<List<SegmentAllocation>> results = runConcurrently(threads, () -> {
+			List<SegmentAllocation> mine = new ArrayList<>();
+			for (int i = 0; i < perThread; i++) {
+				mine.add((i % 3 == 0) ? this.store.allocate(key, 1 + (i % 7)) : this.store.allocate(key));
+			}
+			return mine;
+		});
+		List<SegmentAllocation> all = new ArrayList<>();
+		results.forEach(all::addAll);
+		all.sort(Comparator.comparingLong(SegmentAllocation::start));
+		assertThat(all).hasSize(threads * perThread);
+		long expectedStart = 1;
+		for (SegmentAllocation allocation : all) {
+			assertThat(allocation.start()).as("start of %s", allocation).isEqualTo(expectedStart);
+			expectedStart = allocation.end();
+		}
+		assertThat(maxIdAndStep(this.table, key)).containsExactly(expectedStart, 3L);
+	}
+
+	@Test
+	void aMissingTableIsReportedWithTheScriptThatCreatesIt() {
+		String missing = TestDatabase.unique("no_such_table_");
+		JdbcSegmentStore lost = new JdbcSegmentStore(this.database.dataSource(), missing);
+		String script = "classpath:" + this.database.dialect().schemaLocation();
+		assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(() -> lost.allocate("any-key"))
+			.withMessageContaining("table '" + missing + "' does not exist")
+			.withMessageContaining(script)
+			.withMessageContaining("JDBC segment store at jdbc:");
+		assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(lost::keys)
+			.withMessageContaining(missing)
+			.withMessageContaining(script);
+		assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(() -> lost.createKey("k", 1, 1, ""))
+			.withMessageContaining(script);
+	}
+
+	@Test
+	void theConnectionsAutoCommitAndIsolationAreRestored() throws SQLException {
+		String key = createKey(1, 10);
+		try (Connection connection = this.database.dataSource().getConnection()) {
+			connection.setAutoCommit(true);
+			connection.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
+			JdbcSegmentStore onOneConnection = new JdbcSegmentStore(singleConnection(connection), this.table);
+			assertThat(onOneConnection.allocate(key)).isEqualTo(new SegmentAllocation(key, 1, 11, 10));
+			assertThat(connection.getAutoCommit()).isTrue();
+			assertThat(connection.getTransactionIsolation()).isEqualTo(Connection.TRANSACTION_SERIALIZABLE);
+			assertThatExceptionOfType(UnknownKeyException.class).isThrownBy(() -> onOneConnection.allocate("nope-x"));
+			assertThat(connection.getAutoCommit()).isTrue();
+			assertThat(connection.getTransactionIsolation()).isEqualTo(Connection.TRANSACTION_SERIALIZABLE);
+			connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+			connection.setAutoCommit(false);
+			assertThat(onOneConnection.allocate(key)).isEqualTo(new SegmentAllocation(key, 11, 21, 10));
+			assertThat(connection.getAutoCommit()).isFalse();
+			connection.setAutoCommit(true);
+		}
+		// Committed, not left pending on the connection: another connection sees it.
+		assertThat(maxIdAndStep(this.table, key)).containsExactly(21L, 10L);
+	}
+
+	@Test
+	void invalidTableNamesAreRejected() {
+		for (String name : new String[] { "", "1abc", "leaf alloc", "leaf_alloc;drop", "a.b.c", "x".repeat(64) }) {
+			assertThatIllegalArgumentException().isThrownBy(() -> new JdbcSegmentStore(this.database.dataSource(), name))
+				.withMessageContaining("'" + name + "'");
+		}
+	}
+
+	@Test
+	void anOutageIsReportedAndAllocationResumesWithoutLosingOrRepeatingARange() {
+		String key = createKey(1, 10);
+		try (TcpProxy proxy = this.database.startProxy()) {
+			JdbcSegmentStore viaProxy = new JdbcSegmentStore(this.database.dataSourceThrough(proxy), this.table);
+			assertThat(viaProxy.allocate(key)).isEqualTo(new SegmentAllocation(key, 1, 11, 10));
+			proxy.cut();
+			assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(() -> viaProxy.allocate(key))
+				.withMessageContaining("Cannot allocate a range of key '" + key + "'")
+				.withMessageContaining("JDBC segment store at jdbc:")
+				.withMessageContaining("cannot be reached")
+				.withCauseInstanceOf(SQLException.class);
+			assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(viaProxy::keys);
+			assertThat(maxIdAndStep(this.table, key)).containsExactly(11L, 10L);
+			proxy.restore();
+			// Polled more slowly than HikariCP's 500 ms alive-bypass window, so the pool checks and replaces the
+			// connections the cut killed (H2 reports a dead remote connection with a code HikariCP does not evict on).
+			SegmentAllocation next = await().atMost(Duration.ofSeconds(15))
+				.pollInterval(Duration.ofMillis(700))
+				.ignoreException(SegmentStoreException.class)
+				.until(() -> viaProxy.allocate(key), (allocation) -> true);
+			assertThat(next).isEqualTo(new SegmentAllocation(key, 11, 21, 10));
+			assertThat(this.store.allocate(key)).isEqualTo(new SegmentAllocation(key, 21, 31, 10));
+		}
+	}
+
+	@Test
+	void aStoreThatWasNeverReachableIsNamedByTheUrlOfItsDataSource() {
+		try (TcpProxy proxy = this.database.startProxy()) {
+			proxy.cut();
+			JdbcSegmentStore unreachable = new JdbcSegmentStore(this.database.dataSourceThrough(proxy), this.table);
+			assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(() -> unreachable.allocate("any-key"))
+				.withMessageStartingWith("Cannot allocate a range of key 'any-key': the JDBC segment store at jdbc:")
+				.withMessageContaining(":" + proxy.port() + "/")
+				.withCauseInstanceOf(SQLException.class);
+		}
+	}
+
+	protected String createKey(long firstId, int step) {
+		String key = TestDatabase.unique("key-");
+		assertThat(this.store.createKey(key, firstId, step, "test key")).isTrue();
+		return key;
+	}
+
+	protected void insertLeafRow(String tableName, String key, long maxId, int step) {
+		this.database.execute("INSERT INTO " + tableName + " (biz_tag, max_id, step, description) VALUES ('" + key
+				+ "', " + maxId + ", " + step + ", 'inserted by a test')");
+	}
+
+	protected List<Long> maxIdAndStep(String tableName, String key) {
+		try (Connection connection = this.database.dataSource().getConnection();
+				PreparedStatement select = connection
+					.prepareStatement("SELECT max_id, step FROM " + tableName + " WHERE biz_tag = ?")) {
+			select.setString(1, key);
+			try (ResultSet row = select.executeQuery()) {
+				assertThat(row.next()).as("row of %s", key).isTrue();
+				return List.of(row.getLong(1), (long) row.getInt(2));
+			}
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private Timestamp updateTime(String key) {
+		try (Connection connection = this.database.dataSource().getConnection();
+				PreparedStatement select = connection
+					.prepareStatement("SELECT update_time FROM " + this.table + " WHERE biz_tag = ?")) {
+			select.setString(1, key);
+			try (ResultSet row = select.executeQuery()) {
+				row.next();
+				return row.getTimestamp(1);
+			}
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	static <T> List<T> runConcurrently(int threads, Callable<T> task) throws Exception {
+		ExecutorService executor = Executors.newFixedThreadPool(threads);
+		try {
+			CountDownLatch start = new CountDownLatch(1);
+			List<Future<T>> futures = new ArrayList<>();
+			for (int i = 0; i < threads; i++) {
+				futures.add(executor.submit(() -> {
+					start.await();
+					return task.call();
+				}));
+			}
+			start.countDown();
+			List<T> results = new ArrayList<>();
+			for (Future<T> future : futures) {
+				results.add(future.get(60, TimeUnit.SECONDS));
+			}
+			return Collections.unmodifiableList(results);
+		}
+		finally {
+			executor.shutdownNow();
+		}
+	}
+
+	private static DataSource failingDataSource() {
+		return (DataSource) Proxy.newProxyInstance(AbstractJdbcSegmentStoreTests.class.getClassLoader(),
+				new Class<?>[] { DataSource.class }, (proxy, method, args) -> {
+					throw new AssertionError("the database must not be touched, but " + method.getName() + " was called");
+				});
+	}
+
+	/**
+	 * A DataSource that always hands out the same connection and never closes it.
+	 */
+	static DataSource singleConnection(Connection connection) {
+		Connection unclosable = (Connection) Proxy.newProxyInstance(AbstractJdbcSegmentStoreTests.class.getClassLoader(),
+				new Class<?>[] { Connection.class }, (proxy, method, args) -> {
+					if (method.getName().equals("close")) {
+						return null;
+					}
+					try {
+						return method.invoke(connection, args);
+					}
+					catch (java.lang.reflect.InvocationTargetException ex) {
+						throw ex.getCause();
+					}
+				});
+		return (DataSource) Proxy.newProxyInstance(AbstractJdbcSegmentStoreTests.class.getClassLoader(),
+				new Class<?>[] { DataSource.class }, (proxy, method, args) -> {
+					if (method.getName().equals("getConnection")) {
+						return unclosable;
+					}
+					if (method.getName().equals("toString")) {
+						return "single connection";
+					}
+					throw new UnsupportedOperationException(method.getName());
+				});
+	}
+
+}
