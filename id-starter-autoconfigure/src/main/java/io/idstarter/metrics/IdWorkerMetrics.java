@@ -1,5 +1,6 @@
 package io.idstarter.metrics;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -9,10 +10,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import io.idstarter.IdWorkerListener;
+import io.idstarter.lease.LeaseStatus;
+import io.idstarter.lease.WorkerLeaseKeeper;
 import io.idstarter.segment.SegmentBufferView;
 import io.idstarter.segment.SegmentIdGenerator;
 import io.idstarter.segment.SegmentView;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
+import io.idstarter.time.TimeSource;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -25,8 +29,9 @@ import org.jspecify.annotations.Nullable;
  * Micrometer metrics of the ID generators. As an {@link IdWorkerListener} it records the slow-path events: store call
  * latency ({@value #STORE_CALLS}), waits for a segment ({@value #SEGMENT_WAITS}) and clock-moved-backwards events
  * ({@value #CLOCK_BACKWARDS}). As a {@link MeterBinder} it reads the generators' counters when the registry is
- * scraped: IDs issued ({@value #SNOWFLAKE_ISSUED}, {@value #SEGMENT_ISSUED} per key) and numbers left in memory per
- * key ({@value #SEGMENT_REMAINING}). Nothing runs on the path that issues an ID.
+ * scraped: IDs issued ({@value #SNOWFLAKE_ISSUED}, {@value #SEGMENT_ISSUED} per key), numbers left in memory per key
+ * ({@value #SEGMENT_REMAINING}) and the time left on the worker-ID lease ({@value #LEASE_REMAINING}). Nothing runs on
+ * the path that issues an ID.
  *
  * <p>The generators are passed as suppliers that are called only when the binder is bound, after the generators
  * exist: the generators take this listener at construction, so it must not need them then. Segment keys that appear
@@ -54,13 +59,23 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 	/** Gauge of the numbers left in memory (current and next segment) per segment key, tagged {@code key}. */
 	public static final String SEGMENT_REMAINING = "idworker.segment.remaining";
 
+	/**
+	 * Gauge of the seconds this node keeps issuing Snowflake IDs without another lease renewal; 0 once the lease is
+	 * lost.
+	 */
+	public static final String LEASE_REMAINING = "idworker.lease.remaining";
+
 	private static final String ALLOCATE = "allocate";
 
 	private final MeterRegistry registry;
 
 	private final Supplier<@Nullable SnowflakeIdGenerator> snowflake;
 
+	private final Supplier<@Nullable WorkerLeaseKeeper> lease;
+
 	private final Supplier<@Nullable SegmentIdGenerator> segments;
+
+	private final TimeSource time;
 
 	/** Registries the binder was bound to; appended to before their keys are registered. */
 	private final List<MeterRegistry> boundRegistries = new CopyOnWriteArrayList<>();
@@ -76,20 +91,26 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 	 * @param registry where the event meters are registered
 	 */
 	public IdWorkerMetrics(MeterRegistry registry) {
-		this(registry, () -> null, () -> null);
+		this(registry, () -> null, () -> null, () -> null, TimeSource.system());
 	}
 
 	/**
 	 * Creates the metrics.
 	 * @param registry where the event meters are registered
 	 * @param snowflake supplies the Snowflake generator, or {@code null} if there is none; called when bound
+	 * @param lease supplies the Snowflake generator's lease keeper, or {@code null} if there is none; called when
+	 * bound
 	 * @param segments supplies the segment generator, or {@code null} if there is none; called when bound
+	 * @param time the clock the lease keeper uses
 	 */
 	public IdWorkerMetrics(MeterRegistry registry, Supplier<@Nullable SnowflakeIdGenerator> snowflake,
-			Supplier<@Nullable SegmentIdGenerator> segments) {
+			Supplier<@Nullable WorkerLeaseKeeper> lease, Supplier<@Nullable SegmentIdGenerator> segments,
+			TimeSource time) {
 		this.registry = Objects.requireNonNull(registry, "registry");
 		this.snowflake = Objects.requireNonNull(snowflake, "snowflake");
+		this.lease = Objects.requireNonNull(lease, "lease");
 		this.segments = Objects.requireNonNull(segments, "segments");
+		this.time = Objects.requireNonNull(time, "time");
 	}
 
 	@Override
@@ -98,6 +119,13 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 		if (snowflake != null) {
 			FunctionCounter.builder(SNOWFLAKE_ISSUED, snowflake, SnowflakeIdGenerator::issuedCount)
 				.description("IDs issued by the Snowflake generator")
+				.register(registry);
+		}
+		WorkerLeaseKeeper lease = this.lease.get();
+		if (lease != null) {
+			Gauge.builder(LEASE_REMAINING, lease, this::leaseRemainingSeconds)
+				.description("Time this node keeps issuing Snowflake IDs without another lease renewal")
+				.baseUnit("seconds")
 				.register(registry);
 		}
 		SegmentIdGenerator segments = this.segments.get();
@@ -169,6 +197,19 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 			.tag("key", key)
 			.register(registry);
 		this.registeredKeys.add(key);
+	}
+
+	private double leaseRemainingSeconds(WorkerLeaseKeeper lease) {
+		LeaseStatus status = lease.status();
+		Instant issuingUntil = status.issuingUntil();
+		if (status.state() == LeaseStatus.State.LOST) {
+			return 0;
+		}
+		if (issuingUntil == null) {
+			return Double.NaN;
+		}
+		long millis = issuingUntil.toEpochMilli() - this.time.currentTimeMillis();
+		return Math.max(millis, 0) / 1000.0;
 	}
 
 	private static double issued(SegmentIdGenerator segments, String key) {

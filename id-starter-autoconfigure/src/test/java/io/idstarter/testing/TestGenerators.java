@@ -5,6 +5,9 @@ import java.time.Instant;
 import java.util.List;
 
 import io.idstarter.IdWorkerListener;
+import io.idstarter.lease.InMemorySequenceManager;
+import io.idstarter.lease.LeaseSettings;
+import io.idstarter.lease.WorkerLeaseKeeper;
 import io.idstarter.segment.InMemorySegmentStore;
 import io.idstarter.segment.SegmentIdGenerator;
 import io.idstarter.segment.SegmentOptions;
@@ -27,6 +30,12 @@ public final class TestGenerators {
 
 	/** Worker ID of the Snowflake generator. */
 	public static final int WORKER_ID = 3;
+
+	/** Worker IDs of the layout of {@link LeasedSnowflake}. */
+	public static final int LEASED_WORKER_IDS = 2;
+
+	/** Lease namespace of {@link LeasedSnowflake}. */
+	public static final String NAMESPACE = "test";
 
 	/** Segment key with step 100 from 1, the default key. */
 	public static final String ORDER = "order";
@@ -83,6 +92,41 @@ public final class TestGenerators {
 					ClockBackwardsPolicy.tolerate(Duration.ofMillis(5)), composite(listeners));
 			generator.grant(WorkerGrant.fixed(WORKER_ID));
 			return generator;
+		}
+
+	}
+
+	/**
+	 * A Snowflake generator on the system clock whose worker ID is leased from an {@link InMemorySequenceManager}
+	 * with a short TTL (1 s), so that an outage of the store loses the lease within a second. Its layout has two
+	 * worker IDs ({@link #LEASED_WORKER_IDS}), so that other nodes can take them all.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	public static class LeasedSnowflake {
+
+		@Bean
+		InMemorySequenceManager sequenceManager() {
+			return new InMemorySequenceManager();
+		}
+
+		@Bean
+		SnowflakeIdGenerator snowflakeIdGenerator(ObjectProvider<IdWorkerListener> listeners) {
+			SnowflakeLayout layout = SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH, 41, 1, 21);
+			return new SnowflakeIdGenerator(layout, TimeSource.system(), ClockBackwardsPolicy.defaults(),
+					composite(listeners));
+		}
+
+		@Bean(initMethod = "start", destroyMethod = "close")
+		WorkerLeaseKeeper workerLeaseKeeper(InMemorySequenceManager sequenceManager, SnowflakeIdGenerator generator,
+				ObjectProvider<IdWorkerListener> listeners) {
+			LeaseSettings settings = LeaseSettings.builder()
+				.namespace(NAMESPACE)
+				.ttl(Duration.ofSeconds(1))
+				.heartbeat(Duration.ofMillis(200))
+				.safetyMargin(Duration.ofMillis(300))
+				.build();
+			return new WorkerLeaseKeeper(sequenceManager, generator, settings, TimeSource.system(),
+					composite(listeners));
 		}
 
 	}

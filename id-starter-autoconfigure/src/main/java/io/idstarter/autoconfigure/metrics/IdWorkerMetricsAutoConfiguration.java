@@ -1,8 +1,10 @@
 package io.idstarter.autoconfigure.metrics;
 
+import io.idstarter.lease.WorkerLeaseKeeper;
 import io.idstarter.metrics.IdWorkerMetrics;
 import io.idstarter.segment.SegmentIdGenerator;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
+import io.idstarter.time.TimeSource;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -28,9 +30,11 @@ public final class IdWorkerMetricsAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	IdWorkerMetrics idWorkerMetrics(MeterRegistry registry, ObjectProvider<SnowflakeIdGenerator> snowflake,
-			ObjectProvider<SegmentIdGenerator> segments) {
+			ObjectProvider<WorkerLeaseKeeper> lease, ObjectProvider<SegmentIdGenerator> segments,
+			ObjectProvider<TimeSource> time) {
 		// The generators are looked up when the binder is bound, after they exist: they depend on this listener.
-		return new IdWorkerMetrics(registry, snowflake::getIfUnique, segments::getIfUnique);
+		return new IdWorkerMetrics(registry, snowflake::getIfUnique, lease::getIfUnique, segments::getIfUnique,
+				time.getIfUnique(TimeSource::system));
 	}
 
 }

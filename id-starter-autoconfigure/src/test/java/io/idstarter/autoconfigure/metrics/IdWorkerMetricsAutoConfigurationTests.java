@@ -3,6 +3,7 @@ package io.idstarter.autoconfigure.metrics;
 import java.time.Duration;
 
 import io.idstarter.IdGenerationException;
+import io.idstarter.lease.InMemorySequenceManager;
 import io.idstarter.metrics.IdWorkerMetrics;
 import io.idstarter.segment.InMemorySegmentStore;
 import io.idstarter.segment.SegmentIdGenerator;
@@ -141,6 +142,29 @@ class IdWorkerMetricsAutoConfigurationTests {
 			assertThat(registry.get(IdWorkerMetrics.CLOCK_BACKWARDS).tag("action", "tolerated").counter().count())
 				.isEqualTo(1);
 		});
+	}
+
+	@Test
+	void leaseTimeLeftIsAGaugeThatDropsToZeroWhenTheLeaseIsLost() {
+		this.contextRunner.withUserConfiguration(TestGenerators.LeasedSnowflake.class).run((context) -> {
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			// ttl 1 s minus safety margin 0.3 s, renewed every 0.2 s
+			assertThat(leaseRemaining(registry)).isPositive().isLessThanOrEqualTo(0.7);
+			assertThat(registry.get(IdWorkerMetrics.STORE_CALLS)
+				.tags("key", TestGenerators.NAMESPACE, "operation", "borrow", "outcome", "success")
+				.timer()
+				.count()).isEqualTo(1);
+			context.getBean(InMemorySequenceManager.class).setAvailable(false);
+			await().atMost(Duration.ofSeconds(5)).until(() -> leaseRemaining(registry) == 0);
+			assertThat(registry.get(IdWorkerMetrics.STORE_CALLS)
+				.tags("key", TestGenerators.NAMESPACE, "operation", "renew", "outcome", "failure")
+				.timer()
+				.count()).isPositive();
+		});
+	}
+
+	private static double leaseRemaining(MeterRegistry registry) {
+		return registry.get(IdWorkerMetrics.LEASE_REMAINING).gauge().value();
 	}
 
 	private static double issued(MeterRegistry registry, String key) {
