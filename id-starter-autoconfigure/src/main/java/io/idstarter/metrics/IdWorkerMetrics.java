@@ -60,8 +60,8 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 	public static final String SEGMENT_REMAINING = "idworker.segment.remaining";
 
 	/**
-	 * Gauge of the seconds this node keeps issuing Snowflake IDs without another lease renewal; 0 once the lease is
-	 * lost.
+	 * Gauge of the seconds this node keeps issuing Snowflake IDs without another lease renewal; 0 while it refuses
+	 * (lease lost, clock skewed).
 	 */
 	public static final String LEASE_REMAINING = "idworker.lease.remaining";
 
@@ -202,7 +202,7 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 	private double leaseRemainingSeconds(WorkerLeaseKeeper lease) {
 		LeaseStatus status = lease.status();
 		Instant issuingUntil = status.issuingUntil();
-		if (status.state() == LeaseStatus.State.LOST) {
+		if (status.state() == LeaseStatus.State.LOST || status.state() == LeaseStatus.State.CLOCK_SKEWED) {
 			return 0;
 		}
 		if (issuingUntil == null) {

@@ -3,6 +3,7 @@ package io.idstarter.testing;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.idstarter.IdWorkerListener;
 import io.idstarter.lease.InMemorySequenceManager;
@@ -105,8 +106,13 @@ public final class TestGenerators {
 	public static class LeasedSnowflake {
 
 		@Bean
-		InMemorySequenceManager sequenceManager() {
-			return new InMemorySequenceManager();
+		StoreClock storeClock() {
+			return new StoreClock();
+		}
+
+		@Bean
+		InMemorySequenceManager sequenceManager(StoreClock storeClock) {
+			return new InMemorySequenceManager(storeClock);
 		}
 
 		@Bean
@@ -127,6 +133,33 @@ public final class TestGenerators {
 				.build();
 			return new WorkerLeaseKeeper(sequenceManager, generator, settings, TimeSource.system(),
 					composite(listeners));
+		}
+
+	}
+
+	/**
+	 * The lease store's clock: the system clock, shifted by an offset that a test can change.
+	 */
+	public static final class StoreClock implements TimeSource {
+
+		private final AtomicLong offsetMillis = new AtomicLong();
+
+		/**
+		 * Sets how far the store's clock is ahead of this node's.
+		 * @param offset the offset, negative for behind
+		 */
+		public void setOffset(Duration offset) {
+			this.offsetMillis.set(offset.toMillis());
+		}
+
+		@Override
+		public long currentTimeMillis() {
+			return System.currentTimeMillis() + this.offsetMillis.get();
+		}
+
+		@Override
+		public long nanoTime() {
+			return System.nanoTime();
 		}
 
 	}

@@ -104,8 +104,9 @@ public class IdWorkerEndpoint {
 		Instant issuingUntil = status.issuingUntil();
 		Long remainingMillis = null;
 		if (issuingUntil != null) {
-			remainingMillis = (status.state() == LeaseStatus.State.LOST) ? 0L
-					: Math.max(issuingUntil.toEpochMilli() - this.time.currentTimeMillis(), 0);
+			boolean refusing = status.state() == LeaseStatus.State.LOST
+					|| status.state() == LeaseStatus.State.CLOCK_SKEWED;
+			remainingMillis = refusing ? 0L : Math.max(issuingUntil.toEpochMilli() - this.time.currentTimeMillis(), 0);
 		}
 		Duration offset = status.clockOffset();
 		return new LeaseDescriptor(status.state().name(), status.namespace(),
@@ -147,12 +148,13 @@ public class IdWorkerEndpoint {
 	/**
 	 * State of the worker-ID lease.
 	 *
-	 * @param state {@code NOT_STARTED}, {@code ACTIVE}, {@code RENEWAL_FAILING}, {@code LOST} or {@code CLOSED}
+	 * @param state {@code NOT_STARTED}, {@code ACTIVE}, {@code RENEWAL_FAILING}, {@code CLOCK_SKEWED}, {@code LOST}
+	 * or {@code CLOSED}
 	 * @param namespace the lease namespace
 	 * @param workerId the worker ID held or last held, or {@code null} if none yet
 	 * @param expiry when the store lets the lease expire unless it is renewed, by this node's clock
 	 * @param issuingUntil when this node stops issuing unless the lease is renewed, by this node's clock
-	 * @param remainingMillis milliseconds until {@code issuingUntil}; 0 once the lease is lost
+	 * @param remainingMillis milliseconds until {@code issuingUntil}; 0 while IDs are refused (lost, clock skewed)
 	 * @param lastRenewal when the lease was last borrowed or renewed
 	 * @param consecutiveFailures store calls that failed in a row since the last success
 	 * @param clockOffsetMillis the store's clock minus this node's, in milliseconds

@@ -22,7 +22,8 @@ import org.springframework.boot.health.contributor.Status;
  *
  * <ul>
  * <li>Snowflake with a leased worker ID: {@code UP} while the lease is held (also while renewals fail but the lease
- * has time left), {@code DOWN} once it is lost or has run out, {@code UNKNOWN} before the keeper started,
+ * has time left), {@code DOWN} once it is lost or has run out, or while this node's clock is too far from the
+ * store's ({@code CLOCK_SKEWED}), {@code UNKNOWN} before the keeper started,
  * {@code OUT_OF_SERVICE} after it closed. Snowflake without a lease keeper: {@code UP} with a worker ID,
  * {@code DOWN} without.</li>
  * <li>Segments: {@code DOWN} when a key has used up both its segments and the fetch of the next one failed (callers
@@ -96,7 +97,7 @@ public class IdWorkerHealthIndicator extends AbstractHealthIndicator {
 		}
 		return switch (status.state()) {
 			case ACTIVE, RENEWAL_FAILING -> Status.UP;
-			case LOST -> Status.DOWN;
+			case CLOCK_SKEWED, LOST -> Status.DOWN;
 			case NOT_STARTED -> Status.UNKNOWN;
 			case CLOSED -> Status.OUT_OF_SERVICE;
 		};

@@ -97,6 +97,19 @@ class IdWorkerHealthIndicatorTests {
 	}
 
 	@Test
+	void clockTooFarFromTheStoresIsDownUntilItIsBackWithinBounds() {
+		this.contextRunner.withUserConfiguration(TestGenerators.LeasedSnowflake.class).run((context) -> {
+			IdWorkerHealthIndicator indicator = context.getBean(IdWorkerHealthIndicator.class);
+			TestGenerators.StoreClock storeClock = context.getBean(TestGenerators.StoreClock.class);
+			storeClock.setOffset(Duration.ofSeconds(10));
+			await().atMost(Duration.ofSeconds(5)).until(() -> indicator.health().getStatus().equals(Status.DOWN));
+			assertThat(snowflake(indicator.health())).containsEntry("lease", LeaseStatus.State.CLOCK_SKEWED);
+			storeClock.setOffset(Duration.ZERO);
+			await().atMost(Duration.ofSeconds(5)).until(() -> indicator.health().getStatus().equals(Status.UP));
+		});
+	}
+
+	@Test
 	void closedKeeperIsOutOfService() {
 		this.contextRunner.withUserConfiguration(TestGenerators.LeasedSnowflake.class).run((context) -> {
 			context.getBean(WorkerLeaseKeeper.class).close();
