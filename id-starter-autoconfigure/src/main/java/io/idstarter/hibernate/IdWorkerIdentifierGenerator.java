@@ -1,6 +1,5 @@
 package io.idstarter.hibernate;
 
-import java.lang.reflect.Member;
 import java.util.EnumSet;
 
 import io.idstarter.IdWorker;
@@ -28,7 +27,7 @@ public abstract class IdWorkerIdentifierGenerator implements BeforeExecutionGene
 	 * when the container fails. Spring's HibernateJpaVendorAdapter (which Spring Boot's JPA auto-configuration
 	 * uses) configures SpringBeanContainer, whose JPA-compliant creation is
 	 * AutowireCapableBeanFactory.createBean(Class): a full Spring instantiation, so BeanFactoryAware is honoured.
-	 * Hibernate then calls initialize(annotation, member, context) on that instance as it would on its own.
+	 * Hibernate then calls initialize(annotation, context) on that instance as it would on its own.
 	 *
 	 * That is preferred to a static holder set by an auto-configuration: it works with several application
 	 * contexts in one JVM (tests, parent/child contexts), needs no ordering between the holder and the entity
@@ -58,11 +57,10 @@ public abstract class IdWorkerIdentifierGenerator implements BeforeExecutionGene
 	 * Records where the generator is used and checks the identifier type; called from the subclasses'
 	 * {@code initialize}.
 	 * @param annotation the name of the annotation, for messages
-	 * @param member the annotated field or getter
 	 * @param context the Hibernate context
 	 */
-	protected void initialize(String annotation, Member member, GeneratorCreationContext context) {
-		this.attribute = context.getPersistentClass().getEntityName() + "." + member.getName();
+	protected void initialize(String annotation, GeneratorCreationContext context) {
+		this.attribute = context.getPersistentClass().getEntityName() + "." + context.getProperty().getName();
 		Class<?> type = context.getType().getReturnedClass();
 		if (type != Long.class && type != long.class && type != String.class) {
 			throw new IllegalStateException("@" + annotation + " on " + this.attribute + " needs a long, Long or String "

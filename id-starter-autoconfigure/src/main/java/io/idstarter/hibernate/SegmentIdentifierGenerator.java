@@ -1,7 +1,5 @@
 package io.idstarter.hibernate;
 
-import java.lang.reflect.Member;
-
 import io.idstarter.IdWorker;
 import io.idstarter.segment.SegmentIdGenerator;
 import org.hibernate.generator.AnnotationBasedGenerator;
@@ -21,8 +19,8 @@ public class SegmentIdentifierGenerator extends IdWorkerIdentifierGenerator
 	private String key = "";
 
 	@Override
-	public void initialize(SegmentGeneratedId annotation, Member member, GeneratorCreationContext context) {
-		initialize("SegmentGeneratedId", member, context);
+	public void initialize(SegmentGeneratedId annotation, GeneratorCreationContext context) {
+		initialize("SegmentGeneratedId", context);
 		this.key = annotation.key();
 	}
 

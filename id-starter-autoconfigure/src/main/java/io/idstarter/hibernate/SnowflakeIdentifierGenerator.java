@@ -1,7 +1,5 @@
 package io.idstarter.hibernate;
 
-import java.lang.reflect.Member;
-
 import io.idstarter.IdWorker;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
 import org.hibernate.generator.AnnotationBasedGenerator;
@@ -18,8 +16,8 @@ public class SnowflakeIdentifierGenerator extends IdWorkerIdentifierGenerator
 	private static final long serialVersionUID = 1L;
 
 	@Override
-	public void initialize(SnowflakeGeneratedId annotation, Member member, GeneratorCreationContext context) {
-		initialize("SnowflakeGeneratedId", member, context);
+	public void initialize(SnowflakeGeneratedId annotation, GeneratorCreationContext context) {
+		initialize("SnowflakeGeneratedId", context);
 	}
 
 	@Override
