@@ -22,7 +22,8 @@ import org.springframework.context.annotation.Conditional;
  *
  * @since 0.1.0
  */
-@AutoConfiguration
+@AutoConfiguration(afterName = { "io.idstarter.autoconfigure.SnowflakeIdWorkerConfiguration",
+		"io.idstarter.autoconfigure.SegmentIdWorkerConfiguration" })
 @ConditionalOnClass({ HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class })
 @ConditionalOnEnabledHealthIndicator("idworker")
 @Conditional(IdWorkerHealthContributorAutoConfiguration.OnGeneratorCondition.class)
@@ -36,7 +37,8 @@ public final class IdWorkerHealthContributorAutoConfiguration {
 	}
 
 	/**
-	 * Matches when there is a Snowflake or a segment generator bean.
+	 * Matches when there is a Snowflake or a segment generator bean. The configurations {@code @EnableIdWorker}
+	 * selects join the auto-configurations, so this one is ordered after them.
 	 */
 	static final class OnGeneratorCondition extends AnyNestedCondition {
 
