@@ -1,5 +1,7 @@
 package io.idstarter.actuate;
 
+import java.util.Map;
+
 import io.idstarter.IdWorker;
 import io.idstarter.actuate.endpoint.IdWorkerEndpoint;
 import io.idstarter.actuate.health.IdWorkerHealthIndicator;
@@ -19,13 +21,19 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.idstarter.segment.InMemorySegmentStore;
 import io.idstarter.segment.SegmentIdGenerator;
 import io.idstarter.segment.SegmentStore;
+import io.idstarter.store.jdbc.JdbcSegmentStore;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.health.actuate.endpoint.HealthDescriptor;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
 import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
@@ -35,6 +43,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConf
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.persistence.autoconfigure.EntityScan;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -116,6 +125,38 @@ class EnableIdWorkerObservabilityTests {
 				assertThat(invoice.getId()).isEqualTo(1);
 				assertThat(context.getBean(SegmentIds.BEAN_NAME, IdWorker.class)).isInstanceOf(SegmentIdGenerator.class);
 			});
+	}
+
+	@Test
+	void wholeApplicationWithEveryAutoConfigurationReportsOnTheGenerators() {
+		SpringApplication application = new SpringApplication(WholeApplication.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		application.setDefaultProperties(Map.of("spring.datasource.generate-unique-name", "true",
+				"spring.main.banner-mode", "off", "management.endpoints.web.exposure.include", "health,idworker",
+				"management.endpoint.health.show-details", "always"));
+		try (ConfigurableApplicationContext context = application.run()) {
+			context.getBean(JdbcSegmentStore.class).createKey("order", 1, 10, "orders");
+			assertThat(context.getBean(SegmentIdGenerator.class).nextId("order")).isEqualTo(1);
+			HealthDescriptor health = context.getBean(HealthEndpoint.class).healthForPath("idWorker");
+			assertThat(health).isNotNull();
+			assertThat(health.getStatus()).isEqualTo(Status.UP);
+			assertThat(context.getBean(IdWorkerEndpoint.class).idWorker().modes()).containsExactly("SEGMENT", "DB");
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			assertThat(registry.get(IdWorkerMetrics.STORE_CALLS).tag("operation", "borrow").timer().count()).isOne();
+			assertThat(registry.get(IdWorkerMetrics.SEGMENT_ISSUED).tag("key", "order").functionCounter().count())
+				.isOne();
+		}
+	}
+
+	/**
+	 * A Spring Boot application with every auto-configuration on the test class path, the generators' stores in the
+	 * embedded database.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	@EnableIdWorker(mode = { IdWorkerMode.SEGMENT, IdWorkerMode.DB })
+	static class WholeApplication {
+
 	}
 
 	/**
