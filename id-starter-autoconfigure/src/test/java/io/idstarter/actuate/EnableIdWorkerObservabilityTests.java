@@ -1,5 +1,6 @@
 package io.idstarter.actuate;
 
+import java.time.Duration;
 import java.util.Map;
 
 import io.idstarter.IdWorker;
@@ -47,6 +48,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The observability and entity-ID integrations on the generators that {@code @EnableIdWorker} wires, with in-memory
@@ -136,7 +138,9 @@ class EnableIdWorkerObservabilityTests {
 				"management.endpoint.health.show-details", "always"));
 		try (ConfigurableApplicationContext context = application.run()) {
 			context.getBean(JdbcSegmentStore.class).createKey("order", 1, 10, "orders");
-			assertThat(context.getBean(SegmentIdGenerator.class).nextId("order")).isEqualTo(1);
+			SegmentIdGenerator segments = context.getBean(SegmentIdGenerator.class);
+			// The generator looks a key it does not know up in the store at most once a second.
+			await().atMost(Duration.ofSeconds(5)).ignoreExceptions().until(() -> segments.nextId("order") == 1);
 			HealthDescriptor health = context.getBean(HealthEndpoint.class).healthForPath("idWorker");
 			assertThat(health).isNotNull();
 			assertThat(health.getStatus()).isEqualTo(Status.UP);
