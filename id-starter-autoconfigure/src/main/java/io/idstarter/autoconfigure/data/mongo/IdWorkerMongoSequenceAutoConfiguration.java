@@ -1,5 +1,6 @@
 package io.idstarter.autoconfigure.data.mongo;
 
+import io.idstarter.autoconfigure.IdWorkerProperties;
 import io.idstarter.data.mongo.SequenceIdEntityCallback;
 import io.idstarter.sequence.SequenceService;
 import io.idstarter.store.mongo.MongoSequenceService;
@@ -9,8 +10,8 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
-import org.springframework.core.env.Environment;
 import org.springframework.data.mongodb.core.MongoOperations;
 import org.springframework.data.mongodb.core.mapping.MongoMappingContext;
 import org.springframework.data.mongodb.core.mapping.event.BeforeConvertCallback;
@@ -24,16 +25,13 @@ import org.springframework.data.mongodb.core.mapping.event.BeforeConvertCallback
 @AutoConfiguration(afterName = "org.springframework.boot.data.mongodb.autoconfigure.DataMongoAutoConfiguration")
 @ConditionalOnClass({ MongoOperations.class, BeforeConvertCallback.class })
 @ConditionalOnBean(MongoOperations.class)
+@EnableConfigurationProperties(IdWorkerProperties.class)
 public final class IdWorkerMongoSequenceAutoConfiguration {
-
-	/** Property naming the collection of sequence documents. */
-	static final String SEQUENCE_COLLECTION = "id-worker.mongo.sequence-collection";
 
 	@Bean
 	@ConditionalOnMissingBean(SequenceService.class)
-	MongoSequenceService mongoSequenceService(MongoOperations mongo, Environment environment) {
-		return new MongoSequenceService(mongo,
-				environment.getProperty(SEQUENCE_COLLECTION, MongoSequenceService.DEFAULT_COLLECTION));
+	MongoSequenceService mongoSequenceService(MongoOperations mongo, IdWorkerProperties properties) {
+		return new MongoSequenceService(mongo, properties.getMongo().getSequenceCollection());
 	}
 
 	@Bean
