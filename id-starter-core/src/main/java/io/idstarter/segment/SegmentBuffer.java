@@ -269,13 +269,16 @@ final class SegmentBuffer {
 			int wanted = count - filled;
 			long first = segment.claim(wanted);
 			if (first >= segment.start && first < segment.end) {
-				long taken = Math.min(wanted, segment.end - first);
+				int taken = (int) Math.min(wanted, segment.end - first);
 				if (first <= segment.prefetchAt && segment.prefetchAt - first < taken) {
 					prefetch(segment);
 				}
-				for (long i = 0; i < taken; i++) {
-					ids[filled++] = first + i;
+				// An int-counted loop: with a long counter and a post-incremented index this copy measured about
+				// 2 ns per ID, so a batch cost more than single calls (SegmentBatchBenchmark).
+				for (int i = 0; i < taken; i++) {
+					ids[filled + i] = first + i;
 				}
+				filled += taken;
 				if (filled == count) {
 					return ids;
 				}

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Runs the benchmarks whose results are written down in docs/benchmarks.md, one JMH report (text and JSON) per run,
+# with the load average before and after each run and sampled every 15 s meanwhile (load.txt): figures taken while
+# other processes compete for the two cores are noisy, and the load says how much.
+# Build first:  ./mvnw -B -ntp -pl id-starter-benchmarks -am package -DskipTests
+# Usage:        scripts/benchmarks.sh [output directory] [run name ...]
+#               (default directory id-starter-benchmarks/target/results; default runs: all, about 30 minutes)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+out=${1:-id-starter-benchmarks/target/results}
+shift || true
+jar=id-starter-benchmarks/target/benchmarks.jar
+mkdir -p "$out"
+
+all=(segment-t1 segment-t2 snowflake-t1 snowflake-t2 batch latency codec round-trips)
+runs=("${@:-${all[@]}}")
+
+(while sleep 15; do echo "$(date -Is) $(cut -d' ' -f1-3 /proc/loadavg)"; done) >>"$out/load.txt" &
+sampler=$!
+trap 'kill "$sampler"' EXIT
+
+jmh() { # run name, JMH arguments
+  local name=$1
+  shift
+  # JMH takes a machine-wide lock (/tmp/jmh.lock) so that two runs never time each other: wait for it.
+  until {
+    echo "# start $(date -Is) load $(cut -d' ' -f1-3 /proc/loadavg)"
+    java -jar "$jar" "$@" -rf json -rff "$out/$name.json"
+  } >"$out/$name.txt" 2>&1; do
+    grep -q 'Unable to acquire the JMH lock' "$out/$name.txt" || { cat "$out/$name.txt" >&2; return 1; }
+    echo "$(date -Is) $name: another JMH run holds the lock; waiting"
+    sleep 20
+  done
+  echo "# end $(date -Is) load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/$name.txt"
+}
+
+for run in "${runs[@]}"; do
+  echo "$(date -Is) $run"
+  case $run in
+    segment-t1) jmh "$run" 'segment.SegmentBenchmark' -t 1 ;;
+    segment-t2) jmh "$run" 'segment.SegmentBenchmark' -t 2 ;;
+    snowflake-t1) jmh "$run" 'snowflake.SnowflakeBenchmark' -t 1 ;;
+    snowflake-t2) jmh "$run" 'snowflake.SnowflakeBenchmark' -t 2 ;;
+    batch) jmh "$run" SegmentBatchBenchmark ;;
+    latency) jmh "$run" SegmentLatencyBenchmark ;;
+    codec) jmh "$run" CodecBenchmark ;;
+    round-trips)
+      {
+        echo "# start $(date -Is) load $(cut -d' ' -f1-3 /proc/loadavg)"
+        java -cp "$jar" io.idstarter.segment.StoreRoundTrips
+        echo "# end $(date -Is) load $(cut -d' ' -f1-3 /proc/loadavg)"
+      } >"$out/$run.txt" 2>&1 ;;
+    *) echo "unknown run '$run'; runs: ${all[*]}" >&2; exit 2 ;;
+  esac
+done
