@@ -55,7 +55,7 @@
 		fill.style.width = (used * 100).toFixed(1) + '%';
 		bar.append(fill);
 		cell.append(bar);
-		cell.append(element('div', 'small', 'next ' + number(range.nextValue) + ' · ' + number(range.remaining) + ' left'));
+		cell.append(element('div', 'small', 'next ' + range.nextValue + ' · ' + number(range.remaining) + ' left'));
 	}
 
 	function keyState(key) {
@@ -101,8 +101,8 @@
 			cell('key').textContent = key.key;
 			rangeCell(cell('current'), key.current);
 			rangeCell(cell('next'), key.next);
-			cell('step').textContent = number(key.step) + (key.step !== key.configuredStep && key.configuredStep
-				? ' (' + number(key.configuredStep) + ')' : '');
+			cell('step').textContent = !key.loaded ? '–' : number(key.step)
+				+ (key.step !== key.configuredStep ? ' (' + number(key.configuredStep) + ')' : '');
 			cell('step').title = 'dynamic step (configured step in parentheses when different)';
 			cell('remaining').textContent = key.loaded ? number(key.remaining) : '–';
 			cell('idsPerSecond').textContent = rateFormat.format(key.idsPerSecond);
@@ -130,6 +130,13 @@
 		document.getElementById('no-keys').hidden = keys.length > 0;
 	}
 
+	function timeField(node, iso, now) {
+		node.replaceChildren(element('div', '', time(iso)));
+		if (iso) {
+			node.append(element('div', 'small', relative(iso, now)));
+		}
+	}
+
 	const leaseLevels = { ACTIVE: 'ok', RENEWAL_FAILING: 'warn', LOST: 'bad', CLOSED: 'bad', NOT_STARTED: '' };
 
 	function renderSnowflake(snowflake, now) {
@@ -140,9 +147,9 @@
 			const badge = element('span', 'badge ' + (leaseLevels[lease.state] || ''), lease.state);
 			badge.title = 'namespace ' + lease.namespace;
 			field('leaseState').replaceChildren(badge);
-			field('leaseExpiry').textContent = time(lease.leaseExpiry) + ' ' + relative(lease.leaseExpiry, now);
-			field('issuingUntil').textContent = time(lease.issuingUntil) + ' ' + relative(lease.issuingUntil, now);
-			field('lastRenewal').textContent = time(lease.lastRenewal) + ' ' + relative(lease.lastRenewal, now);
+			timeField(field('leaseExpiry'), lease.leaseExpiry, now);
+			timeField(field('issuingUntil'), lease.issuingUntil, now);
+			timeField(field('lastRenewal'), lease.lastRenewal, now);
 			field('failures').textContent = number(lease.consecutiveFailures);
 			field('clockOffset').textContent = lease.clockOffsetMillis === null ? '–' : lease.clockOffsetMillis + ' ms';
 		}

@@ -15,10 +15,8 @@ class AdminPasswordRequiredTests {
 
 	@Test
 	void refusesToStartWithAdminEnabledAndNoPassword() {
-		SpringApplicationBuilder server = new SpringApplicationBuilder(IdServerApplication.class).properties(
-				"server.port=0", "id-server.data-dir=" + TestDataDirs.create("no-password"),
-				"id-server.admin.enabled=true");
-		assertThatThrownBy(server::run).rootCause()
+		assertThatThrownBy(() -> start("--server.port=0", "--id-server.data-dir=" + TestDataDirs.create("no-password"),
+				"--id-server.admin.enabled=true")).rootCause()
 			.isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class, (ex) -> {
 				assertThat(ex.getName()).isEqualTo("id-server.admin.password");
 				assertThat(ex.getMessage())
@@ -28,12 +26,15 @@ class AdminPasswordRequiredTests {
 
 	@Test
 	void refusesToStartWithAdminEnabledAndABlankPassword() {
-		SpringApplicationBuilder server = new SpringApplicationBuilder(IdServerApplication.class).properties(
-				"server.port=0", "id-server.data-dir=" + TestDataDirs.create("blank-password"),
-				"id-server.admin.enabled=true", "id-server.admin.password=  ");
-		assertThatThrownBy(server::run).rootCause()
+		assertThatThrownBy(() -> start("--server.port=0", "--id-server.data-dir=" + TestDataDirs.create("blank-password"),
+				"--id-server.admin.enabled=true", "--id-server.admin.password=  ")).rootCause()
 			.isInstanceOf(InvalidConfigurationPropertyValueException.class)
 			.hasMessageContaining("id-server.admin.password");
+	}
+
+	private static void start(String... args) {
+		// Closed at once should it start, so that a failing test leaves no server behind.
+		new SpringApplicationBuilder(IdServerApplication.class).run(args).close();
 	}
 
 }

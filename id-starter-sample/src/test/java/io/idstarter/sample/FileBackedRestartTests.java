@@ -46,9 +46,8 @@ class FileBackedRestartTests {
 	}
 
 	private static ConfigurableApplicationContext start(Path dataDir) {
-		return new SpringApplicationBuilder(IdServerApplication.class)
-			.properties("server.port=0", "id-server.data-dir=" + dataDir)
-			.run();
+		return new SpringApplicationBuilder(IdServerApplication.class).run("--server.port=0",
+				"--id-server.data-dir=" + dataDir);
 	}
 
 	/** Draws segment IDs across more than one range (the key's step is 2000) and Snowflake IDs, all distinct. */

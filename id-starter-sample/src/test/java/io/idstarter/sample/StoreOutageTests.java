@@ -30,7 +30,8 @@ import static org.awaitility.Awaitility.await;
  * is taken over in the lease table.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "id-worker.segment.max-wait=300ms", "id-worker.lease.heartbeat=500ms",
+		properties = { "id-worker.segment.max-wait=300ms", "id-worker.lease.ttl=3s",
+				"id-worker.lease.safety-margin=1s", "id-worker.lease.heartbeat=500ms",
 				"id-worker.snowflake.worker-id-bits=1", "id-worker.snowflake.sequence-bits=21",
 				"id-server.retry-after=2s" })
 @DirtiesContext
@@ -125,8 +126,9 @@ class StoreOutageTests {
 		assertProblem(refused, 503, "No worker ID", "worker-id-unavailable");
 		assertThat(refused.headers().firstValue("Retry-After")).hasValue("2");
 		assertThat(HttpTestClient.json(refused).read("$.reason", String.class)).isNotBlank();
-		// A slot is free again: the keeper borrows it and IDs resume above every ID issued before.
-		await().atMost(Duration.ofSeconds(10))
+		// A slot is free again: the keeper borrows it, waits for its clock to pass the slot's high-water mark (at most
+		// the lease TTL ahead), and IDs resume above every ID issued before.
+		await().atMost(Duration.ofSeconds(15))
 			.untilAsserted(() -> assertThat(this.http.get("/api/snowflake/get/any").statusCode()).isEqualTo(200));
 		assertThat(Long.parseLong(this.http.get("/api/snowflake/get/any").body())).isGreaterThan(before);
 	}

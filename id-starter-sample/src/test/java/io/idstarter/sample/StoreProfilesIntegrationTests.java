@@ -106,10 +106,10 @@ class StoreProfilesIntegrationTests {
 			Consumer<ConfigurableApplicationContext> cleanup) {
 		String namespace = "id-server-test-" + this.suffix;
 		List<String> properties = new ArrayList<>();
-		storeProperties.forEach((name, value) -> properties.add(name + "=" + value));
-		properties.add("server.port=0");
-		properties.add("id-server.data-dir=" + TestDataDirs.create(profile));
-		properties.add("id-worker.lease.namespace=" + namespace);
+		storeProperties.forEach((name, value) -> properties.add("--" + name + "=" + value));
+		properties.add("--server.port=0");
+		properties.add("--id-server.data-dir=" + TestDataDirs.create(profile));
+		properties.add("--id-worker.lease.namespace=" + namespace);
 		List<Long> segmentBefore;
 		List<Long> snowflakeBefore;
 		try (ConfigurableApplicationContext first = start(profile, properties)) {
@@ -141,8 +141,7 @@ class StoreProfilesIntegrationTests {
 
 	private static ConfigurableApplicationContext start(String profile, List<String> properties) {
 		return new SpringApplicationBuilder(IdServerApplication.class).profiles(profile)
-			.properties(properties.toArray(String[]::new))
-			.run();
+			.run(properties.toArray(String[]::new));
 	}
 
 	private static HttpTestClient client(ConfigurableApplicationContext context) {
