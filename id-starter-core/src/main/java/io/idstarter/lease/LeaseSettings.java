@@ -1,0 +1,298 @@
+package io.idstarter.lease;
+
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How a {@link WorkerLeaseKeeper} holds its worker ID; immutable, validated when built. Single values are checked by
+ * the builder's setters, combinations by {@link Builder#build()}.
+ */
+public final class LeaseSettings {
+
+	/** Namespace used when none is set. */
+	public static final String DEFAULT_NAMESPACE = "default";
+
+	/** Lease duration without renewal, by the store's clock. */
+	public static final Duration DEFAULT_TTL = Duration.ofSeconds(30);
+
+	/** Time between renewals. */
+	public static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(10);
+
+	/**
+	 * How much earlier than the lease's TTL this node stops issuing when renewals fail: covers the store call's own
+	 * latency and drift between this node's and the store's clock rates.
+	 */
+	public static final Duration DEFAULT_SAFETY_MARGIN = Duration.ofSeconds(5);
+
+	/** Shortest TTL a store must accept (see {@link LeaseRequest}). */
+	public static final Duration MIN_TTL = Duration.ofSeconds(1);
+
+	private final String namespace;
+
+	private final Duration ttl;
+
+	private final Duration heartbeat;
+
+	private final Duration safetyMargin;
+
+	private final String instance;
+
+	private final @Nullable Path cacheFile;
+
+	private final Duration maxStartupWait;
+
+	private LeaseSettings(Builder builder) {
+		this.namespace = builder.namespace;
+		this.ttl = builder.ttl;
+		this.heartbeat = builder.heartbeat;
+		this.safetyMargin = builder.safetyMargin;
+		this.instance = (builder.instance != null) ? builder.instance : defaultInstance();
+		this.cacheFile = builder.cacheFile;
+		this.maxStartupWait = (builder.maxStartupWait != null) ? builder.maxStartupWait : builder.ttl;
+	}
+
+	/**
+	 * Returns the defaults: namespace {@value #DEFAULT_NAMESPACE}, TTL 30 s, heartbeat 10 s, safety margin 5 s,
+	 * instance host name and process ID, no cache file, startup wait up to the TTL.
+	 * @return the default settings
+	 */
+	public static LeaseSettings defaults() {
+		return builder().build();
+	}
+
+	public static Builder builder() {
+		return new Builder();
+	}
+
+	/**
+	 * Returns the slot space shared by the instances that must not collide.
+	 * @return the namespace
+	 */
+	public String namespace() {
+		return this.namespace;
+	}
+
+	/**
+	 * Returns how long a lease lasts without renewal, by the store's clock.
+	 * @return the TTL
+	 */
+	public Duration ttl() {
+		return this.ttl;
+	}
+
+	/**
+	 * Returns the time between renewals.
+	 * @return the heartbeat
+	 */
+	public Duration heartbeat() {
+		return this.heartbeat;
+	}
+
+	/**
+	 * Returns how much before the TTL, counted from when a renewal was sent, this node stops issuing.
+	 * @return the safety margin
+	 */
+	public Duration safetyMargin() {
+		return this.safetyMargin;
+	}
+
+	/**
+	 * Returns who holds the lease, for operators.
+	 * @return the instance name
+	 */
+	public String instance() {
+		return this.instance;
+	}
+
+	/**
+	 * Returns where the last worker ID is remembered so a restart asks for the same slot.
+	 * @return the file, or {@code null} for none
+	 */
+	public @Nullable Path cacheFile() {
+		return this.cacheFile;
+	}
+
+	/**
+	 * Returns how long start may wait for this node's clock to pass the slot's timestamp floor.
+	 * @return the bound
+	 */
+	public Duration maxStartupWait() {
+		return this.maxStartupWait;
+	}
+
+	/**
+	 * Returns a builder initialised with these settings.
+	 * @return the builder
+	 */
+	public Builder toBuilder() {
+		return builder().namespace(this.namespace)
+			.ttl(this.ttl)
+			.heartbeat(this.heartbeat)
+			.safetyMargin(this.safetyMargin)
+			.instance(this.instance)
+			.cacheFile(this.cacheFile)
+			.maxStartupWait(this.maxStartupWait);
+	}
+
+	@Override
+	public String toString() {
+		return "LeaseSettings[namespace=" + this.namespace + ", ttl=" + format(this.ttl) + ", heartbeat="
+				+ format(this.heartbeat) + ", safetyMargin=" + format(this.safetyMargin) + ", instance="
+				+ this.instance + ", cacheFile=" + this.cacheFile + ", maxStartupWait=" + format(this.maxStartupWait)
+				+ "]";
+	}
+
+	static String format(Duration duration) {
+		long millis = duration.toMillis();
+		return (millis % 1000 == 0) ? (millis / 1000) + "s" : millis + "ms";
+	}
+
+	private static String defaultInstance() {
+		String host;
+		try {
+			host = InetAddress.getLocalHost().getHostName();
+		}
+		catch (Exception ex) {
+			host = "unknown-host";
+		}
+		return host + "/" + ProcessHandle.current().pid();
+	}
+
+	/**
+	 * Builds {@link LeaseSettings}.
+	 */
+	public static final class Builder {
+
+		private String namespace = DEFAULT_NAMESPACE;
+
+		private Duration ttl = DEFAULT_TTL;
+
+		private Duration heartbeat = DEFAULT_HEARTBEAT;
+
+		private Duration safetyMargin = DEFAULT_SAFETY_MARGIN;
+
+		private @Nullable String instance;
+
+		private @Nullable Path cacheFile;
+
+		private @Nullable Duration maxStartupWait;
+
+		private Builder() {
+		}
+
+		/**
+		 * Sets the slot space: instances that share IDs use the same namespace.
+		 * @param namespace 1 to {@value LeaseRequest#MAX_NAMESPACE_LENGTH} characters, not blank
+		 * @return this builder
+		 */
+		public Builder namespace(String namespace) {
+			Objects.requireNonNull(namespace, "namespace");
+			requireArgument(!namespace.isBlank() && namespace.length() <= LeaseRequest.MAX_NAMESPACE_LENGTH,
+					"namespace must be 1 to " + LeaseRequest.MAX_NAMESPACE_LENGTH + " characters, not blank: '"
+							+ namespace + "'");
+			this.namespace = namespace;
+			return this;
+		}
+
+		/**
+		 * Sets how long a lease lasts without renewal, by the store's clock.
+		 * @param ttl at least {@link #MIN_TTL}
+		 * @return this builder
+		 */
+		public Builder ttl(Duration ttl) {
+			Objects.requireNonNull(ttl, "ttl");
+			requireArgument(ttl.compareTo(MIN_TTL) >= 0,
+					"ttl (" + format(ttl) + ") must be at least " + format(MIN_TTL));
+			this.ttl = ttl;
+			return this;
+		}
+
+		/**
+		 * Sets the time between renewals.
+		 * @param heartbeat positive, and with the safety margin less than the TTL
+		 * @return this builder
+		 */
+		public Builder heartbeat(Duration heartbeat) {
+			Objects.requireNonNull(heartbeat, "heartbeat");
+			requireArgument(heartbeat.toMillis() > 0, "heartbeat (" + format(heartbeat) + ") must be at least 1ms");
+			this.heartbeat = heartbeat;
+			return this;
+		}
+
+		/**
+		 * Sets how much before the TTL this node stops issuing when renewals fail.
+		 * @param safetyMargin positive
+		 * @return this builder
+		 */
+		public Builder safetyMargin(Duration safetyMargin) {
+			Objects.requireNonNull(safetyMargin, "safetyMargin");
+			requireArgument(safetyMargin.toMillis() > 0,
+					"safetyMargin (" + format(safetyMargin) + ") must be at least 1ms");
+			this.safetyMargin = safetyMargin;
+			return this;
+		}
+
+		/**
+		 * Sets who holds the lease, for operators; defaults to host name and process ID.
+		 * @param instance not blank
+		 * @return this builder
+		 */
+		public Builder instance(String instance) {
+			Objects.requireNonNull(instance, "instance");
+			requireArgument(!instance.isBlank(), "instance must not be blank: '" + instance + "'");
+			this.instance = instance;
+			return this;
+		}
+
+		/**
+		 * Sets where the last worker ID is remembered, so that a restart asks for the same slot.
+		 * @param cacheFile the file, or {@code null} for none
+		 * @return this builder
+		 */
+		public Builder cacheFile(@Nullable Path cacheFile) {
+			this.cacheFile = cacheFile;
+			return this;
+		}
+
+		/**
+		 * Sets how long start may wait for this node's clock to pass the slot's timestamp floor; defaults to the TTL.
+		 * @param maxStartupWait not negative; zero fails at once when the clock is behind the floor
+		 * @return this builder
+		 */
+		public Builder maxStartupWait(Duration maxStartupWait) {
+			Objects.requireNonNull(maxStartupWait, "maxStartupWait");
+			requireArgument(!maxStartupWait.isNegative(),
+					"maxStartupWait (" + format(maxStartupWait) + ") must not be negative");
+			this.maxStartupWait = maxStartupWait;
+			return this;
+		}
+
+		/**
+		 * Builds the settings.
+		 * @return the settings
+		 * @throws IllegalArgumentException if the heartbeat is not less than the TTL, or heartbeat plus safety
+		 * margin is not less than the TTL
+		 */
+		public LeaseSettings build() {
+			requireArgument(this.heartbeat.compareTo(this.ttl) < 0,
+					"heartbeat (" + format(this.heartbeat) + ") must be less than ttl (" + format(this.ttl) + ")");
+			requireArgument(this.heartbeat.plus(this.safetyMargin).compareTo(this.ttl) < 0,
+					"heartbeat (" + format(this.heartbeat) + ") + safetyMargin (" + format(this.safetyMargin)
+							+ ") must be less than ttl (" + format(this.ttl) + "), or the lease runs out before "
+							+ "the first renewal");
+			return new LeaseSettings(this);
+		}
+
+		private static void requireArgument(boolean expression, String message) {
+			if (!expression) {
+				throw new IllegalArgumentException(message);
+			}
+		}
+
+	}
+
+}

@@ -1,0 +1,562 @@
+package io.idstarter.lease;
+
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.OptionalInt;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+import io.idstarter.IdGenerationException;
+import io.idstarter.IdWorkerListener;
+import io.idstarter.lease.LeaseStatus.State;
+import io.idstarter.snowflake.SnowflakeIdGenerator;
+import io.idstarter.snowflake.WorkerGrant;
+import io.idstarter.time.TimeSource;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Holds a worker ID for a {@link SnowflakeIdGenerator}: borrows it from an {@link ISequenceManager} at
+ * {@link #start()}, renews it every heartbeat on its own daemon thread, and gives it back at {@link #close()}. The
+ * generator issues IDs only while the lease is held; call {@code close()} at shutdown to free the slot at once
+ * (otherwise it becomes free when the lease expires). One keeper per generator.
+ */
+public final class WorkerLeaseKeeper implements AutoCloseable {
+
+	/*
+	 * The lease protocol (see docs/snowflake.md).
+	 *
+	 * Every store call asks for a timestamp ceiling, ceiling = max(clock, generator.lastTimestamp()) + ttl, which the
+	 * store records as the slot's high-water mark before it answers. The generator is granted
+	 * (workerId, floor, ceiling, validUntilNanos) where floor is the mark left by the slot's previous owners and
+	 * validUntilNanos = nanoTime() read *before* the call + ttl - safetyMargin. Hence:
+	 *   - IDs of this owner have floor < timestamp <= ceiling, and the next owner's floor is at least that ceiling:
+	 *     owners of a slot never share a timestamp, whatever their clocks say;
+	 *   - the store lets the lease expire ttl after it handled the call, which is after we read nanoTime(), so this
+	 *     node stops issuing at least safetyMargin before anyone else can get the slot.
+	 * A failed renewal keeps the current grant (it runs out by itself) and is retried every heartbeat / 4; a lease
+	 * that expired in the store meanwhile is still renewed if nobody took the slot. A lost lease (LeaseLostException:
+	 * the slot was released or another owner took it) revokes the grant at once; the keeper then borrows again (any
+	 * slot) every heartbeat / 4 until it holds one.
+	 *
+	 * All store calls and grant changes happen under `lock`, on the keeper's thread or in start()/close().
+	 */
+
+	private static final Logger logger = LoggerFactory.getLogger(WorkerLeaseKeeper.class);
+
+	/** A failed store call is retried after the heartbeat divided by this. */
+	private static final int RETRY_DIVISOR = 4;
+
+	/** Shortest retry interval, however short the heartbeat. */
+	private static final Duration MIN_RETRY_INTERVAL = Duration.ofMillis(10);
+
+	/** Longest sleep between two looks at the clock while waiting for it to pass a slot's floor. */
+	private static final long FLOOR_POLL_MILLIS = 50;
+
+	/** An offset between this node's clock and the store's beyond this is logged as a warning. */
+	private static final Duration CLOCK_OFFSET_WARNING = Duration.ofSeconds(1);
+
+	/** How long close() waits for a store call in progress on the keeper's thread. */
+	private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
+
+	private final ISequenceManager manager;
+
+	private final SnowflakeIdGenerator generator;
+
+	private final LeaseSettings settings;
+
+	private final TimeSource time;
+
+	private final IdWorkerListener listener;
+
+	private final @Nullable WorkerIdCache cache;
+
+	private final Duration retryInterval;
+
+	/** Guards the lease, the grant and the status fields; held during store calls. */
+	private final ReentrantLock lock = new ReentrantLock();
+
+	/** Set once by close(); the heartbeat stops when it sees it. */
+	private final AtomicBoolean closed = new AtomicBoolean();
+
+	/** Runs the heartbeat; set once by start(). */
+	private volatile @Nullable ScheduledExecutorService scheduler;
+
+	/** What status() returns; replaced whole under the lock. */
+	private volatile Snapshot snapshot;
+
+	// Guarded by lock.
+
+	private @Nullable WorkerLease lease;
+
+	private State state = State.NOT_STARTED;
+
+	private int workerId = -1;
+
+	private long validUntilNanos;
+
+	private @Nullable Instant leaseExpiry;
+
+	private @Nullable Instant issuingUntil;
+
+	private @Nullable Instant lastRenewal;
+
+	private int consecutiveFailures;
+
+	private @Nullable Duration clockOffset;
+
+	private boolean clockOffsetWarned;
+
+	private boolean refusalLogged;
+
+	/**
+	 * Creates a keeper; nothing is borrowed until {@link #start()}.
+	 * @param manager the lease store
+	 * @param generator the generator to grant worker IDs to
+	 * @param settings how to hold the lease
+	 * @param time this node's clock (the generator's)
+	 * @param listener receives store-call events
+	 */
+	public WorkerLeaseKeeper(ISequenceManager manager, SnowflakeIdGenerator generator, LeaseSettings settings,
+			TimeSource time, IdWorkerListener listener) {
+		this.manager = Objects.requireNonNull(manager, "manager");
+		this.generator = Objects.requireNonNull(generator, "generator");
+		this.settings = Objects.requireNonNull(settings, "settings");
+		this.time = Objects.requireNonNull(time, "time");
+		this.listener = Objects.requireNonNull(listener, "listener");
+		this.cache = (settings.cacheFile() != null) ? new WorkerIdCache(settings.cacheFile()) : null;
+		Duration retry = settings.heartbeat().dividedBy(RETRY_DIVISOR);
+		this.retryInterval = (retry.compareTo(MIN_RETRY_INTERVAL) < 0) ? MIN_RETRY_INTERVAL : retry;
+		this.snapshot = snapshot();
+	}
+
+	/**
+	 * Borrows a worker ID (the one in the cache file if it is free), waits if needed for this node's clock to pass
+	 * the slot's timestamp floor, grants it to the generator, and starts renewing it.
+	 * @throws NoFreeWorkerIdException if every slot of the namespace is held
+	 * @throws LeaseStoreException if the store cannot be reached
+	 * @throws IdGenerationException if this node's clock stays behind the slot's floor for longer than
+	 * {@link LeaseSettings#maxStartupWait()}
+	 * @throws IllegalStateException if already started or closed
+	 */
+	public void start() {
+		this.lock.lock();
+		try {
+			if (this.closed.get()) {
+				throw new IllegalStateException(prefix() + "keeper is closed; create a new one");
+			}
+			if (this.state != State.NOT_STARTED) {
+				throw new IllegalStateException(prefix() + "keeper is already started");
+			}
+			try {
+				acquire(cachedWorkerId());
+			}
+			catch (RuntimeException ex) {
+				this.consecutiveFailures++;
+				publish();
+				throw ex;
+			}
+			this.state = State.ACTIVE;
+			this.consecutiveFailures = 0;
+			publish();
+			this.scheduler = Executors.newSingleThreadScheduledExecutor((task) -> {
+				Thread thread = new Thread(task, "id-worker-lease-" + this.settings.namespace());
+				thread.setDaemon(true);
+				return thread;
+			});
+			schedule(this.settings.heartbeat());
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Stops renewing, revokes the generator's grant and gives the worker ID back, reporting the last timestamp
+	 * issued so the next owner may start right above it. Idempotent.
+	 */
+	@Override
+	public void close() {
+		if (!this.closed.compareAndSet(false, true)) {
+			return;
+		}
+		ScheduledExecutorService scheduler = this.scheduler;
+		if (scheduler != null) {
+			scheduler.shutdownNow();
+			try {
+				if (!scheduler.awaitTermination(CLOSE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+					logger.warn("{}lease heartbeat did not stop within {}", prefix(),
+							LeaseSettings.format(CLOSE_TIMEOUT));
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+		this.lock.lock();
+		try {
+			this.generator.revoke("closed");
+			WorkerLease current = this.lease;
+			if (current != null) {
+				long lastTimestamp = this.generator.lastTimestamp();
+				try {
+					call("release", () -> {
+						this.manager.release(current, lastTimestamp);
+						return current;
+					});
+					logger.info("{}gave back worker ID ({})", prefix(), (this.generator.issuedCount() == 0)
+							? "no ID issued" : "last timestamp " + Instant.ofEpochMilli(lastTimestamp));
+				}
+				catch (RuntimeException ex) {
+					logger.warn("{}could not give back worker ID ({}); the slot becomes free when its lease expires, "
+							+ "within {}", prefix(), ex.getMessage(), LeaseSettings.format(this.settings.ttl()));
+				}
+				this.lease = null;
+			}
+			this.state = State.CLOSED;
+			publish();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Returns what the keeper is doing now.
+	 * @return a snapshot; {@link State#LOST} once the grant has run out, even before the next heartbeat notices
+	 */
+	public LeaseStatus status() {
+		Snapshot snapshot = this.snapshot;
+		State state = snapshot.status.state();
+		if ((state == State.ACTIVE || state == State.RENEWAL_FAILING)
+				&& this.time.nanoTime() - snapshot.validUntilNanos >= 0) {
+			return snapshot.status.withState(State.LOST);
+		}
+		return snapshot.status;
+	}
+
+	public LeaseSettings settings() {
+		return this.settings;
+	}
+
+	/**
+	 * Runs one heartbeat now: renews the lease, or borrows one if none is held. The keeper's thread calls this every
+	 * heartbeat; tests call it to step the protocol.
+	 * @return the delay until the next heartbeat
+	 */
+	Duration heartbeat() {
+		this.lock.lock();
+		try {
+			if (this.closed.get() || this.state == State.NOT_STARTED) {
+				return this.settings.heartbeat();
+			}
+			return (this.lease != null) ? renew(this.lease) : reacquire();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private void runHeartbeat() {
+		if (this.closed.get()) {
+			return;
+		}
+		Duration next;
+		try {
+			next = heartbeat();
+		}
+		catch (RuntimeException ex) {
+			logger.error("{}unexpected failure in the lease heartbeat; retrying in {}", prefix(),
+					LeaseSettings.format(this.retryInterval), ex);
+			next = this.retryInterval;
+		}
+		schedule(next);
+	}
+
+	private void schedule(Duration delay) {
+		ScheduledExecutorService scheduler = this.scheduler;
+		if (scheduler != null && !this.closed.get()) {
+			try {
+				scheduler.schedule(this::runHeartbeat, delay.toNanos(), TimeUnit.NANOSECONDS);
+			}
+			catch (RejectedExecutionException ex) {
+				// closing
+			}
+		}
+	}
+
+	private Duration renew(WorkerLease current) {
+		long wallBefore = this.time.currentTimeMillis();
+		long nanosBefore = this.time.nanoTime();
+		long ceiling = ceiling(wallBefore);
+		try {
+			WorkerLease renewed = call("renew", () -> this.manager.renew(current, ceiling));
+			measureClockOffset(renewed, wallBefore, nanosBefore);
+			grant(renewed, wallBefore, nanosBefore);
+			if (this.consecutiveFailures > 0) {
+				logger.info("{}lease renewed after {} failed attempts", prefix(), this.consecutiveFailures);
+			}
+			this.consecutiveFailures = 0;
+			this.refusalLogged = false;
+			this.state = State.ACTIVE;
+			publish();
+			return this.settings.heartbeat();
+		}
+		catch (LeaseLostException ex) {
+			this.generator.revoke("lease lost: " + ex.getMessage());
+			this.lease = null;
+			this.consecutiveFailures++;
+			this.state = State.LOST;
+			publish();
+			logger.error("{}lease lost, IDs are refused from now on; borrowing a worker ID again every {}: {}",
+					prefix(), LeaseSettings.format(this.retryInterval), ex.getMessage());
+			return this.retryInterval;
+		}
+		catch (RuntimeException ex) {
+			this.consecutiveFailures++;
+			this.state = State.RENEWAL_FAILING;
+			publish();
+			logRenewalFailure(ex);
+			return this.retryInterval;
+		}
+	}
+
+	/**
+	 * Warns on the first failure and then about once a heartbeat, and once when issuing stops.
+	 */
+	private void logRenewalFailure(RuntimeException ex) {
+		long leftMillis = TimeUnit.NANOSECONDS.toMillis(this.validUntilNanos - this.time.nanoTime());
+		if (leftMillis <= 0 && !this.refusalLogged) {
+			this.refusalLogged = true;
+			logger.error("{}lease renewal failed ({} in a row) and the lease ran out {} ms ago: IDs are refused until "
+					+ "a renewal succeeds (retrying every {}): {}", prefix(), this.consecutiveFailures, -leftMillis,
+					LeaseSettings.format(this.retryInterval), ex.getMessage());
+		}
+		else if (leftMillis > 0
+				&& (this.consecutiveFailures == 1 || this.consecutiveFailures % RETRY_DIVISOR == 0)) {
+			logger.warn("{}lease renewal failed ({} in a row), retrying every {}; IDs are issued for another {} ms, "
+					+ "then refused until a renewal succeeds: {}", prefix(), this.consecutiveFailures,
+					LeaseSettings.format(this.retryInterval), leftMillis, ex.getMessage());
+		}
+		else {
+			logger.debug("{}lease renewal failed ({} in a row): {}", prefix(), this.consecutiveFailures,
+					ex.getMessage());
+		}
+	}
+
+	private Duration reacquire() {
+		try {
+			acquire(this.workerId);
+			this.consecutiveFailures = 0;
+			this.refusalLogged = false;
+			this.state = State.ACTIVE;
+			publish();
+			logger.info("{}lease held again; issuing resumes", prefix());
+			return this.settings.heartbeat();
+		}
+		catch (RuntimeException ex) {
+			this.consecutiveFailures++;
+			publish();
+			if (this.consecutiveFailures <= 2 || this.consecutiveFailures % RETRY_DIVISOR == 0) {
+				logger.warn("{}no worker ID leased, IDs are refused; retrying every {}: {}", prefix(),
+						LeaseSettings.format(this.retryInterval), ex.getMessage());
+			}
+			return this.retryInterval;
+		}
+	}
+
+	/**
+	 * Borrows a slot, waits for the clock to pass its floor if needed, and grants it.
+	 */
+	private void acquire(int preferredWorkerId) {
+		int maxWorkerId = this.generator.layout().maxWorkerId();
+		long wallBefore = this.time.currentTimeMillis();
+		long nanosBefore = this.time.nanoTime();
+		LeaseRequest request = new LeaseRequest(this.settings.namespace(), maxWorkerId, this.settings.ttl(),
+				(preferredWorkerId <= maxWorkerId) ? preferredWorkerId : -1, this.settings.instance(),
+				ceiling(wallBefore));
+		WorkerLease borrowed = call("borrow", () -> this.manager.borrow(request));
+		measureClockOffset(borrowed, wallBefore, nanosBefore);
+		WorkerLease lease = borrowed;
+		try {
+			if (borrowed.timestampFloor() >= this.time.currentTimeMillis()) {
+				awaitFloor(borrowed);
+				wallBefore = this.time.currentTimeMillis();
+				nanosBefore = this.time.nanoTime();
+				long ceiling = ceiling(wallBefore);
+				lease = call("renew", () -> this.manager.renew(borrowed, ceiling));
+				measureClockOffset(lease, wallBefore, nanosBefore);
+			}
+		}
+		catch (RuntimeException ex) {
+			releaseQuietly(borrowed);
+			throw ex;
+		}
+		this.workerId = lease.workerId();
+		grant(lease, wallBefore, nanosBefore);
+		writeCache(lease.workerId());
+		logger.info("{}leased worker ID {} of {} as {} (floor {}, ceiling {}, clock offset to the store {} ms)",
+				prefix(), lease.workerId(), maxWorkerId + 1L, this.settings.instance(),
+				(lease.timestampFloor() < 0) ? "none" : Instant.ofEpochMilli(lease.timestampFloor()),
+				Instant.ofEpochMilli(lease.timestampCeiling()),
+				(this.clockOffset != null) ? this.clockOffset.toMillis() : "?");
+	}
+
+	private void awaitFloor(WorkerLease lease) {
+		long floor = lease.timestampFloor();
+		long start = this.time.nanoTime();
+		long maxWait = this.settings.maxStartupWait().toNanos();
+		boolean warned = false;
+		for (;;) {
+			long now = this.time.currentTimeMillis();
+			if (now > floor) {
+				return;
+			}
+			if (this.time.nanoTime() - start >= maxWait) {
+				throw new IdGenerationException(prefixFor(lease.workerId()) + "the slot's timestamp floor "
+						+ Instant.ofEpochMilli(floor) + " (the last timestamp its previous owner may have issued) is "
+						+ (floor - now) + " ms ahead of this node's clock " + Instant.ofEpochMilli(now)
+						+ " after waiting maxStartupWait (" + LeaseSettings.format(this.settings.maxStartupWait())
+						+ "); check clock synchronisation (NTP) on this node and the previous owner's");
+			}
+			if (!warned) {
+				logger.warn("{}waiting up to {} for this node's clock {} to pass the slot's timestamp floor {}, {} ms"
+						+ " ahead; check clock synchronisation", prefixFor(lease.workerId()),
+						LeaseSettings.format(this.settings.maxStartupWait()), Instant.ofEpochMilli(now),
+						Instant.ofEpochMilli(floor), floor - now);
+				warned = true;
+			}
+			try {
+				Thread.sleep(Math.min(floor - now + 1, FLOOR_POLL_MILLIS));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IdGenerationException(prefixFor(lease.workerId())
+						+ "interrupted while waiting for the clock to pass the slot's timestamp floor", ex);
+			}
+		}
+	}
+
+	private void grant(WorkerLease lease, long wallBefore, long nanosBefore) {
+		long validNanos = this.settings.ttl().minus(this.settings.safetyMargin()).toNanos();
+		long validUntil = nanosBefore + validNanos;
+		this.generator.grant(new WorkerGrant(lease.workerId(), lease.timestampFloor(), lease.timestampCeiling(),
+				validUntil));
+		this.lease = lease;
+		this.validUntilNanos = validUntil;
+		this.issuingUntil = Instant.ofEpochMilli(wallBefore + TimeUnit.NANOSECONDS.toMillis(validNanos));
+		long offset = (this.clockOffset != null) ? this.clockOffset.toMillis() : 0;
+		this.leaseExpiry = Instant.ofEpochMilli(lease.storeTimeMillis() + this.settings.ttl().toMillis() - offset);
+		this.lastRenewal = Instant.ofEpochMilli(this.time.currentTimeMillis());
+	}
+
+	private long ceiling(long now) {
+		return Math.max(now, this.generator.lastTimestamp()) + this.settings.ttl().toMillis();
+	}
+
+	private void measureClockOffset(WorkerLease lease, long wallBefore, long nanosBefore) {
+		long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(this.time.nanoTime() - nanosBefore);
+		Duration offset = Duration.ofMillis(lease.storeTimeMillis() - (wallBefore + elapsedMillis / 2));
+		this.clockOffset = offset;
+		boolean large = offset.abs().compareTo(CLOCK_OFFSET_WARNING) > 0;
+		if (large && !this.clockOffsetWarned) {
+			logger.warn("{}this node's clock is {} ms {} the lease store's; check clock synchronisation",
+					prefixFor(lease.workerId()), offset.abs().toMillis(), offset.isNegative() ? "ahead of" : "behind");
+		}
+		this.clockOffsetWarned = large;
+	}
+
+	private void releaseQuietly(WorkerLease lease) {
+		try {
+			call("release", () -> {
+				this.manager.release(lease, -1);
+				return lease;
+			});
+		}
+		catch (RuntimeException ex) {
+			logger.warn("{}could not give back worker ID ({}); it becomes free when its lease expires",
+					prefixFor(lease.workerId()), ex.getMessage());
+		}
+	}
+
+	private <T> T call(String operation, Supplier<T> storeCall) {
+		long start = this.time.nanoTime();
+		try {
+			T result = storeCall.get();
+			this.listener.storeCall(this.settings.namespace(), operation, this.time.nanoTime() - start, true);
+			return result;
+		}
+		catch (RuntimeException ex) {
+			this.listener.storeCall(this.settings.namespace(), operation, this.time.nanoTime() - start, false);
+			throw ex;
+		}
+	}
+
+	private int cachedWorkerId() {
+		if (this.cache == null) {
+			return -1;
+		}
+		OptionalInt cached = this.cache.read(this.settings.namespace());
+		if (cached.isEmpty()) {
+			return -1;
+		}
+		int maxWorkerId = this.generator.layout().maxWorkerId();
+		if (cached.getAsInt() > maxWorkerId) {
+			logger.info("{}ignoring cached worker ID {}: the layout allows up to {}", prefix(), cached.getAsInt(),
+					maxWorkerId);
+			return -1;
+		}
+		return cached.getAsInt();
+	}
+
+	private void writeCache(int workerId) {
+		if (this.cache != null) {
+			try {
+				this.cache.write(this.settings.namespace(), workerId);
+			}
+			catch (UncheckedIOException ex) {
+				logger.warn("{}{}; a restart may borrow another worker ID", prefix(), ex.getMessage());
+			}
+		}
+	}
+
+	private void publish() {
+		this.snapshot = snapshot();
+	}
+
+	private Snapshot snapshot() {
+		boolean held = this.lease != null;
+		LeaseStatus status = new LeaseStatus(this.state, this.settings.namespace(), this.workerId,
+				held ? this.leaseExpiry : null, held ? this.issuingUntil : null, this.lastRenewal,
+				this.consecutiveFailures, this.clockOffset);
+		return new Snapshot(status, this.validUntilNanos);
+	}
+
+	private String prefix() {
+		return prefixFor(this.workerId);
+	}
+
+	private String prefixFor(int workerId) {
+		return "[" + this.settings.namespace() + "/worker " + ((workerId >= 0) ? workerId : "-") + "] ";
+	}
+
+	@Override
+	public String toString() {
+		return "WorkerLeaseKeeper" + prefix().strip() + " " + status().state();
+	}
+
+	/**
+	 * What status() reads: the published status and the grant's deadline.
+	 */
+	private record Snapshot(LeaseStatus status, long validUntilNanos) {
+	}
+
+}

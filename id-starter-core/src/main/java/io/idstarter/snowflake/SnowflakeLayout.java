@@ -1,0 +1,217 @@
+package io.idstarter.snowflake;
+
+import java.time.Instant;
+import java.util.Locale;
+import java.util.Objects;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How a Snowflake ID is divided: {@code 0 | timestamp | worker ID | sequence}, from the sign bit down, with the
+ * timestamp in milliseconds since an epoch. Immutable; validated so that every ID is a positive {@code long}.
+ *
+ * <p>Every field has at least one bit. A worker field of one bit still gives two slots, which a rolling restart needs
+ * (the new instance leases the free slot while the old one still holds its own); and with the worker field never
+ * empty, timestamp and sequence together take at most 62 bits, so the generator's packed state never overflows.
+ */
+public final class SnowflakeLayout {
+
+	/** Epoch of the default layout: 2020-01-01T00:00:00Z. */
+	public static final Instant DEFAULT_EPOCH = Instant.parse("2020-01-01T00:00:00Z");
+
+	/** Timestamp bits of the default layout: about 69.7 years of milliseconds. */
+	public static final int DEFAULT_TIMESTAMP_BITS = 41;
+
+	/** Worker-ID bits of the default layout: 1024 workers. */
+	public static final int DEFAULT_WORKER_ID_BITS = 10;
+
+	/** Sequence bits of the default layout: 4096 IDs per millisecond and worker. */
+	public static final int DEFAULT_SEQUENCE_BITS = 12;
+
+	/** Bits every layout divides: all of a {@code long} but the sign. */
+	public static final int TOTAL_BITS = 63;
+
+	/** Most worker-ID bits: worker IDs are {@code int}s. */
+	public static final int MAX_WORKER_ID_BITS = 31;
+
+	private static final SnowflakeLayout DEFAULTS = new SnowflakeLayout(DEFAULT_EPOCH.toEpochMilli(),
+			DEFAULT_TIMESTAMP_BITS, DEFAULT_WORKER_ID_BITS, DEFAULT_SEQUENCE_BITS);
+
+	private final long epochMillis;
+
+	private final int timestampBits;
+
+	private final int workerIdBits;
+
+	private final int sequenceBits;
+
+	// Derived once: shifts and the greatest value of each field.
+
+	private final int timestampShift;
+
+	private final long maxTimestampOffset;
+
+	private final int maxWorkerId;
+
+	private final long maxSequence;
+
+	private SnowflakeLayout(long epochMillis, int timestampBits, int workerIdBits, int sequenceBits) {
+		this.epochMillis = epochMillis;
+		this.timestampBits = timestampBits;
+		this.workerIdBits = workerIdBits;
+		this.sequenceBits = sequenceBits;
+		this.timestampShift = workerIdBits + sequenceBits;
+		this.maxTimestampOffset = (1L << timestampBits) - 1;
+		this.maxWorkerId = (int) ((1L << workerIdBits) - 1);
+		this.maxSequence = (1L << sequenceBits) - 1;
+	}
+
+	/**
+	 * Returns the classic layout: 41 timestamp bits from {@link #DEFAULT_EPOCH}, 10 worker-ID bits, 12 sequence bits
+	 * (1024 workers, 4096 IDs per millisecond each, until 2089-09-06).
+	 * @return the default layout
+	 */
+	public static SnowflakeLayout defaults() {
+		return DEFAULTS;
+	}
+
+	/**
+	 * Returns a layout. The epoch is truncated to the millisecond.
+	 * @param epoch when timestamp 0 is; not in the future and not before 1970-01-01T00:00:00Z
+	 * @param timestampBits bits of milliseconds since the epoch, at least 1
+	 * @param workerIdBits bits of worker ID, 1 to {@value #MAX_WORKER_ID_BITS}
+	 * @param sequenceBits bits of sequence within a millisecond, at least 1
+	 * @return the layout
+	 * @throws IllegalArgumentException if a field is out of range, the bits do not sum to {@value #TOTAL_BITS}, or
+	 * the epoch is out of range
+	 */
+	public static SnowflakeLayout of(Instant epoch, int timestampBits, int workerIdBits, int sequenceBits) {
+		Objects.requireNonNull(epoch, "epoch");
+		requireArgument(timestampBits >= 1, "timestampBits must be at least 1: %s", timestampBits);
+		requireArgument(workerIdBits >= 1 && workerIdBits <= MAX_WORKER_ID_BITS,
+				"workerIdBits must be in [1, %s]: %s", MAX_WORKER_ID_BITS, workerIdBits);
+		requireArgument(sequenceBits >= 1, "sequenceBits must be at least 1: %s", sequenceBits);
+		long sum = (long) timestampBits + workerIdBits + sequenceBits;
+		requireArgument(sum == TOTAL_BITS,
+				"timestampBits + workerIdBits + sequenceBits must be %s so IDs stay positive: %s + %s + %s = %s",
+				TOTAL_BITS, timestampBits, workerIdBits, sequenceBits, sum);
+		requireArgument(!epoch.isBefore(Instant.EPOCH), "epoch must not be before %s: %s", Instant.EPOCH, epoch);
+		Instant now = Instant.now();
+		requireArgument(!epoch.isAfter(now), "epoch must not be in the future: %s (now %s)", epoch, now);
+		return new SnowflakeLayout(epoch.toEpochMilli(), timestampBits, workerIdBits, sequenceBits);
+	}
+
+	public Instant epoch() {
+		return Instant.ofEpochMilli(this.epochMillis);
+	}
+
+	public int timestampBits() {
+		return this.timestampBits;
+	}
+
+	public int workerIdBits() {
+		return this.workerIdBits;
+	}
+
+	public int sequenceBits() {
+		return this.sequenceBits;
+	}
+
+	/**
+	 * Returns the greatest worker ID; worker IDs are {@code [0, maxWorkerId()]}.
+	 * @return {@code 2^workerIdBits - 1}
+	 */
+	public int maxWorkerId() {
+		return this.maxWorkerId;
+	}
+
+	/**
+	 * Returns the greatest sequence number; one worker issues up to {@code maxSequence() + 1} IDs per millisecond.
+	 * @return {@code 2^sequenceBits - 1}
+	 */
+	public long maxSequence() {
+		return this.maxSequence;
+	}
+
+	/**
+	 * Returns the last millisecond the timestamp field can hold; no ID can be issued after it.
+	 * @return the epoch plus {@code 2^timestampBits - 1} milliseconds
+	 */
+	public Instant exhaustedAt() {
+		return Instant.ofEpochMilli(this.epochMillis + this.maxTimestampOffset);
+	}
+
+	/**
+	 * Composes an ID.
+	 * @param unixMillis the timestamp, in milliseconds since 1970-01-01T00:00:00Z, between {@link #epoch()} and
+	 * {@link #exhaustedAt()}
+	 * @param workerId the worker ID, in {@code [0, maxWorkerId()]}
+	 * @param sequence the sequence, in {@code [0, maxSequence()]}
+	 * @return the positive ID
+	 * @throws IllegalArgumentException if a value is out of its range
+	 */
+	public long compose(long unixMillis, int workerId, long sequence) {
+		long offset = unixMillis - this.epochMillis;
+		requireArgument(offset >= 0 && offset <= this.maxTimestampOffset, "timestamp must be in [%s, %s]: %s",
+				epoch(), exhaustedAt(), Instant.ofEpochMilli(unixMillis));
+		requireArgument(workerId >= 0 && workerId <= this.maxWorkerId, "workerId must be in [0, %s]: %s",
+				this.maxWorkerId, workerId);
+		requireArgument(sequence >= 0 && sequence <= this.maxSequence, "sequence must be in [0, %s]: %s",
+				this.maxSequence, sequence);
+		return (offset << this.timestampShift) | ((long) workerId << this.sequenceBits) | sequence;
+	}
+
+	/**
+	 * Splits an ID into its fields.
+	 * @param id an ID of this layout
+	 * @return its timestamp, worker ID and sequence
+	 * @throws IllegalArgumentException if {@code id} is negative
+	 */
+	public SnowflakeId parse(long id) {
+		requireArgument(id >= 0, "id must not be negative: %s", id);
+		long offset = id >>> this.timestampShift;
+		int workerId = (int) ((id >>> this.sequenceBits) & this.maxWorkerId);
+		long sequence = id & this.maxSequence;
+		return new SnowflakeId(id, Instant.ofEpochMilli(this.epochMillis + offset), workerId, sequence);
+	}
+
+	long epochMillis() {
+		return this.epochMillis;
+	}
+
+	long maxTimestampOffset() {
+		return this.maxTimestampOffset;
+	}
+
+	int timestampShift() {
+		return this.timestampShift;
+	}
+
+	@Override
+	public boolean equals(@Nullable Object other) {
+		return (other instanceof SnowflakeLayout that) && this.epochMillis == that.epochMillis
+				&& this.timestampBits == that.timestampBits && this.workerIdBits == that.workerIdBits
+				&& this.sequenceBits == that.sequenceBits;
+	}
+
+	@Override
+	public int hashCode() {
+		return Objects.hash(this.epochMillis, this.timestampBits, this.workerIdBits, this.sequenceBits);
+	}
+
+	/**
+	 * Returns the capacity, e.g. {@code 1024 workers, 4096 IDs/ms, valid until 2089-09-06T15:47:35.551Z}.
+	 */
+	@Override
+	public String toString() {
+		return (1L << this.workerIdBits) + " workers, " + (1L << this.sequenceBits) + " IDs/ms, valid until "
+				+ exhaustedAt();
+	}
+
+	private static void requireArgument(boolean expression, String template, Object... args) {
+		if (!expression) {
+			throw new IllegalArgumentException(String.format(Locale.ROOT, template, args));
+		}
+	}
+
+}

@@ -1,0 +1,212 @@
+package io.idstarter.lease;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import io.idstarter.time.ManualTimeSource;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+class InMemorySequenceManagerTests {
+
+	private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+
+	private static final long START_MILLIS = START.toEpochMilli();
+
+	private static final Duration TTL = Duration.ofSeconds(30);
+
+	private final ManualTimeSource storeClock = new ManualTimeSource(START);
+
+	private final InMemorySequenceManager manager = new InMemorySequenceManager(this.storeClock);
+
+	private static LeaseRequest request(int maxWorkerId, int preferred, String instance, long ceiling) {
+		return new LeaseRequest("ns", maxWorkerId, TTL, preferred, instance, ceiling);
+	}
+
+	@Test
+	void aFirstBorrowTakesTheLowestSlotWithNoFloor() {
+		WorkerLease lease = this.manager.borrow(request(3, -1, "a", START_MILLIS + 30_000));
+		assertThat(lease.workerId()).isZero();
+		assertThat(lease.timestampFloor()).isEqualTo(-1);
+		assertThat(lease.timestampCeiling()).isEqualTo(START_MILLIS + 30_000);
+		assertThat(lease.storeTimeMillis()).isEqualTo(START_MILLIS);
+		assertThat(lease.ttl()).isEqualTo(TTL);
+		assertThat(this.manager.holder("ns", 0)).hasValue("a");
+		assertThat(this.manager.highWaterMark("ns", 0)).isEqualTo(START_MILLIS + 30_000);
+		assertThat(this.manager.borrow(request(3, -1, "b", 0)).workerId()).isEqualTo(1);
+	}
+
+	@Test
+	void aFreePreferredSlotIsTakenFirst() {
+		assertThat(this.manager.borrow(request(3, 2, "a", 0)).workerId()).isEqualTo(2);
+		// held: the next best
+		assertThat(this.manager.borrow(request(3, 2, "b", 0)).workerId()).isZero();
+	}
+
+	@Test
+	void afterTheNeverUsedSlotsTheSlotFreeForLongestIsTaken() {
+		WorkerLease zero = this.manager.borrow(request(1, -1, "a", 0));
+		WorkerLease one = this.manager.borrow(request(1, -1, "b", 0));
+		this.storeClock.advanceMillis(1000);
+		this.manager.release(one, -1);
+		this.storeClock.advanceMillis(1000);
+		this.manager.release(zero, -1);
+		assertThat(this.manager.borrow(request(1, -1, "c", 0)).workerId()).isEqualTo(1);
+		assertThat(this.manager.borrow(request(1, -1, "d", 0)).workerId()).isZero();
+	}
+
+	@Test
+	void whenEverySlotIsHeldBorrowingFailsNamingTheNamespaceAndSlotCount() {
+		this.manager.borrow(request(1, -1, "a", 0));
+		this.manager.borrow(request(1, -1, "b", 0));
+		assertThatExceptionOfType(NoFreeWorkerIdException.class)
+			.isThrownBy(() -> this.manager.borrow(request(1, -1, "c", 0)))
+			.withMessage("all 2 worker IDs of namespace 'ns' are held by live leases; use more worker-ID bits, a "
+					+ "separate namespace, or fewer instances");
+	}
+
+	@Test
+	void anExpiredLeaseFreesItsSlotAndTheNextOwnerStartsAboveItsCeiling() {
+		WorkerLease first = this.manager.borrow(request(0, -1, "a", START_MILLIS + 30_000));
+		WorkerLease renewed = this.manager.renew(first, START_MILLIS + 40_000);
+		assertThat(renewed.timestampCeiling()).isEqualTo(START_MILLIS + 40_000);
+		this.storeClock.advance(TTL.minusMillis(1));
+		assertThatExceptionOfType(NoFreeWorkerIdException.class)
+			.isThrownBy(() -> this.manager.borrow(request(0, -1, "b", 0)));
+		this.storeClock.advanceMillis(1);
+		WorkerLease second = this.manager.borrow(request(0, -1, "b", START_MILLIS + 35_000));
+		assertThat(second.workerId()).isZero();
+		assertThat(second.timestampFloor()).isEqualTo(START_MILLIS + 40_000);
+		assertThat(second.timestampCeiling()).isEqualTo(START_MILLIS + 40_000);
+		assertThat(second.ownerToken()).isNotEqualTo(first.ownerToken());
+	}
+
+	@Test
+	void renewalExtendsTheLeaseFromTheStoresClockAndNeverLowersTheMark() {
+		WorkerLease lease = this.manager.borrow(request(0, -1, "a", START_MILLIS + 30_000));
+		this.storeClock.advanceMillis(20_000);
+		WorkerLease renewed = this.manager.renew(lease, START_MILLIS + 10_000);
+		assertThat(renewed.timestampCeiling()).isEqualTo(START_MILLIS + 30_000);
+		assertThat(renewed.storeTimeMillis()).isEqualTo(START_MILLIS + 20_000);
+		this.storeClock.advanceMillis(29_999);
+		assertThat(this.manager.holder("ns", 0)).hasValue("a");
+		this.storeClock.advanceMillis(1);
+		assertThat(this.manager.holder("ns", 0)).isEmpty();
+	}
+
+	@Test
+	void renewingALeaseThatAnotherOwnerHoldsNowFails() {
+		WorkerLease stale = this.manager.borrow(request(0, -1, "a", 0));
+		this.manager.expire("ns", 0);
+		this.manager.borrow(request(0, 0, "thief", 0));
+		assertThatExceptionOfType(LeaseLostException.class).isThrownBy(() -> this.manager.renew(stale, 0))
+			.withMessage("worker ID 0 of namespace 'ns' is now leased to thief (this lease expired at "
+					+ "2026-01-01T00:00:30Z by the store's clock, or earlier); stop issuing and borrow again");
+	}
+
+	@Test
+	void anExpiredLeaseThatNobodyTookIsStillRenewedByItsOwner() {
+		WorkerLease lease = this.manager.borrow(request(0, -1, "a", START_MILLIS + 30_000));
+		this.storeClock.advance(TTL.plusSeconds(10));
+		assertThat(this.manager.holder("ns", 0)).isEmpty();
+		WorkerLease renewed = this.manager.renew(lease, START_MILLIS + 70_000);
+		assertThat(renewed.timestampCeiling()).isEqualTo(START_MILLIS + 70_000);
+		assertThat(this.manager.holder("ns", 0)).hasValue("a");
+	}
+
+	@Test
+	void releaseFreesTheSlotAtOnceAndRecordsWhatWasReallyIssued() {
+		WorkerLease lease = this.manager.borrow(request(0, -1, "a", START_MILLIS + 30_000));
+		this.manager.release(lease, START_MILLIS + 5);
+		assertThat(this.manager.holder("ns", 0)).isEmpty();
+		assertThat(this.manager.highWaterMark("ns", 0)).isEqualTo(START_MILLIS + 5);
+		assertThatExceptionOfType(LeaseLostException.class).isThrownBy(() -> this.manager.renew(lease, 0))
+			.withMessageContaining("no longer leased to this owner (it was released)");
+		WorkerLease next = this.manager.borrow(request(0, -1, "b", START_MILLIS + 30_000));
+		assertThat(next.timestampFloor()).isEqualTo(START_MILLIS + 5);
+		// unknown: the mark stays
+		this.manager.release(next, -1);
+		assertThat(this.manager.highWaterMark("ns", 0)).isEqualTo(START_MILLIS + 30_000);
+	}
+
+	@Test
+	void aReleaseNeverPutsTheMarkBelowTheLeasesFloor() {
+		WorkerLease first = this.manager.borrow(request(0, -1, "a", START_MILLIS + 30_000));
+		this.manager.release(first, START_MILLIS + 100);
+		WorkerLease second = this.manager.borrow(request(0, -1, "b", START_MILLIS + 30_000));
+		this.manager.release(second, START_MILLIS + 50);
+		assertThat(this.manager.highWaterMark("ns", 0)).isEqualTo(START_MILLIS + 100);
+	}
+
+	@Test
+	void aStaleOwnerCannotReleaseTheSlotOfTheNewOwner() {
+		WorkerLease stale = this.manager.borrow(request(0, -1, "a", START_MILLIS + 30_000));
+		this.manager.expire("ns", 0);
+		WorkerLease current = this.manager.borrow(request(0, -1, "b", START_MILLIS + 60_000));
+		this.manager.release(stale, START_MILLIS);
+		assertThat(this.manager.holder("ns", 0)).hasValue("b");
+		assertThat(this.manager.highWaterMark("ns", 0)).isEqualTo(START_MILLIS + 60_000);
+		assertThat(this.manager.renew(current, 0).workerId()).isZero();
+	}
+
+	@Test
+	void anOutageFailsEveryCall() {
+		WorkerLease lease = this.manager.borrow(request(3, -1, "a", 0));
+		this.manager.setAvailable(false);
+		assertThatExceptionOfType(LeaseStoreException.class).isThrownBy(() -> this.manager.borrow(request(3, -1, "b", 0)))
+			.withMessageContaining("unavailable (simulated outage)");
+		assertThatExceptionOfType(LeaseStoreException.class).isThrownBy(() -> this.manager.renew(lease, 0));
+		assertThatExceptionOfType(LeaseStoreException.class).isThrownBy(() -> this.manager.release(lease, -1));
+		this.manager.setAvailable(true);
+		assertThat(this.manager.renew(lease, 0).workerId()).isZero();
+	}
+
+	@Test
+	void namespacesHaveTheirOwnSlots() {
+		this.manager.borrow(request(0, -1, "a", 0));
+		WorkerLease other = this.manager.borrow(new LeaseRequest("other", 0, TTL, -1, "b", 0));
+		assertThat(other.workerId()).isZero();
+	}
+
+	@Test
+	void concurrentBorrowersGetDistinctSlots() throws Exception {
+		int slots = 64;
+		ExecutorService executor = Executors.newFixedThreadPool(8);
+		try {
+			CountDownLatch go = new CountDownLatch(1);
+			Set<Integer> taken = ConcurrentHashMap.newKeySet();
+			List<Future<?>> futures = new ArrayList<>();
+			for (int t = 0; t < 8; t++) {
+				futures.add(executor.submit(() -> {
+					go.await();
+					for (int i = 0; i < slots / 8; i++) {
+						assertThat(taken.add(this.manager.borrow(request(slots - 1, -1, "x", 0)).workerId())).isTrue();
+					}
+					return null;
+				}));
+			}
+			go.countDown();
+			for (Future<?> future : futures) {
+				future.get(10, TimeUnit.SECONDS);
+			}
+			assertThat(taken).hasSize(slots);
+			assertThatExceptionOfType(NoFreeWorkerIdException.class)
+				.isThrownBy(() -> this.manager.borrow(request(slots - 1, -1, "y", 0)));
+		}
+		finally {
+			executor.shutdownNow();
+		}
+	}
+
+}

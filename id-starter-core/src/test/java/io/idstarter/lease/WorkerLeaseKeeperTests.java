@@ -1,0 +1,431 @@
+package io.idstarter.lease;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+
+import io.idstarter.IdGenerationException;
+import io.idstarter.IdWorkerListener;
+import io.idstarter.lease.LeaseStatus.State;
+import io.idstarter.snowflake.ClockBackwardsPolicy;
+import io.idstarter.snowflake.SnowflakeIdGenerator;
+import io.idstarter.snowflake.SnowflakeLayout;
+import io.idstarter.snowflake.WorkerIdUnavailableException;
+import io.idstarter.snowflake.WorkerIdUnavailableException.Reason;
+import io.idstarter.time.ManualTimeSource;
+import io.idstarter.time.TimeSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.awaitility.Awaitility.await;
+
+@Timeout(60)
+class WorkerLeaseKeeperTests {
+
+	private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+
+	private static final long START_MILLIS = START.toEpochMilli();
+
+	/** Two worker IDs: 0 and 1. */
+	private static final SnowflakeLayout TWO_WORKERS = SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH, 50, 1, 12);
+
+	/** Four worker IDs: 0 to 3. */
+	private static final SnowflakeLayout FOUR_WORKERS = SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH, 49, 2, 12);
+
+	private static final Duration TTL = Duration.ofSeconds(60);
+
+	private static final Duration HEARTBEAT = Duration.ofSeconds(20);
+
+	private static final Duration SAFETY_MARGIN = Duration.ofSeconds(5);
+
+	private final String namespace = "test-" + UUID.randomUUID();
+
+	private final ManualTimeSource storeClock = new ManualTimeSource(START);
+
+	private final ManualTimeSource nodeClock = new ManualTimeSource(START);
+
+	private final InMemorySequenceManager manager = new InMemorySequenceManager(this.storeClock);
+
+	private final RecordingListener listener = new RecordingListener();
+
+	private final List<WorkerLeaseKeeper> keepers = new ArrayList<>();
+
+	private final ExecutorService executor = Executors.newCachedThreadPool();
+
+	@TempDir
+	Path directory;
+
+	@AfterEach
+	void closeKeepers() {
+		this.keepers.forEach(WorkerLeaseKeeper::close);
+		this.executor.shutdownNow();
+	}
+
+	private SnowflakeIdGenerator generator(SnowflakeLayout layout, TimeSource clock) {
+		return new SnowflakeIdGenerator(layout, clock, ClockBackwardsPolicy.defaults(), IdWorkerListener.NONE);
+	}
+
+	private WorkerLeaseKeeper keeper(SnowflakeIdGenerator generator, TimeSource clock, String instance) {
+		return keeper(generator, clock, instance, UnaryOperator.identity());
+	}
+
+	private WorkerLeaseKeeper keeper(SnowflakeIdGenerator generator, TimeSource clock, String instance,
+			UnaryOperator<LeaseSettings.Builder> customizer) {
+		LeaseSettings settings = customizer.apply(LeaseSettings.builder()
+			.namespace(this.namespace)
+			.ttl(TTL)
+			.heartbeat(HEARTBEAT)
+			.safetyMargin(SAFETY_MARGIN)
+			.instance(instance)).build();
+		WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(this.manager, generator, settings, clock, this.listener);
+		this.keepers.add(keeper);
+		return keeper;
+	}
+
+	private WorkerLease occupy(int maxWorkerId, int workerId) {
+		WorkerLease lease = this.manager
+			.borrow(new LeaseRequest(this.namespace, maxWorkerId, TTL, workerId, "other", START_MILLIS));
+		assertThat(lease.workerId()).isEqualTo(workerId);
+		return lease;
+	}
+
+	@Test
+	void startLeasesAWorkerIdAndGrantsItToTheGenerator() {
+		this.storeClock.advance(Duration.ofSeconds(2));
+		SnowflakeIdGenerator generator = generator(TWO_WORKERS, this.nodeClock);
+		WorkerLeaseKeeper keeper = keeper(generator, this.nodeClock, "node-a");
+		assertThat(keeper.status().state()).isEqualTo(State.NOT_STARTED);
+		keeper.start();
+		assertThat(generator.workerId()).hasValue(0);
+		assertThat(generator.parse(generator.nextId()).workerId()).isZero();
+		assertThat(this.manager.holder(this.namespace, 0)).hasValue("node-a");
+		assertThat(this.manager.highWaterMark(this.namespace, 0)).isEqualTo(START_MILLIS + TTL.toMillis());
+		assertThat(keeper.status()).isEqualTo(new LeaseStatus(State.ACTIVE, this.namespace, 0,
+				START.plus(TTL), START.plus(TTL).minus(SAFETY_MARGIN), START, 0, Duration.ofSeconds(2)));
+		assertThat(this.listener.calls).containsExactly("borrow true");
+	}
+
+	@Test
+	void eachHeartbeatRenewsTheLeaseAndMovesTheGrantOn() {
+		SnowflakeIdGenerator generator = generator(TWO_WORKERS, this.nodeClock);
+		WorkerLeaseKeeper keeper = keeper(generator, this.nodeClock, "node-a");
+		keeper.start();
+		this.nodeClock.advance(HEARTBEAT);
+		this.storeClock.advance(HEARTBEAT);
+		assertThat(keeper.heartbeat()).isEqualTo(HEARTBEAT);
+		assertThat(this.manager.highWaterMark(this.namespace, 0))
+			.isEqualTo(START_MILLIS + HEARTBEAT.toMillis() + TTL.toMillis());
+		assertThat(keeper.status().lastRenewal()).isEqualTo(START.plus(HEARTBEAT));
+		// the grant lasts ttl - safety margin from the renewal
+		this.nodeClock.advance(TTL.minus(SAFETY_MARGIN).minusMillis(1));
+		generator.nextId();
+		this.nodeClock.advanceMillis(1);
+		assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(generator::nextId)
+			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.EXPIRED));
+		assertThat(this.listener.calls).containsExactly("borrow true", "renew true");
+	}
+
+	@Test
+	void aLeaseTakenByAnotherNodeStopsIssuingAtOnceAndIssuingResumesOnceALeaseIsHeldAgain() {
+		SnowflakeIdGenerator generator = generator(TWO_WORKERS, this.nodeClock);
+		WorkerLeaseKeeper keeper = keeper(generator, this.nodeClock, "node-a");
+		keeper.start();
+		long before = generator.nextId();
+		WorkerLease other = occupy(1, 1);
+		this.manager.expire(this.namespace, 0);
+		occupy(1, 0);
+
+		keeper.heartbeat();
+		assertThat(keeper.status().state()).isEqualTo(State.LOST);
+		assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(generator::nextId)
+			.withMessageStartingWith("worker ID 0 was revoked (lease lost: worker ID 0 of namespace '"
+					+ this.namespace + "' is now leased to other")
+			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.REVOKED));
+
+		// every slot is held: still lost, and trying
+		keeper.heartbeat();
+		assertThat(keeper.status().state()).isEqualTo(State.LOST);
+		assertThat(keeper.status().consecutiveFailures()).isEqualTo(2);
+		assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(generator::nextId);
+
+		this.manager.release(other, -1);
+		this.nodeClock.advanceMillis(1);
+		keeper.heartbeat();
+		assertThat(keeper.status().state()).isEqualTo(State.ACTIVE);
+		assertThat(keeper.status().workerId()).isEqualTo(1);
+		assertThat(keeper.status().consecutiveFailures()).isZero();
+		long after = generator.nextId();
+		assertThat(generator.parse(after).workerId()).isEqualTo(1);
+		assertThat(after).isGreaterThan(before);
+	}
+
+	@Test
+	void renewalsFailingPastTheGrantsValidityStopIssuingAndASuccessfulRenewalResumesIt() {
+		SnowflakeIdGenerator generator = generator(TWO_WORKERS, this.nodeClock);
+		WorkerLeaseKeeper keeper = keeper(generator, this.nodeClock, "node-a");
+		keeper.start();
+		this.manager.setAvailable(false);
+		this.nodeClock.advance(HEARTBEAT);
+		this.storeClock.advance(HEARTBEAT);
+
+		assertThat(keeper.heartbeat()).isEqualTo(HEARTBEAT.dividedBy(4));
+		assertThat(keeper.status().state()).isEqualTo(State.RENEWAL_FAILING);
+		assertThat(keeper.status().consecutiveFailures()).isEqualTo(1);
+		generator.nextId();
+
+		// validity ran out: ttl - safety margin after the borrow was sent
+		this.nodeClock.advance(TTL.minus(SAFETY_MARGIN).minus(HEARTBEAT));
+		assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(generator::nextId)
+			.withMessageStartingWith("the lease of worker ID 0 ran out 0 ms ago without a successful renewal")
+			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.EXPIRED));
+		assertThat(keeper.status().state()).isEqualTo(State.LOST);
+		keeper.heartbeat();
+		assertThat(keeper.status().consecutiveFailures()).isEqualTo(2);
+
+		// the store is back before it let the lease expire: the same lease is renewed
+		this.manager.setAvailable(true);
+		keeper.heartbeat();
+		assertThat(keeper.status().state()).isEqualTo(State.ACTIVE);
+		assertThat(keeper.status().consecutiveFailures()).isZero();
+		assertThat(generator.parse(generator.nextId()).workerId()).isZero();
+		assertThat(this.listener.calls).containsExactly("borrow true", "renew false", "renew false", "renew true");
+	}
+
+	@Test
+	void aLeaseThatExpiredInTheStoreDuringAnOutageIsRenewedIfNobodyTookItAndBorrowedAgainIfSomebodyDid() {
+		occupy(1, 1);
+		SnowflakeIdGenerator generator = generator(TWO_WORKERS, this.nodeClock);
+		WorkerLeaseKeeper keeper = keeper(generator, this.nodeClock, "node-a");
+		keeper.start();
+		long before = generator.nextId();
+		this.manager.setAvailable(false);
+		this.nodeClock.advance(TTL.plusSeconds(1));
+		this.storeClock.advance(TTL.plusSeconds(1));
+		keeper.heartbeat();
+		assertThat(keeper.status().state()).isEqualTo(State.LOST);
+		this.manager.setAvailable(true);
+
+		// nobody took slot 0 meanwhile: the same lease is renewed
+		keeper.heartbeat();
+		assertThat(keeper.status().state()).isEqualTo(State.ACTIVE);
+		long renewed = generator.nextId();
+		assertThat(renewed).isGreaterThan(before);
+
+		// now it expires again and node B takes it before A's store comes back
+		this.manager.setAvailable(false);
+		this.nodeClock.advance(TTL.plusSeconds(1));
+		this.storeClock.advance(TTL.plusSeconds(1));
+		keeper.heartbeat();
+		this.manager.setAvailable(true);
+		WorkerLease taken = this.manager
+			.borrow(new LeaseRequest(this.namespace, 1, TTL, 0, "node-b", this.storeClock.currentTimeMillis()));
+		assertThat(taken.workerId()).isZero();
+		assertThat(taken.timestampFloor()).isGreaterThanOrEqualTo(generator.lastTimestamp());
+		keeper.heartbeat();
+		assertThat(keeper.status().state()).isEqualTo(State.LOST);
+		assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(generator::nextId)
+			.withMessageContaining("is now leased to node-b")
+			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.REVOKED));
+
+		// slot 1 expired too, nobody holds it: A borrows it and goes on above its own last timestamp
+		keeper.heartbeat();
+		assertThat(keeper.status().state()).isEqualTo(State.ACTIVE);
+		assertThat(keeper.status().workerId()).isEqualTo(1);
+		long after = generator.nextId();
+		assertThat(after).isGreaterThan(renewed);
+		assertThat(generator.parse(after).timestamp()).isAfter(START.plus(TTL.plus(TTL)));
+	}
+
+	@Test
+	void aNewOwnerOfASlotIssuesAboveThePreviousOwnersCeilingEvenWithItsClockBehind() throws Exception {
+		occupy(1, 1);
+		ManualTimeSource clockA = this.nodeClock;
+		SnowflakeIdGenerator generatorA = generator(TWO_WORKERS, clockA);
+		keeper(generatorA, clockA, "node-a").start();
+		long ceilingA = this.manager.highWaterMark(this.namespace, 0);
+		assertThat(ceilingA).isEqualTo(START_MILLIS + TTL.toMillis());
+		// node A is cut off from the store; its lease expires there, but A does not know yet
+		this.manager.expire(this.namespace, 0);
+
+		// node B's clock is 10 s behind A's
+		ManualTimeSource clockB = new ManualTimeSource(START.minusSeconds(10));
+		WorkerLeaseKeeper impatient = keeper(generator(TWO_WORKERS, clockB), clockB, "node-b",
+				(settings) -> settings.maxStartupWait(Duration.ZERO));
+		assertThatExceptionOfType(IdGenerationException.class).isThrownBy(impatient::start)
+			.withMessage("[" + this.namespace + "/worker 0] the slot's timestamp floor 2026-01-01T00:01:00Z (the "
+					+ "last timestamp its previous owner may have issued) is 70000 ms ahead of this node's clock "
+					+ "2025-12-31T23:59:50Z after waiting maxStartupWait (0s); check clock synchronisation (NTP) on "
+					+ "this node and the previous owner's");
+		assertThat(this.manager.holder(this.namespace, 0)).isEmpty();
+
+		SnowflakeIdGenerator generatorB = generator(TWO_WORKERS, clockB);
+		WorkerLeaseKeeper keeperB = keeper(generatorB, clockB, "node-b",
+				(settings) -> settings.maxStartupWait(Duration.ofMinutes(2)));
+		Future<?> starting = this.executor.submit(keeperB::start);
+		Thread.sleep(200);
+		assertThat(starting).as("start waits for the clock to pass the floor").isNotDone();
+		clockB.advance(Duration.ofSeconds(70));
+		Thread.sleep(100);
+		assertThat(starting).isNotDone();
+		clockB.advanceMillis(1);
+		starting.get(5, TimeUnit.SECONDS);
+		assertThat(generatorB.workerId()).hasValue(0);
+
+		// both nodes now issue with worker ID 0: A below its ceiling, B above it
+		clockA.stepWallClock(TTL);
+		long[] idsA = generatorA.nextIds("any", 4096);
+		long[] idsB = generatorB.nextIds("any", 4096);
+		assertThat(generatorA.parse(idsA[0]).timestamp().toEpochMilli()).isEqualTo(ceilingA);
+		assertThat(generatorA.parse(idsA[4095]).workerId()).isZero();
+		assertThat(generatorB.parse(idsB[0]).timestamp().toEpochMilli()).isGreaterThan(ceilingA);
+		assertThat(generatorB.parse(idsB[0]).workerId()).isZero();
+		long[] all = new long[8192];
+		System.arraycopy(idsA, 0, all, 0, 4096);
+		System.arraycopy(idsB, 0, all, 4096, 4096);
+		assertThat(Arrays.stream(all).distinct().count()).isEqualTo(8192);
+		// and A stops at its ceiling, whatever its clock says
+		assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(generatorA::nextId)
+			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.CEILING_REACHED));
+	}
+
+	@Test
+	void whenEverySlotIsTakenStartFailsNamingTheNamespaceAndSlotCount() {
+		keeper(generator(TWO_WORKERS, this.nodeClock), this.nodeClock, "node-a").start();
+		keeper(generator(TWO_WORKERS, this.nodeClock), this.nodeClock, "node-b").start();
+		SnowflakeIdGenerator generator = generator(TWO_WORKERS, this.nodeClock);
+		WorkerLeaseKeeper third = keeper(generator, this.nodeClock, "node-c");
+		assertThatExceptionOfType(NoFreeWorkerIdException.class).isThrownBy(third::start)
+			.withMessage("all 2 worker IDs of namespace '" + this.namespace + "' are held by live leases; use more "
+					+ "worker-ID bits, a separate namespace, or fewer instances");
+		assertThat(third.status().state()).isEqualTo(State.NOT_STARTED);
+		assertThat(third.status().consecutiveFailures()).isEqualTo(1);
+		assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(generator::nextId)
+			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.NOT_GRANTED));
+	}
+
+	@Test
+	void theCacheFileGivesBackTheSameSlotOnRestart() throws Exception {
+		Path cacheFile = this.directory.resolve("worker-id");
+		WorkerLease zero = occupy(3, 0);
+		WorkerLease one = occupy(3, 1);
+		WorkerLeaseKeeper first = keeper(generator(FOUR_WORKERS, this.nodeClock), this.nodeClock, "node-a",
+				(settings) -> settings.cacheFile(cacheFile));
+		first.start();
+		assertThat(first.status().workerId()).isEqualTo(2);
+		assertThat(Files.readString(cacheFile)).contains(this.namespace + "=2");
+		this.manager.release(zero, -1);
+		this.manager.release(one, -1);
+		first.close();
+
+		this.nodeClock.advanceMillis(1);
+		WorkerLeaseKeeper restarted = keeper(generator(FOUR_WORKERS, this.nodeClock), this.nodeClock, "node-a",
+				(settings) -> settings.cacheFile(cacheFile));
+		restarted.start();
+		assertThat(restarted.status().workerId()).isEqualTo(2);
+		restarted.close();
+
+		// without the cache file the store would have chosen a slot never used
+		this.nodeClock.advanceMillis(1);
+		WorkerLeaseKeeper forgetful = keeper(generator(FOUR_WORKERS, this.nodeClock), this.nodeClock, "node-a");
+		forgetful.start();
+		assertThat(forgetful.status().workerId()).isEqualTo(3);
+	}
+
+	@Test
+	void closeGivesTheSlotBackSoAnotherKeeperTakesItAtOnce() {
+		SnowflakeIdGenerator generatorA = generator(TWO_WORKERS, this.nodeClock);
+		WorkerLeaseKeeper keeperA = keeper(generatorA, this.nodeClock, "node-a");
+		keeperA.start();
+		keeper(generator(TWO_WORKERS, this.nodeClock), this.nodeClock, "node-c").start();
+		long[] idsA = generatorA.nextIds("any", 1000);
+
+		keeperA.close();
+		assertThat(keeperA.status().state()).isEqualTo(State.CLOSED);
+		assertThat(this.manager.holder(this.namespace, 0)).isEmpty();
+		assertThat(this.manager.highWaterMark(this.namespace, 0)).isEqualTo(START_MILLIS);
+		assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(generatorA::nextId)
+			.withMessage("worker ID 0 was revoked (closed); issuing resumes once a lease is held again");
+		keeperA.close();
+		assertThat(this.listener.calls).containsOnlyOnce("release true");
+
+		this.nodeClock.advanceMillis(1);
+		SnowflakeIdGenerator generatorB = generator(TWO_WORKERS, this.nodeClock);
+		WorkerLeaseKeeper keeperB = keeper(generatorB, this.nodeClock, "node-b");
+		keeperB.start();
+		assertThat(keeperB.status().workerId()).isZero();
+		assertThat(generatorB.nextId()).isGreaterThan(idsA[999]);
+		assertThatIllegalStateException().isThrownBy(keeperA::start).withMessageContaining("keeper is closed");
+		assertThatIllegalStateException().isThrownBy(keeperB::start).withMessageContaining("already started");
+	}
+
+	@Test
+	void aStoreOutageAtStartFailsStart() {
+		this.manager.setAvailable(false);
+		WorkerLeaseKeeper keeper = keeper(generator(TWO_WORKERS, this.nodeClock), this.nodeClock, "node-a");
+		assertThatExceptionOfType(LeaseStoreException.class).isThrownBy(keeper::start);
+		this.manager.setAvailable(true);
+		keeper.start();
+		assertThat(keeper.status().state()).isEqualTo(State.ACTIVE);
+	}
+
+	@Test
+	void theKeeperRenewsOnItsOwnThreadAndRidesOutAShortOutage() {
+		InMemorySequenceManager store = new InMemorySequenceManager();
+		SnowflakeIdGenerator generator = generator(TWO_WORKERS, TimeSource.system());
+		LeaseSettings settings = LeaseSettings.builder()
+			.namespace(this.namespace)
+			.ttl(Duration.ofSeconds(3))
+			.heartbeat(Duration.ofMillis(200))
+			.safetyMargin(Duration.ofSeconds(1))
+			.build();
+		WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(store, generator, settings, TimeSource.system(),
+				this.listener);
+		this.keepers.add(keeper);
+		keeper.start();
+		Instant started = keeper.status().lastRenewal();
+		await().atMost(Duration.ofSeconds(3)).until(() -> keeper.status().lastRenewal().isAfter(started)
+				&& this.listener.calls.contains("renew true"));
+
+		store.setAvailable(false);
+		await().atMost(Duration.ofSeconds(3)).until(() -> keeper.status().state() == State.RENEWAL_FAILING);
+		generator.nextId();
+		await().atMost(Duration.ofSeconds(3)).until(() -> keeper.status().state() == State.LOST);
+		assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(generator::nextId)
+			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.EXPIRED));
+
+		store.setAvailable(true);
+		await().atMost(Duration.ofSeconds(3)).until(() -> keeper.status().state() == State.ACTIVE);
+		assertThat(generator.parse(generator.nextId()).workerId()).isEqualTo(keeper.status().workerId());
+	}
+
+	/**
+	 * Records store calls as "operation success".
+	 */
+	static final class RecordingListener implements IdWorkerListener {
+
+		final List<String> calls = new CopyOnWriteArrayList<>();
+
+		@Override
+		public void storeCall(String key, String operation, long nanos, boolean success) {
+			this.calls.add(operation + " " + success);
+		}
+
+	}
+
+}
