@@ -108,7 +108,7 @@ public class IdServerProperties implements InitializingBean {
 				throw new InvalidConfigurationPropertyValueException("id-server.admin.password", "(not set)",
 						"must be set when id-server.admin.enabled is true: the admin API changes the key store and "
 								+ "is never served without a password; set it (for example through the "
-								+ "ID_SERVER_ADMIN_PASSWORD environment variable) or turn the admin API off");
+								+ "IDSERVER_ADMIN_PASSWORD environment variable) or turn the admin API off");
 			}
 		}
 	}
