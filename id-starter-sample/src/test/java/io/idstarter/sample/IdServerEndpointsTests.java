@@ -138,10 +138,10 @@ class IdServerEndpointsTests {
 	@ValueSource(strings = { "?count=abc", "?count=1.5", "?count=99999999999", "" })
 	void batchesRejectMalformedOrMissingCounts(String query) {
 		HttpResponse<String> response = this.http.get("/api/segment/batch/order" + query);
-		assertThat(response.statusCode()).isEqualTo(400);
-		assertThat(HttpTestClient.contentType(response)).startsWith("application/problem+json");
-		assertThat(HttpTestClient.json(response).read("$.status", Integer.class)).isEqualTo(400);
-		assertThat(HttpTestClient.json(response).read("$.detail", String.class)).contains("count");
+		assertProblem(response, 400, "Invalid parameter", "invalid-parameter");
+		assertThat(HttpTestClient.json(response).read("$.parameter", String.class)).isEqualTo("count");
+		assertThat(HttpTestClient.json(response).read("$.detail", String.class))
+			.startsWith(query.isEmpty() ? "'count' is required" : "'count' must be a 32-bit integer: ");
 	}
 
 	@Test
@@ -212,9 +212,10 @@ class IdServerEndpointsTests {
 	@ValueSource(strings = { "abc", "12x", "99999999999999999999" })
 	void decodeRejectsMalformedIds(String id) {
 		HttpResponse<String> response = this.http.get("/api/snowflake/decode/" + id);
-		assertThat(response.statusCode()).isEqualTo(400);
-		assertThat(HttpTestClient.contentType(response)).startsWith("application/problem+json");
-		assertThat(HttpTestClient.json(response).read("$.detail", String.class)).contains(id);
+		assertProblem(response, 400, "Invalid parameter", "invalid-parameter");
+		assertThat(HttpTestClient.json(response).read("$.detail", String.class))
+			.isEqualTo("'id' must be a 64-bit integer: " + id);
+		assertThat(HttpTestClient.json(response).read("$.value", String.class)).isEqualTo(id);
 	}
 
 	@Test

@@ -17,6 +17,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.beans.TypeMismatchException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -24,9 +25,11 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.validation.FieldError;
 import org.springframework.web.bind.MethodArgumentNotValidException;
+import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
 /**
@@ -55,11 +58,7 @@ public class IdServerExceptionHandler extends ResponseEntityExceptionHandler {
 
 	@ExceptionHandler
 	ResponseEntity<ProblemDetail> invalidParameter(InvalidParameterException ex) {
-		ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, "Invalid parameter", "invalid-parameter",
-				ex.getMessage());
-		problem.setProperty("parameter", ex.getParameter());
-		problem.setProperty("value", ex.getValue());
-		return ResponseEntity.badRequest().body(problem);
+		return ResponseEntity.badRequest().body(invalidParameter(ex.getParameter(), ex.getValue(), ex.getRule()));
 	}
 
 	@ExceptionHandler
@@ -128,6 +127,40 @@ public class IdServerExceptionHandler extends ResponseEntityExceptionHandler {
 				String.join("; ", errors));
 		problem.setProperty("errors", errors);
 		return handleExceptionInternal(ex, problem, headers, status, request);
+	}
+
+	/**
+	 * A parameter that is not a number of its type ({@code count=abc}, an ID past {@code Long.MAX_VALUE}).
+	 */
+	@Override
+	protected @Nullable ResponseEntity<Object> handleTypeMismatch(TypeMismatchException ex, HttpHeaders headers,
+			HttpStatusCode status, WebRequest request) {
+		String name = (ex instanceof MethodArgumentTypeMismatchException mismatch) ? mismatch.getName()
+				: String.valueOf(ex.getPropertyName());
+		Class<?> type = ex.getRequiredType();
+		String expected = (type == int.class || type == Integer.class) ? "a 32-bit integer"
+				: (type == long.class || type == Long.class) ? "a 64-bit integer"
+						: "of type " + ((type != null) ? type.getSimpleName() : "?");
+		return handleExceptionInternal(ex, invalidParameter(name, ex.getValue(), "must be " + expected), headers,
+				status, request);
+	}
+
+	@Override
+	protected @Nullable ResponseEntity<Object> handleMissingServletRequestParameter(
+			MissingServletRequestParameterException ex, HttpHeaders headers, HttpStatusCode status,
+			WebRequest request) {
+		ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, "Invalid parameter", "invalid-parameter",
+				"'" + ex.getParameterName() + "' is required");
+		problem.setProperty("parameter", ex.getParameterName());
+		return handleExceptionInternal(ex, problem, headers, status, request);
+	}
+
+	private static ProblemDetail invalidParameter(String parameter, @Nullable Object value, String rule) {
+		ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, "Invalid parameter", "invalid-parameter",
+				"'" + parameter + "' " + rule + ": " + value);
+		problem.setProperty("parameter", parameter);
+		problem.setProperty("value", String.valueOf(value));
+		return problem;
 	}
 
 	private static String describe(FieldError error) {

@@ -12,6 +12,8 @@ public class InvalidParameterException extends RuntimeException {
 
 	private final String value;
 
+	private final String rule;
+
 	/**
 	 * Creates the exception.
 	 * @param parameter the parameter's name as the client wrote it
@@ -22,6 +24,7 @@ public class InvalidParameterException extends RuntimeException {
 		super("'" + parameter + "' " + rule + ": " + value);
 		this.parameter = parameter;
 		this.value = String.valueOf(value);
+		this.rule = rule;
 	}
 
 	public String getParameter() {
@@ -30,6 +33,10 @@ public class InvalidParameterException extends RuntimeException {
 
 	public String getValue() {
 		return this.value;
+	}
+
+	public String getRule() {
+		return this.rule;
 	}
 
 }
