@@ -7,7 +7,6 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.core.userdetails.User;
@@ -19,10 +18,13 @@ import org.springframework.security.web.SecurityFilterChain;
 /**
  * Security of the server: everything is open except the admin API under {@code /api/admin}, which needs HTTP Basic
  * with {@code id-server.admin.username}/{@code password} when it is on. Stateless (no session, no cookie), so there
- * is no CSRF token to manage.
+ * is no CSRF token to manage; the admin API takes JSON bodies only, which a cross-site form cannot send.
  */
 @Configuration(proxyBeanMethods = false)
 public class AdminSecurityConfiguration {
+
+	/** Realm of the HTTP Basic challenge. */
+	static final String REALM = "id-server admin";
 
 	/** Role of the admin user. */
 	static final String ADMIN_ROLE = "ID_ADMIN";
@@ -30,31 +32,31 @@ public class AdminSecurityConfiguration {
 	/** A password already encoded for Spring Security's DelegatingPasswordEncoder: {@code {id}...}. */
 	private static final Pattern ENCODED = Pattern.compile("^\\{[^{}]+\\}.*", Pattern.DOTALL);
 
+	/**
+	 * The one security filter chain. It covers the admin paths only, so the ID endpoints pass no security filter
+	 * at all (they are public and on the hot path).
+	 */
 	@Bean
 	SecurityFilterChain idServerSecurity(HttpSecurity http, IdServerProperties properties, JsonMapper json)
 			throws Exception {
 		ProblemDetailsSecurityHandler problems = new ProblemDetailsSecurityHandler(json);
-		boolean admin = properties.getAdmin().isEnabled();
-		http.csrf((csrf) -> csrf.disable())
+		http.securityMatcher("/api/admin", "/api/admin/**")
+			.csrf((csrf) -> csrf.disable())
 			.sessionManagement((session) -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
 			.requestCache((cache) -> cache.disable())
 			.formLogin((form) -> form.disable())
 			.logout((logout) -> logout.disable())
 			.exceptionHandling((exceptions) -> exceptions.authenticationEntryPoint(problems)
-				.accessDeniedHandler(problems))
-			.authorizeHttpRequests((requests) -> {
-				if (admin) {
-					requests.requestMatchers("/api/admin", "/api/admin/**").hasRole(ADMIN_ROLE);
-				}
-				requests.anyRequest().permitAll();
-			});
-		if (admin) {
-			http.httpBasic((basic) -> basic.authenticationEntryPoint(problems).realmName("id-server admin"));
+				.accessDeniedHandler(problems));
+		if (properties.getAdmin().isEnabled()) {
+			http.authorizeHttpRequests((requests) -> requests.anyRequest().hasRole(ADMIN_ROLE))
+				.httpBasic((basic) -> basic.authenticationEntryPoint(problems).realmName(REALM));
 		}
 		else {
-			http.httpBasic((basic) -> basic.disable());
+			// AdminDisabledController answers 404.
+			http.authorizeHttpRequests((requests) -> requests.anyRequest().permitAll())
+				.httpBasic((basic) -> basic.disable());
 		}
-		http.anonymous(Customizer.withDefaults());
 		return http.build();
 	}
 

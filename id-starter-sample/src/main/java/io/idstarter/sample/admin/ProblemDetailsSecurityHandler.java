@@ -22,8 +22,6 @@ import org.springframework.security.web.access.AccessDeniedHandler;
  */
 class ProblemDetailsSecurityHandler implements AuthenticationEntryPoint, AccessDeniedHandler {
 
-	private static final String REALM = "id-server admin";
-
 	private final JsonMapper json;
 
 	ProblemDetailsSecurityHandler(JsonMapper json) {
@@ -33,7 +31,7 @@ class ProblemDetailsSecurityHandler implements AuthenticationEntryPoint, AccessD
 	@Override
 	public void commence(HttpServletRequest request, HttpServletResponse response,
 			AuthenticationException authException) throws IOException {
-		response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Basic realm=\"" + REALM + "\"");
+		response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Basic realm=\"" + AdminSecurityConfiguration.REALM + "\"");
 		write(request, response, HttpStatus.UNAUTHORIZED, "Authentication required", "unauthorized",
 				"The admin API needs the user and password of id-server.admin (HTTP Basic)");
 	}
