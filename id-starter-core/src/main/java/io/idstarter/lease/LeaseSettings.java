@@ -28,6 +28,12 @@ public final class LeaseSettings {
 	 */
 	public static final Duration DEFAULT_SAFETY_MARGIN = Duration.ofSeconds(5);
 
+	/**
+	 * Largest difference between this node's clock and the store's before Snowflake IDs are refused. NTP keeps
+	 * servers within milliseconds; a node seconds off stamps IDs out of order with its peers, a sign to fix its clock.
+	 */
+	public static final Duration DEFAULT_MAX_CLOCK_SKEW = Duration.ofSeconds(2);
+
 	/** Shortest TTL a store must accept (see {@link LeaseRequest}). */
 	public static final Duration MIN_TTL = Duration.ofSeconds(1);
 
@@ -45,6 +51,8 @@ public final class LeaseSettings {
 
 	private final Duration maxStartupWait;
 
+	private final @Nullable Duration maxClockSkew;
+
 	private LeaseSettings(Builder builder) {
 		this.namespace = builder.namespace;
 		this.ttl = builder.ttl;
@@ -53,11 +61,12 @@ public final class LeaseSettings {
 		this.instance = (builder.instance != null) ? builder.instance : defaultInstance();
 		this.cacheFile = builder.cacheFile;
 		this.maxStartupWait = (builder.maxStartupWait != null) ? builder.maxStartupWait : builder.ttl;
+		this.maxClockSkew = builder.maxClockSkew;
 	}
 
 	/**
 	 * Returns the defaults: namespace {@value #DEFAULT_NAMESPACE}, TTL 30 s, heartbeat 10 s, safety margin 5 s,
-	 * instance host name and process ID, no cache file, startup wait up to the TTL.
+	 * instance host name and process ID, no cache file, startup wait up to the TTL, clock skew up to 2 s.
 	 * @return the default settings
 	 */
 	public static LeaseSettings defaults() {
@@ -125,6 +134,15 @@ public final class LeaseSettings {
 	}
 
 	/**
+	 * Returns how far this node's clock may be from the store's (after allowing for the round trip) before start is
+	 * refused and issuing stops.
+	 * @return the bound, or {@code null} when the clock-skew guard is off
+	 */
+	public @Nullable Duration maxClockSkew() {
+		return this.maxClockSkew;
+	}
+
+	/**
 	 * Returns a builder initialised with these settings.
 	 * @return the builder
 	 */
@@ -135,7 +153,8 @@ public final class LeaseSettings {
 			.safetyMargin(this.safetyMargin)
 			.instance(this.instance)
 			.cacheFile(this.cacheFile)
-			.maxStartupWait(this.maxStartupWait);
+			.maxStartupWait(this.maxStartupWait)
+			.maxClockSkew(this.maxClockSkew);
 	}
 
 	@Override
@@ -143,7 +162,7 @@ public final class LeaseSettings {
 		return "LeaseSettings[namespace=" + this.namespace + ", ttl=" + format(this.ttl) + ", heartbeat="
 				+ format(this.heartbeat) + ", safetyMargin=" + format(this.safetyMargin) + ", instance="
 				+ this.instance + ", cacheFile=" + this.cacheFile + ", maxStartupWait=" + format(this.maxStartupWait)
-				+ "]";
+				+ ", maxClockSkew=" + ((this.maxClockSkew != null) ? format(this.maxClockSkew) : "off") + "]";
 	}
 
 	static String format(Duration duration) {
@@ -180,6 +199,8 @@ public final class LeaseSettings {
 		private @Nullable Path cacheFile;
 
 		private @Nullable Duration maxStartupWait;
+
+		private @Nullable Duration maxClockSkew = DEFAULT_MAX_CLOCK_SKEW;
 
 		private Builder() {
 		}
@@ -268,6 +289,19 @@ public final class LeaseSettings {
 			requireArgument(!maxStartupWait.isNegative(),
 					"maxStartupWait (" + format(maxStartupWait) + ") must not be negative");
 			this.maxStartupWait = maxStartupWait;
+			return this;
+		}
+
+		/**
+		 * Sets how far this node's clock may be from the store's before start is refused and issuing stops; the
+		 * offset is measured at start and at every renewal, allowing for half the call's round trip.
+		 * @param maxClockSkew positive, or {@code null} to turn the guard off
+		 * @return this builder
+		 */
+		public Builder maxClockSkew(@Nullable Duration maxClockSkew) {
+			requireArgument(maxClockSkew == null || (!maxClockSkew.isNegative() && !maxClockSkew.isZero()),
+					"maxClockSkew (" + ((maxClockSkew != null) ? format(maxClockSkew) : "") + ") must be positive");
+			this.maxClockSkew = maxClockSkew;
 			return this;
 		}
 

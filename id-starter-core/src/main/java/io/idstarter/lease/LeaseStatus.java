@@ -44,6 +44,10 @@ public record LeaseStatus(State state, String namespace, int workerId, @Nullable
 		/** A lease is held but renewals are failing: IDs are issued until {@code issuingUntil}, retried meanwhile. */
 		RENEWAL_FAILING,
 
+		/** A lease is held, but this node's clock is further from the store's than the allowed skew: IDs are refused
+		 * until a renewal finds it back within bounds. */
+		CLOCK_SKEWED,
+
 		/** No valid lease (taken by another node, or run out while renewals failed): IDs are refused until one is
 		 * held again, which the keeper keeps trying. */
 		LOST,

@@ -115,6 +115,9 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 
 	private boolean clockOffsetWarned;
 
+	/** How long the call that measured {@link #clockOffset} took, in milliseconds. */
+	private long clockOffsetRoundTrip;
+
 	private boolean refusalLogged;
 
 	/**
@@ -143,6 +146,8 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 	 * the slot's timestamp floor, grants it to the generator, and starts renewing it.
 	 * @throws NoFreeWorkerIdException if every slot of the namespace is held
 	 * @throws LeaseStoreException if the store cannot be reached
+	 * @throws ClockSkewException if this node's clock is further from the store's than
+	 * {@link LeaseSettings#maxClockSkew()} (the slot is given back)
 	 * @throws IdGenerationException if this node's clock stays behind the slot's floor for longer than
 	 * {@link LeaseSettings#maxStartupWait()}
 	 * @throws IllegalStateException if already started or closed
@@ -300,6 +305,13 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 		try {
 			WorkerLease renewed = call("renew", () -> this.manager.renew(current, ceiling));
 			measureClockOffset(renewed, wallBefore, nanosBefore);
+			ClockSkewException skew = clockSkew(renewed.workerId());
+			if (skew != null) {
+				return refuseForClockSkew(renewed, skew);
+			}
+			if (this.state == State.CLOCK_SKEWED) {
+				logger.info("{}clock back within maxClockSkew of the store's; issuing resumes", prefix());
+			}
 			grant(renewed, wallBefore, nanosBefore);
 			if (this.consecutiveFailures > 0) {
 				logger.info("{}lease renewed after {} failed attempts", prefix(), this.consecutiveFailures);
@@ -385,6 +397,11 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 				ceiling(wallBefore));
 		WorkerLease borrowed = call("borrow", () -> this.manager.borrow(request));
 		measureClockOffset(borrowed, wallBefore, nanosBefore);
+		ClockSkewException skew = clockSkew(borrowed.workerId());
+		if (skew != null) {
+			releaseQuietly(borrowed);
+			throw skew;
+		}
 		WorkerLease lease = borrowed;
 		try {
 			if (borrowed.timestampFloor() >= this.time.currentTimeMillis()) {
@@ -464,6 +481,7 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 
 	private void measureClockOffset(WorkerLease lease, long wallBefore, long nanosBefore) {
 		long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(this.time.nanoTime() - nanosBefore);
+		this.clockOffsetRoundTrip = elapsedMillis;
 		Duration offset = Duration.ofMillis(lease.storeTimeMillis() - (wallBefore + elapsedMillis / 2));
 		this.clockOffset = offset;
 		boolean large = offset.abs().compareTo(CLOCK_OFFSET_WARNING) > 0;
@@ -472,6 +490,39 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 					prefixFor(lease.workerId()), offset.abs().toMillis(), offset.isNegative() ? "ahead of" : "behind");
 		}
 		this.clockOffsetWarned = large;
+	}
+
+	/**
+	 * Returns why this node's clock is too far from the store's, or {@code null} when it is within the bound or the
+	 * guard is off. Half the round trip is allowed for: the store read its clock somewhere within the call.
+	 */
+	private @Nullable ClockSkewException clockSkew(int workerId) {
+		Duration bound = this.settings.maxClockSkew();
+		Duration offset = this.clockOffset;
+		if (bound == null || offset == null
+				|| offset.abs().toMillis() - this.clockOffsetRoundTrip / 2 <= bound.toMillis()) {
+			return null;
+		}
+		return new ClockSkewException(prefixFor(workerId) + "this node's clock is " + offset.abs().toMillis() + " ms "
+				+ (offset.isNegative() ? "ahead of" : "behind") + " the lease store's (measured over a "
+				+ this.clockOffsetRoundTrip + " ms round trip), more than maxClockSkew ("
+				+ LeaseSettings.format(bound) + "); fix clock synchronisation (NTP) on this node, or raise the bound",
+				offset.toMillis());
+	}
+
+	/**
+	 * Keeps the renewed lease but stops issuing until a renewal finds the clock back within bounds.
+	 */
+	private Duration refuseForClockSkew(WorkerLease renewed, ClockSkewException skew) {
+		this.lease = renewed;
+		this.generator.revoke(skew.getMessage());
+		this.consecutiveFailures = 0;
+		if (this.state != State.CLOCK_SKEWED) {
+			logger.error("{}IDs are refused until the clock is back within bounds: {}", prefix(), skew.getMessage());
+		}
+		this.state = State.CLOCK_SKEWED;
+		publish();
+		return this.settings.heartbeat();
 	}
 
 	private void releaseQuietly(WorkerLease lease) {

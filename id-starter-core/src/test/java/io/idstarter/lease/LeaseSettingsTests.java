@@ -39,10 +39,20 @@ class LeaseSettingsTests {
 			.instance("node-1")
 			.cacheFile(Path.of("worker-id.cache"))
 			.maxStartupWait(Duration.ofSeconds(3))
+			.maxClockSkew(Duration.ofMillis(500))
 			.build();
 		assertThat(settings).hasToString("LeaseSettings[namespace=orders, ttl=20s, heartbeat=5s, "
-				+ "safetyMargin=2500ms, instance=node-1, cacheFile=worker-id.cache, maxStartupWait=3s]");
+				+ "safetyMargin=2500ms, instance=node-1, cacheFile=worker-id.cache, maxStartupWait=3s, "
+				+ "maxClockSkew=500ms]");
 		assertThat(settings.toBuilder().build()).hasToString(settings.toString());
+	}
+
+	@Test
+	void maxClockSkewIsTwoSecondsUnlessSetAndMustBePositiveWhenOn() {
+		assertThat(LeaseSettings.defaults().maxClockSkew()).isEqualTo(Duration.ofSeconds(2));
+		assertThat(LeaseSettings.builder().maxClockSkew(null).build().maxClockSkew()).isNull();
+		assertThatIllegalArgumentException().isThrownBy(() -> LeaseSettings.builder().maxClockSkew(Duration.ZERO))
+			.withMessage("maxClockSkew (0s) must be positive");
 	}
 
 	@Test

@@ -191,6 +191,7 @@ class WorkerLeaseKeeperTests {
 
 		// validity ran out: ttl - safety margin after the borrow was sent
 		this.nodeClock.advance(TTL.minus(SAFETY_MARGIN).minus(HEARTBEAT));
+		this.storeClock.advance(TTL.minus(SAFETY_MARGIN).minus(HEARTBEAT));
 		assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(generator::nextId)
 			.withMessageStartingWith("the lease of worker ID 0 ran out 0 ms ago without a successful renewal")
 			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.EXPIRED));
@@ -263,10 +264,10 @@ class WorkerLeaseKeeperTests {
 		// node A is cut off from the store; its lease expires there, but A does not know yet
 		this.manager.expire(this.namespace, 0);
 
-		// node B's clock is 10 s behind A's
+		// node B's clock is 10 s behind A's (and the store's: the skew guard is off to show the floor alone)
 		ManualTimeSource clockB = new ManualTimeSource(START.minusSeconds(10));
 		WorkerLeaseKeeper impatient = keeper(generator(TWO_WORKERS, clockB), clockB, "node-b",
-				(settings) -> settings.maxStartupWait(Duration.ZERO));
+				(settings) -> settings.maxStartupWait(Duration.ZERO).maxClockSkew(null));
 		assertThatExceptionOfType(IdGenerationException.class).isThrownBy(impatient::start)
 			.withMessage("[" + this.namespace + "/worker 0] the slot's timestamp floor 2026-01-01T00:01:00Z (the "
 					+ "last timestamp its previous owner may have issued) is 70000 ms ahead of this node's clock "
@@ -276,7 +277,7 @@ class WorkerLeaseKeeperTests {
 
 		SnowflakeIdGenerator generatorB = generator(TWO_WORKERS, clockB);
 		WorkerLeaseKeeper keeperB = keeper(generatorB, clockB, "node-b",
-				(settings) -> settings.maxStartupWait(Duration.ofMinutes(2)));
+				(settings) -> settings.maxStartupWait(Duration.ofMinutes(2)).maxClockSkew(null));
 		Future<?> starting = this.executor.submit(keeperB::start);
 		Thread.sleep(200);
 		assertThat(starting).as("start waits for the clock to pass the floor").isNotDone();
@@ -302,6 +303,60 @@ class WorkerLeaseKeeperTests {
 		// and A stops at its ceiling, whatever its clock says
 		assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(generatorA::nextId)
 			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.CEILING_REACHED));
+	}
+
+	@Test
+	void aNodeWhoseClockIsFurtherFromTheStoresThanTheBoundRefusesToStartAndGivesTheSlotBack() {
+		ManualTimeSource behind = new ManualTimeSource(START.minusSeconds(3));
+		WorkerLeaseKeeper keeper = keeper(generator(TWO_WORKERS, behind), behind, "node-a");
+		assertThatExceptionOfType(ClockSkewException.class).isThrownBy(keeper::start)
+			.withMessage("[" + this.namespace + "/worker 0] this node's clock is 3000 ms behind the lease store's "
+					+ "(measured over a 0 ms round trip), more than maxClockSkew (2s); fix clock synchronisation "
+					+ "(NTP) on this node, or raise the bound")
+			.satisfies((ex) -> assertThat(ex.offsetMillis()).isEqualTo(3000));
+		assertThat(this.manager.holder(this.namespace, 0)).isEmpty();
+		assertThat(keeper.status().clockOffset()).isEqualTo(Duration.ofSeconds(3));
+
+		ManualTimeSource ahead = new ManualTimeSource(START.plusSeconds(2));
+		WorkerLeaseKeeper withinBound = keeper(generator(TWO_WORKERS, ahead), ahead, "node-b");
+		withinBound.start();
+		assertThat(withinBound.status().state()).isEqualTo(State.ACTIVE);
+		assertThat(withinBound.status().clockOffset()).isEqualTo(Duration.ofSeconds(-2));
+	}
+
+	@Test
+	void aClockThatDriftsBeyondTheBoundStopsIssuingAtTheNextRenewalAndIssuingResumesOnceItIsBack() {
+		SnowflakeIdGenerator generator = generator(TWO_WORKERS, this.nodeClock);
+		WorkerLeaseKeeper keeper = keeper(generator, this.nodeClock, "node-a");
+		keeper.start();
+		generator.nextId();
+
+		this.nodeClock.stepWallClock(Duration.ofSeconds(5));
+		this.storeClock.advance(HEARTBEAT);
+		this.nodeClock.advance(HEARTBEAT);
+		keeper.heartbeat();
+		assertThat(keeper.status().state()).isEqualTo(State.CLOCK_SKEWED);
+		assertThat(keeper.status().clockOffset()).isEqualTo(Duration.ofSeconds(-5));
+		assertThat(this.manager.holder(this.namespace, 0)).as("the lease itself stays held").contains("node-a");
+		assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(generator::nextId)
+			.withMessageContaining("5000 ms ahead of the lease store's")
+			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.REVOKED));
+
+		this.nodeClock.stepWallClock(Duration.ofSeconds(-5));
+		this.storeClock.advance(HEARTBEAT);
+		this.nodeClock.advance(HEARTBEAT);
+		keeper.heartbeat();
+		assertThat(keeper.status().state()).isEqualTo(State.ACTIVE);
+		assertThat(generator.nextId()).isPositive();
+	}
+
+	@Test
+	void theClockSkewGuardCanBeTurnedOff() {
+		ManualTimeSource behind = new ManualTimeSource(START.minusSeconds(60));
+		WorkerLeaseKeeper keeper = keeper(generator(TWO_WORKERS, behind), behind, "node-a",
+				(settings) -> settings.maxClockSkew(null));
+		keeper.start();
+		assertThat(keeper.status().state()).isEqualTo(State.ACTIVE);
 	}
 
 	@Test

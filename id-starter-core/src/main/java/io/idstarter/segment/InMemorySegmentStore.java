@@ -1,0 +1,191 @@
+package io.idstarter.segment;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A {@link SegmentStore} held in memory, with the semantics the real stores follow (Leaf's {@code leaf_alloc}: each
+ * allocation moves the key's high mark up by the step and returns the range below it). Thread-safe and lock-free.
+ * For tests and single-JVM demos only: the ranges it hands out are unique within this object, not across processes.
+ *
+ * <p>For tests it can simulate a slow store ({@link #setLatency(Duration)}) and an outage
+ * ({@link #setAvailable(boolean)}), and counts its calls.
+ */
+public final class InMemorySegmentStore implements SegmentStore, SegmentKeyAdmin {
+
+	private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
+
+	/** Delay added to every call, in nanoseconds. */
+	private volatile long latencyNanos;
+
+	/** Whether calls succeed; {@code false} simulates an outage. */
+	private volatile boolean available = true;
+
+	private final AtomicLong allocateCalls = new AtomicLong();
+
+	private final AtomicLong keysCalls = new AtomicLong();
+
+	@Override
+	public SegmentAllocation allocate(String key) {
+		return allocate(key, 0, /* configured= */ true);
+	}
+
+	@Override
+	public SegmentAllocation allocate(String key, int step) {
+		if (step < 1) {
+			throw new IllegalArgumentException("step of key '" + key + "' must be at least 1: " + step);
+		}
+		return allocate(key, step, /* configured= */ false);
+	}
+
+	private SegmentAllocation allocate(String key, int step, boolean configured) {
+		Objects.requireNonNull(key, "key");
+		this.allocateCalls.incrementAndGet();
+		simulate();
+		Entry entry = this.entries.get(key);
+		if (entry == null) {
+			throw new UnknownKeyException(key);
+		}
+		while (true) {
+			int configuredStep = entry.step;
+			int size = configured ? configuredStep : step;
+			long start = entry.maxId.get();
+			if (start > Long.MAX_VALUE - size) {
+				throw new SegmentStoreException(String.format(Locale.ROOT,
+						"Range of key '%s' would pass Long.MAX_VALUE: max_id %d + step %d; the key is used up, "
+								+ "move to a new key",
+						key, start, size));
+			}
+			if (entry.maxId.compareAndSet(start, start + size)) {
+				return new SegmentAllocation(key, start, start + size, configuredStep);
+			}
+		}
+	}
+
+	@Override
+	public Set<String> keys() {
+		this.keysCalls.incrementAndGet();
+		simulate();
+		return Set.copyOf(this.entries.keySet());
+	}
+
+	@Override
+	public boolean createKey(String key, long firstId, int step, String description) {
+		Objects.requireNonNull(key, "key");
+		if (key.isBlank()) {
+			throw new IllegalArgumentException("key must not be blank: '" + key + "'");
+		}
+		if (firstId < 0) {
+			throw new IllegalArgumentException("first ID of key '" + key + "' must be at least 0: " + firstId);
+		}
+		if (step < 1) {
+			throw new IllegalArgumentException("step of key '" + key + "' must be at least 1: " + step);
+		}
+		return this.entries.putIfAbsent(key, new Entry(firstId, step)) == null;
+	}
+
+	@Override
+	public void updateStep(String key, int step) {
+		if (step < 1) {
+			throw new IllegalArgumentException("step of key '" + key + "' must be at least 1: " + step);
+		}
+		Entry entry = this.entries.get(key);
+		if (entry == null) {
+			throw new UnknownKeyException(key);
+		}
+		entry.step = step;
+	}
+
+	/**
+	 * Removes a key, as an operator deleting its row would.
+	 * @param key the business key
+	 * @return whether the key existed
+	 */
+	public boolean removeKey(String key) {
+		return this.entries.remove(key) != null;
+	}
+
+	/**
+	 * Returns a key's high mark: the first number of the next range.
+	 * @param key the business key
+	 * @return the high mark, or empty if the key does not exist
+	 */
+	public OptionalLong maxId(String key) {
+		Entry entry = this.entries.get(key);
+		return (entry != null) ? OptionalLong.of(entry.maxId.get()) : OptionalLong.empty();
+	}
+
+	/**
+	 * Makes every call take at least this long, like a remote store.
+	 * @param latency the delay, zero for none
+	 */
+	public void setLatency(Duration latency) {
+		if (latency.isNegative()) {
+			throw new IllegalArgumentException("latency must not be negative: " + latency);
+		}
+		this.latencyNanos = latency.toNanos();
+	}
+
+	/**
+	 * Simulates an outage: while unavailable, every call fails with a {@link SegmentStoreException} (after the
+	 * latency).
+	 * @param available {@code false} to fail calls, {@code true} to serve them again
+	 */
+	public void setAvailable(boolean available) {
+		this.available = available;
+	}
+
+	/**
+	 * Returns how many times {@code allocate} was called, including calls that failed.
+	 * @return the count
+	 */
+	public long allocateCalls() {
+		return this.allocateCalls.get();
+	}
+
+	/**
+	 * Returns how many times {@link #keys()} was called, including calls that failed.
+	 * @return the count
+	 */
+	public long keysCalls() {
+		return this.keysCalls.get();
+	}
+
+	private void simulate() {
+		long latency = this.latencyNanos;
+		if (latency > 0) {
+			try {
+				TimeUnit.NANOSECONDS.sleep(latency);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new SegmentStoreException("Interrupted during the simulated latency of the in-memory store", ex);
+			}
+		}
+		if (!this.available) {
+			throw new SegmentStoreException("In-memory segment store is unavailable (simulated outage)");
+		}
+	}
+
+	private static final class Entry {
+
+		/** First number of the next range; only grows, by CAS. */
+		final AtomicLong maxId;
+
+		/** The key's configured step. */
+		volatile int step;
+
+		Entry(long firstId, int step) {
+			this.maxId = new AtomicLong(firstId);
+			this.step = step;
+		}
+
+	}
+
+}

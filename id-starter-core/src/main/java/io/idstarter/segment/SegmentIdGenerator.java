@@ -1,0 +1,371 @@
+package io.idstarter.segment;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+
+import io.idstarter.IdWorker;
+import io.idstarter.IdWorkerListener;
+import io.idstarter.time.TimeSource;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Leaf-style segment IDs: each key has its own number space, allocated in ranges from a {@link SegmentStore} shared by
+ * every instance and served from memory through a double buffer, the next range fetched in the background.
+ *
+ * <p>IDs are unique across all instances that share the store, for as long as the store never hands out a range
+ * twice. IDs of one key increase on one instance in the order they are handed out, across threads; with
+ * {@link SegmentOptions.Builder#threadChunkSize(int) thread chunks} only within each thread. Across instances they
+ * interleave. Ranges taken but not used up (at shutdown, or when the step
+ * changes) leave gaps, which is harmless. A call blocks only when both ranges of a key are used up, for at most
+ * {@link SegmentOptions#maxWait()}, and the first call of a key waits for its first range the same way.
+ *
+ * <p>Call {@link #start()} before the first ID and {@link #close()} at shutdown; one generator per store per JVM.
+ * Keys are read from the store at start and every {@link SegmentOptions#keyRefreshInterval()}: new keys become
+ * usable, removed keys stop. A key that is not in the cached list is looked up in the store again, at most once a
+ * second for all such keys together, so that unknown keys cannot flood the store.
+ */
+public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
+
+	private static final Logger logger = LoggerFactory.getLogger(SegmentIdGenerator.class);
+
+	/** Threads of the prefetch pool created when no executor is given; further fetches queue. */
+	static final int PREFETCH_THREADS = 4;
+
+	/** Shortest time between two reads of the key list caused by unknown keys. */
+	static final long UNKNOWN_KEY_RELOAD_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	/** Lifecycle: constructed, {@link #start()} not called yet. */
+	private static final int NEW = 0;
+
+	/** Lifecycle: issuing IDs. */
+	private static final int STARTED = 1;
+
+	/** Lifecycle: closed; no more IDs. */
+	private static final int CLOSED = 2;
+
+	private final SegmentStore store;
+
+	private final SegmentOptions options;
+
+	private final TimeSource time;
+
+	private final IdWorkerListener listener;
+
+	private final Executor prefetchExecutor;
+
+	private final @Nullable ThreadPoolExecutor ownPrefetchExecutor;
+
+	private final ScheduledThreadPoolExecutor scheduler;
+
+	/** Buffers of the keys used so far; a buffer is removed (and retired) when its key leaves the store. */
+	private final ConcurrentHashMap<String, SegmentBuffer> buffers = new ConcurrentHashMap<>();
+
+	/** Serialises reading and applying the key list, so that an older list never replaces a newer one. */
+	private final ReentrantLock keysLock = new ReentrantLock();
+
+	/** The store's keys as last read; an immutable set, replaced as a whole under {@code keysLock}. */
+	private volatile Set<String> keys = Set.of();
+
+	/** Monotonic time of the latest read of the key list; advanced by CAS when an unknown key triggers a read. */
+	private final AtomicLong lastKeyReloadNanos;
+
+	/** NEW, then STARTED, then CLOSED. */
+	private final AtomicInteger lifecycle = new AtomicInteger(NEW);
+
+	/**
+	 * Creates a generator on the system clock, with no listener and its own prefetch threads.
+	 * @param store the store the ranges come from
+	 * @param options the settings
+	 */
+	public SegmentIdGenerator(SegmentStore store, SegmentOptions options) {
+		this(store, options, TimeSource.system(), IdWorkerListener.NONE, null);
+	}
+
+	/**
+	 * Creates a generator; call {@link #start()} before the first ID.
+	 * @param store the store the ranges come from
+	 * @param options the settings
+	 * @param time the clock
+	 * @param listener receives store calls and waits
+	 * @param prefetchExecutor runs the store calls, or {@code null} for a pool of up to 4 daemon threads named
+	 * {@code id-segment-prefetch-N} that the generator shuts down on {@link #close()}; a given executor is not shut
+	 * down. A virtual-thread-per-task executor works: fetches block only in the store call and never pin.
+	 */
+	public SegmentIdGenerator(SegmentStore store, SegmentOptions options, TimeSource time, IdWorkerListener listener,
+			@Nullable Executor prefetchExecutor) {
+		this.store = Objects.requireNonNull(store, "store");
+		this.options = Objects.requireNonNull(options, "options");
+		this.time = Objects.requireNonNull(time, "time");
+		this.listener = Objects.requireNonNull(listener, "listener");
+		if (prefetchExecutor != null) {
+			this.prefetchExecutor = prefetchExecutor;
+			this.ownPrefetchExecutor = null;
+		}
+		else {
+			this.ownPrefetchExecutor = newPrefetchExecutor();
+			this.prefetchExecutor = this.ownPrefetchExecutor;
+		}
+		this.scheduler = newScheduler();
+		this.lastKeyReloadNanos = new AtomicLong(time.nanoTime() - UNKNOWN_KEY_RELOAD_INTERVAL_NANOS);
+	}
+
+	/**
+	 * Reads the keys from the store and schedules their refresh. Ranges are fetched on each key's first call.
+	 * @throws SegmentStoreException if the store cannot be reached or is not set up; the generator can be started
+	 * again
+	 * @throws IllegalStateException if already started or closed
+	 */
+	public void start() {
+		if (!this.lifecycle.compareAndSet(NEW, STARTED)) {
+			throw new IllegalStateException("Segment ID generator was already " + lifecycleName() + "; start it once");
+		}
+		try {
+			reloadKeys();
+		}
+		catch (RuntimeException ex) {
+			this.lifecycle.compareAndSet(STARTED, NEW);
+			throw ex;
+		}
+		long interval = DynamicStep.saturatedNanos(this.options.keyRefreshInterval());
+		this.scheduler.scheduleWithFixedDelay(this::refreshKeys, interval, interval, TimeUnit.NANOSECONDS);
+		logger.info("Segment ID generator started with {} keys, {}", this.keys.size(), this.options);
+	}
+
+	@Override
+	public long nextId() {
+		return nextId(defaultKey());
+	}
+
+	@Override
+	public long nextId(String key) {
+		SegmentBuffer buffer = this.buffers.get(key);
+		if (buffer == null) {
+			buffer = bufferFor(key);
+		}
+		return buffer.nextId();
+	}
+
+	/**
+	 * Returns {@code count} IDs of a key, taking each run from a range with one atomic add rather than one per ID.
+	 * The IDs increase; they are consecutive except where a run crosses from one range to the next.
+	 * @param key the business key
+	 * @param count how many IDs, at least 1
+	 * @return the IDs
+	 */
+	@Override
+	public long[] nextIds(String key, int count) {
+		if (count < 1) {
+			throw new IllegalArgumentException("count must be at least 1: " + count);
+		}
+		SegmentBuffer buffer = this.buffers.get(key);
+		if (buffer == null) {
+			buffer = bufferFor(key);
+		}
+		return buffer.nextIds(count);
+	}
+
+	/**
+	 * Returns the keys the store had at the latest read.
+	 * @return an immutable set
+	 */
+	public Set<String> keys() {
+		return this.keys;
+	}
+
+	/**
+	 * Returns a snapshot of a key's double buffer.
+	 * @param key the business key
+	 * @return the snapshot (with no ranges if the key has not been used yet), or empty if the key is unknown
+	 */
+	public Optional<SegmentBufferView> view(String key) {
+		SegmentBuffer buffer = this.buffers.get(key);
+		if (buffer != null) {
+			return Optional.of(buffer.view());
+		}
+		return this.keys.contains(key) ? Optional.of(unloadedView(key)) : Optional.empty();
+	}
+
+	/**
+	 * Returns snapshots of every known key's double buffer, sorted by key.
+	 * @return the snapshots
+	 */
+	public List<SegmentBufferView> views() {
+		Set<String> all = new TreeSet<>(this.keys);
+		all.addAll(this.buffers.keySet());
+		List<SegmentBufferView> views = new ArrayList<>(all.size());
+		for (String key : all) {
+			view(key).ifPresent(views::add);
+		}
+		return views;
+	}
+
+	/**
+	 * Stops issuing IDs: callers waiting for a range fail, the key refresh stops, and the prefetch pool the generator
+	 * created is shut down. Ranges not used up are left as gaps. Calling it again does nothing.
+	 */
+	@Override
+	public void close() {
+		if (this.lifecycle.getAndSet(CLOSED) == CLOSED) {
+			return;
+		}
+		for (SegmentBuffer buffer : this.buffers.values()) {
+			buffer.retire(/* keyRemoved= */ false);
+		}
+		this.buffers.clear();
+		this.scheduler.shutdownNow();
+		if (this.ownPrefetchExecutor != null) {
+			this.ownPrefetchExecutor.shutdown();
+		}
+		logger.info("Segment ID generator closed");
+	}
+
+	private String defaultKey() {
+		String key = this.options.defaultKey();
+		if (key == null) {
+			throw new IllegalStateException("No default segment key: set id-worker.segment.default-key "
+					+ "(SegmentOptions.defaultKey) or call nextId(key)");
+		}
+		return key;
+	}
+
+	/** Slow path of a key's first call: checks the key and creates its buffer. */
+	private SegmentBuffer bufferFor(String key) {
+		Objects.requireNonNull(key, "key");
+		int state = this.lifecycle.get();
+		if (state != STARTED) {
+			throw new IllegalStateException("Segment ID generator is " + lifecycleName()
+					+ ((state == NEW) ? "; call start() first" : "; it issues no more IDs"));
+		}
+		if (!this.keys.contains(key) && !reloadKeysForUnknown(key)) {
+			throw new UnknownKeyException(key);
+		}
+		SegmentBuffer buffer = this.buffers.computeIfAbsent(key, this::newBuffer);
+		if (this.lifecycle.get() == CLOSED) {
+			// close() may have missed a buffer created while it ran.
+			buffer.retire(/* keyRemoved= */ false);
+			this.buffers.remove(key, buffer);
+		}
+		return buffer;
+	}
+
+	private SegmentBuffer newBuffer(String key) {
+		return new SegmentBuffer(key, this.store, this.options, this.time, this.listener, this.prefetchExecutor,
+				this.scheduler, this::keyRemoved);
+	}
+
+	/** Re-reads the key list for a key not in it, unless a read happened within the last second. */
+	private boolean reloadKeysForUnknown(String key) {
+		long now = this.time.nanoTime();
+		long last = this.lastKeyReloadNanos.get();
+		if (now - last < UNKNOWN_KEY_RELOAD_INTERVAL_NANOS || !this.lastKeyReloadNanos.compareAndSet(last, now)) {
+			return false;
+		}
+		reloadKeys();
+		return this.keys.contains(key);
+	}
+
+	private void refreshKeys() {
+		try {
+			reloadKeys();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not refresh the segment keys; keeping the {} cached keys", this.keys.size(), ex);
+		}
+	}
+
+	private void reloadKeys() {
+		this.keysLock.lock();
+		try {
+			Set<String> loaded = Set.copyOf(this.store.keys());
+			this.lastKeyReloadNanos.set(this.time.nanoTime());
+			Set<String> previous = this.keys;
+			this.keys = loaded;
+			for (String key : loaded) {
+				if (!previous.contains(key) && !previous.isEmpty()) {
+					logger.info("Segment key '{}' added", key);
+				}
+			}
+			for (SegmentBuffer buffer : this.buffers.values()) {
+				if (!loaded.contains(buffer.key()) && this.buffers.remove(buffer.key(), buffer)) {
+					logger.info("Segment key '{}' removed from the store; it issues no more IDs", buffer.key());
+					buffer.retire(/* keyRemoved= */ true);
+				}
+			}
+		}
+		finally {
+			this.keysLock.unlock();
+		}
+	}
+
+	/** Called by a buffer whose store answered that the key does not exist. */
+	private void keyRemoved(SegmentBuffer buffer) {
+		this.keysLock.lock();
+		try {
+			this.buffers.remove(buffer.key(), buffer);
+			if (this.keys.contains(buffer.key())) {
+				Set<String> remaining = new HashSet<>(this.keys);
+				remaining.remove(buffer.key());
+				this.keys = Set.copyOf(remaining);
+			}
+		}
+		finally {
+			this.keysLock.unlock();
+		}
+		buffer.retire(/* keyRemoved= */ true);
+	}
+
+	private String lifecycleName() {
+		int state = this.lifecycle.get();
+		return switch (state) {
+			case NEW -> "not started";
+			case STARTED -> "started";
+			case CLOSED -> "closed";
+			default -> throw new IllegalStateException("Invalid lifecycle state: " + state);
+		};
+	}
+
+	private static SegmentBufferView unloadedView(String key) {
+		return new SegmentBufferView(key, null, null, 0, 0, null, null, 0, false, null);
+	}
+
+	private static ThreadPoolExecutor newPrefetchExecutor() {
+		ThreadPoolExecutor executor = new ThreadPoolExecutor(PREFETCH_THREADS, PREFETCH_THREADS, 60, TimeUnit.SECONDS,
+				new LinkedBlockingQueue<>(), daemonThreads("id-segment-prefetch-"));
+		executor.allowCoreThreadTimeOut(true);
+		return executor;
+	}
+
+	private static ScheduledThreadPoolExecutor newScheduler() {
+		ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, daemonThreads("id-segment-refresh-"));
+		scheduler.setRemoveOnCancelPolicy(true);
+		scheduler.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+		return scheduler;
+	}
+
+	private static ThreadFactory daemonThreads(String prefix) {
+		AtomicInteger count = new AtomicInteger();
+		return (task) -> {
+			Thread thread = new Thread(task, prefix + count.incrementAndGet());
+			thread.setDaemon(true);
+			return thread;
+		};
+	}
+
+}

@@ -1,0 +1,267 @@
+package io.idstarter.segment;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Settings of a {@link SegmentIdGenerator}; immutable, built with {@link #builder()}.
+ */
+public final class SegmentOptions {
+
+	/** Leaf's prefetch point: the next range is fetched once 10% of the current one is used. */
+	public static final double DEFAULT_PREFETCH_THRESHOLD = 0.1;
+
+	/**
+	 * How long a caller waits for a range that is still being fetched. A fetch normally takes milliseconds and starts
+	 * when 10% of the current range is used, so callers only wait on a key's first call or when the store is slow or
+	 * down. Two seconds ride out a cold first connection, a pool hiccup, a GC pause or the first moments of a database
+	 * fail-over, with several retries of the store inside the wait, and still fail well inside common client timeouts
+	 * (5 to 30 s), so the caller gets an error that names the cause instead of a client-side timeout.
+	 */
+	public static final Duration DEFAULT_MAX_WAIT = Duration.ofSeconds(2);
+
+	/** Leaf's key refresh: the key list is re-read from the store every minute. */
+	public static final Duration DEFAULT_KEY_REFRESH_INTERVAL = Duration.ofSeconds(60);
+
+	/** Largest thread chunk: beyond this a chunk buys no more speed and only strands more numbers per thread. */
+	public static final int MAX_THREAD_CHUNK_SIZE = 65_536;
+
+	private static final SegmentOptions DEFAULTS = builder().build();
+
+	private final double prefetchThreshold;
+
+	private final Duration maxWait;
+
+	private final Duration keyRefreshInterval;
+
+	private final @Nullable String defaultKey;
+
+	private final DynamicStep dynamicStep;
+
+	private final int threadChunkSize;
+
+	private SegmentOptions(Builder builder) {
+		this.prefetchThreshold = builder.prefetchThreshold;
+		this.maxWait = builder.maxWait;
+		this.keyRefreshInterval = builder.keyRefreshInterval;
+		this.defaultKey = builder.defaultKey;
+		this.dynamicStep = builder.dynamicStep;
+		this.threadChunkSize = builder.threadChunkSize;
+	}
+
+	/**
+	 * Returns the defaults: prefetch at 10%, wait at most 2 s, refresh the keys every 60 s, no default key, Leaf's
+	 * dynamic step, no thread chunks (strict order per instance).
+	 * @return the default options
+	 */
+	public static SegmentOptions defaults() {
+		return DEFAULTS;
+	}
+
+	/**
+	 * Returns a builder that starts from the defaults.
+	 * @return a new builder
+	 */
+	public static Builder builder() {
+		return new Builder();
+	}
+
+	/**
+	 * Returns a builder that starts from these options.
+	 * @return a new builder
+	 */
+	public Builder toBuilder() {
+		return new Builder().prefetchThreshold(this.prefetchThreshold)
+			.maxWait(this.maxWait)
+			.keyRefreshInterval(this.keyRefreshInterval)
+			.defaultKey(this.defaultKey)
+			.dynamicStep(this.dynamicStep)
+			.threadChunkSize(this.threadChunkSize);
+	}
+
+	/**
+	 * Returns the share of the current range used before the next one is fetched.
+	 * @return a value in (0, 1)
+	 */
+	public double prefetchThreshold() {
+		return this.prefetchThreshold;
+	}
+
+	/**
+	 * Returns how long a caller that finds both ranges of a key used up waits for the fetch in flight before it fails.
+	 * @return a positive duration
+	 */
+	public Duration maxWait() {
+		return this.maxWait;
+	}
+
+	/**
+	 * Returns how often the key list is re-read from the store.
+	 * @return a positive duration
+	 */
+	public Duration keyRefreshInterval() {
+		return this.keyRefreshInterval;
+	}
+
+	/**
+	 * Returns the key {@link SegmentIdGenerator#nextId()} uses.
+	 * @return the key, or {@code null} if {@code nextId()} without a key is not allowed
+	 */
+	public @Nullable String defaultKey() {
+		return this.defaultKey;
+	}
+
+	/**
+	 * Returns the rule that sizes each range after a key's first.
+	 * @return the rule
+	 */
+	public DynamicStep dynamicStep() {
+		return this.dynamicStep;
+	}
+
+	/**
+	 * Returns how many numbers each platform thread takes from a key's range at a time; 0 when off.
+	 * @return 0, or a size in [1, {@value #MAX_THREAD_CHUNK_SIZE}]
+	 * @see Builder#threadChunkSize(int)
+	 */
+	public int threadChunkSize() {
+		return this.threadChunkSize;
+	}
+
+	@Override
+	public String toString() {
+		return String.format(Locale.ROOT,
+				"SegmentOptions[prefetchThreshold=%s, maxWait=%s, keyRefreshInterval=%s, defaultKey=%s, dynamicStep=%s, "
+						+ "threadChunkSize=%d]",
+				this.prefetchThreshold, this.maxWait, this.keyRefreshInterval, this.defaultKey, this.dynamicStep,
+				this.threadChunkSize);
+	}
+
+	/**
+	 * Builds {@link SegmentOptions}; each setter rejects a bad value at once with a message that names the option, the
+	 * allowed range and the value.
+	 */
+	public static final class Builder {
+
+		private double prefetchThreshold = DEFAULT_PREFETCH_THRESHOLD;
+
+		private Duration maxWait = DEFAULT_MAX_WAIT;
+
+		private Duration keyRefreshInterval = DEFAULT_KEY_REFRESH_INTERVAL;
+
+		private @Nullable String defaultKey;
+
+		private DynamicStep dynamicStep = DynamicStep.defaults();
+
+		private int threadChunkSize;
+
+		private Builder() {
+		}
+
+		/**
+		 * Sets the share of the current range used before the next one is fetched (Leaf: 0.1).
+		 * @param prefetchThreshold a value in (0, 1)
+		 * @return this builder
+		 * @throws IllegalArgumentException if the value is outside (0, 1)
+		 */
+		public Builder prefetchThreshold(double prefetchThreshold) {
+			if (!(prefetchThreshold > 0 && prefetchThreshold < 1)) {
+				throw new IllegalArgumentException("prefetchThreshold must be in (0, 1): " + prefetchThreshold);
+			}
+			this.prefetchThreshold = prefetchThreshold;
+			return this;
+		}
+
+		/**
+		 * Sets how long a caller that finds both ranges of a key used up waits for the fetch in flight.
+		 * @param maxWait a positive duration
+		 * @return this builder
+		 * @throws IllegalArgumentException if the duration is zero or negative
+		 */
+		public Builder maxWait(Duration maxWait) {
+			this.maxWait = requirePositive("maxWait", maxWait);
+			return this;
+		}
+
+		/**
+		 * Sets how often the key list is re-read from the store.
+		 * @param keyRefreshInterval a positive duration
+		 * @return this builder
+		 * @throws IllegalArgumentException if the duration is zero or negative
+		 */
+		public Builder keyRefreshInterval(Duration keyRefreshInterval) {
+			this.keyRefreshInterval = requirePositive("keyRefreshInterval", keyRefreshInterval);
+			return this;
+		}
+
+		/**
+		 * Sets the key {@link SegmentIdGenerator#nextId()} uses.
+		 * @param defaultKey the key, or {@code null} for none
+		 * @return this builder
+		 * @throws IllegalArgumentException if the key is empty or blank
+		 */
+		public Builder defaultKey(@Nullable String defaultKey) {
+			if (defaultKey != null && defaultKey.isBlank()) {
+				throw new IllegalArgumentException("defaultKey must not be blank: '" + defaultKey + "'");
+			}
+			this.defaultKey = defaultKey;
+			return this;
+		}
+
+		/**
+		 * Sets the rule that sizes each range after a key's first.
+		 * @param dynamicStep the rule
+		 * @return this builder
+		 */
+		public Builder dynamicStep(DynamicStep dynamicStep) {
+			this.dynamicStep = Objects.requireNonNull(dynamicStep, "dynamicStep");
+			return this;
+		}
+
+		/**
+		 * Lets each platform thread take {@code threadChunkSize} numbers of a key's range with one atomic add and
+		 * hand them out without touching memory shared with other threads. Opt-in, for many threads drawing IDs of
+		 * one key at high rates: two threads on one shared cursor lose most of its speed to cache-line contention.
+		 *
+		 * <p>The price: IDs stay unique and each thread's IDs still increase, but IDs are no longer in the order they
+		 * were handed out across threads (a thread may still be using its chunk of an older range while others use a
+		 * newer one). Numbers a thread holds but never uses (it goes idle or ends, the generator closes) are gaps: up
+		 * to {@code threadChunkSize - 1} per thread and key. Virtual threads always use the shared cursor, because a
+		 * chunk per short-lived virtual thread would strand most of each chunk. A chunk never reaches past the end of
+		 * its range.
+		 * @param threadChunkSize 0 to turn off (the default: strict order per instance), or a size in
+		 * [1, {@value SegmentOptions#MAX_THREAD_CHUNK_SIZE}]; 64 to 1024 is plenty
+		 * @return this builder
+		 * @throws IllegalArgumentException if the size is negative or too large
+		 */
+		public Builder threadChunkSize(int threadChunkSize) {
+			if (threadChunkSize < 0 || threadChunkSize > MAX_THREAD_CHUNK_SIZE) {
+				throw new IllegalArgumentException(String.format(Locale.ROOT,
+						"threadChunkSize must be 0 (off) or in [1, %d]: %d", MAX_THREAD_CHUNK_SIZE, threadChunkSize));
+			}
+			this.threadChunkSize = threadChunkSize;
+			return this;
+		}
+
+		/**
+		 * Builds the options.
+		 * @return the options
+		 */
+		public SegmentOptions build() {
+			return new SegmentOptions(this);
+		}
+
+		private static Duration requirePositive(String option, Duration value) {
+			Objects.requireNonNull(value, option);
+			if (value.isNegative() || value.isZero()) {
+				throw new IllegalArgumentException(option + " must be positive: " + value);
+			}
+			return value;
+		}
+
+	}
+
+}

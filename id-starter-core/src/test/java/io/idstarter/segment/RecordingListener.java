@@ -1,0 +1,37 @@
+package io.idstarter.segment;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.idstarter.IdWorkerListener;
+
+/**
+ * Records store calls and waits.
+ */
+final class RecordingListener implements IdWorkerListener {
+
+	record StoreCall(String key, String operation, long nanos, boolean success) {
+	}
+
+	record Wait(String key, long nanos, boolean served) {
+	}
+
+	final List<StoreCall> storeCalls = new CopyOnWriteArrayList<>();
+
+	final List<Wait> waits = new CopyOnWriteArrayList<>();
+
+	@Override
+	public void storeCall(String key, String operation, long nanos, boolean success) {
+		this.storeCalls.add(new StoreCall(key, operation, nanos, success));
+	}
+
+	@Override
+	public void segmentWait(String key, long nanos, boolean served) {
+		this.waits.add(new Wait(key, nanos, served));
+	}
+
+	long failedWaits() {
+		return this.waits.stream().filter((wait) -> !wait.served()).count();
+	}
+
+}

@@ -1,0 +1,464 @@
+package io.idstarter.segment;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
+
+import io.idstarter.IdWorkerListener;
+import io.idstarter.time.TimeSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.awaitility.Awaitility.await;
+
+class SegmentIdGeneratorTests {
+
+	/** Keeps every range at the key's configured step, so tests can predict the ranges. */
+	private static final DynamicStep FIXED_STEP = new DynamicStep(Duration.ofMinutes(15), Duration.ofMinutes(30), 1);
+
+	private final InMemorySegmentStore store = new InMemorySegmentStore();
+
+	private final RecordingStore recording = new RecordingStore(this.store);
+
+	private final RecordingListener listener = new RecordingListener();
+
+	private final List<SegmentIdGenerator> generators = new ArrayList<>();
+
+	@AfterEach
+	void close() {
+		this.generators.forEach(SegmentIdGenerator::close);
+	}
+
+	private SegmentIdGenerator start(SegmentOptions.Builder options) {
+		return start(options, TimeSource.system());
+	}
+
+	private SegmentIdGenerator start(SegmentOptions.Builder options, TimeSource time) {
+		SegmentIdGenerator generator = new SegmentIdGenerator(this.recording, options.build(), time, this.listener,
+				null);
+		this.generators.add(generator);
+		generator.start();
+		return generator;
+	}
+
+	private static SegmentOptions.Builder fixedStep() {
+		return SegmentOptions.builder().dynamicStep(FIXED_STEP);
+	}
+
+	private static long[] draw(SegmentIdGenerator generator, String key, int count) {
+		long[] ids = new long[count];
+		for (int i = 0; i < count; i++) {
+			ids[i] = generator.nextId(key);
+		}
+		return ids;
+	}
+
+	@Test
+	void firstCallLoadsTheFirstRangeWithTheConfiguredStep() {
+		this.store.createKey("order", 1000, 50, "orders");
+		SegmentIdGenerator generator = start(SegmentOptions.builder());
+		assertThat(generator.nextId("order")).isEqualTo(1000);
+		assertThat(generator.nextId("order")).isEqualTo(1001);
+		assertThat(this.recording.calls().get(0).requestedStep()).isZero();
+		assertThat(this.listener.storeCalls).first()
+			.satisfies((call) -> assertThat(call.operation()).isEqualTo("allocate"))
+			.satisfies((call) -> assertThat(call.success()).isTrue());
+	}
+
+	@Test
+	void idsOfAKeyAreConsecutiveAcrossRangeSwitches() {
+		this.store.createKey("order", 0, 10, "");
+		SegmentIdGenerator generator = start(fixedStep());
+		assertThat(draw(generator, "order", 95)).containsExactly(LongStream.range(0, 95).toArray());
+		assertThat(generator.view("order").orElseThrow().issuedCount()).isEqualTo(95);
+	}
+
+	@Test
+	void keysHaveSeparateNumberSpaces() {
+		this.store.createKey("a", 0, 10, "");
+		this.store.createKey("b", 0, 10, "");
+		SegmentIdGenerator generator = start(fixedStep());
+		assertThat(generator.nextId("a")).isZero();
+		assertThat(generator.nextId("b")).isZero();
+		assertThat(generator.nextId("a")).isOne();
+	}
+
+	@Test
+	void nextIdWithoutKeyUsesTheDefaultKey() {
+		this.store.createKey("order", 7, 10, "");
+		SegmentIdGenerator generator = start(SegmentOptions.builder().defaultKey("order"));
+		assertThat(generator.nextId()).isEqualTo(7);
+		assertThat(generator.nextIdString()).isEqualTo("8");
+	}
+
+	@Test
+	void nextIdWithoutKeyAndWithoutDefaultKeyNamesTheProperty() {
+		SegmentIdGenerator generator = start(SegmentOptions.builder());
+		assertThatIllegalStateException().isThrownBy(generator::nextId)
+			.withMessageContaining("id-worker.segment.default-key");
+	}
+
+	@Test
+	void prefetchHappensOncePerRangeAndBeforeTheRangeRunsOut() throws Exception {
+		this.store.createKey("order", 0, 100, "");
+		this.store.setLatency(Duration.ofMillis(100));
+		SegmentIdGenerator generator = start(fixedStep());
+		// The first call waits for the first range; 10% of 100 is the 10th number.
+		draw(generator, "order", 9);
+		Thread.sleep(300);
+		assertThat(this.store.allocateCalls()).as("no prefetch before 10% is used").isEqualTo(1);
+		generator.nextId("order");
+		await().atMost(Duration.ofSeconds(5)).until(() -> generator.view("order").orElseThrow().next() != null);
+		for (int range = 1; range <= 4; range++) {
+			int waitsBefore = this.listener.waits.size();
+			long[] ids = draw(generator, "order", 100);
+			// the first ID of the range was fetched ahead, so nobody waited for it
+			assertThat(this.listener.waits).hasSize(waitsBefore);
+			assertThat(ids[0]).isEqualTo(range * 100L - 90);
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> generator.view("order").orElseThrow().next() != null);
+			assertThat(this.store.allocateCalls()).isEqualTo(range + 2);
+		}
+		assertThat(this.listener.waits).hasSize(1);
+		assertThat(this.listener.waits.get(0).served()).isTrue();
+	}
+
+	@Test
+	void callerOfTheFirstIdOfAPrefetchedRangeDoesNotWait() {
+		this.store.createKey("order", 0, 100, "");
+		this.store.setLatency(Duration.ofMillis(200));
+		SegmentIdGenerator generator = start(fixedStep());
+		draw(generator, "order", 99);
+		await().atMost(Duration.ofSeconds(5)).until(() -> generator.view("order").orElseThrow().next() != null);
+		generator.nextId("order");
+		long start = System.nanoTime();
+		assertThat(generator.nextId("order")).isEqualTo(100);
+		assertThat(System.nanoTime() - start).isLessThan(TimeUnit.MILLISECONDS.toNanos(100));
+	}
+
+	@Test
+	void dynamicStepIsAppliedFromTheSecondFetchOnAtItsBoundaries() {
+		this.store.createKey("order", 0, 10, "");
+		ManualTime time = new ManualTime();
+		SegmentIdGenerator generator = start(SegmentOptions.builder(), time);
+		// range 1 [0, 10): its 1st number triggers fetch 2, right after fetch 1: double
+		generator.nextId("order");
+		awaitNext(generator);
+		time.advance(Duration.ofMinutes(15));
+		// range 2 [10, 30): its 2nd number triggers fetch 3, exactly 15 minutes later: keep
+		draw(generator, "order", 11);
+		awaitNext(generator);
+		time.advance(Duration.ofMinutes(30));
+		// range 3 [30, 50): its 2nd number triggers fetch 4, exactly 30 minutes later: halve
+		draw(generator, "order", 20);
+		awaitNext(generator);
+		assertThat(this.recording.requestedSteps()).containsExactly(0, 20, 20, 10);
+		SegmentBufferView view = generator.view("order").orElseThrow();
+		assertThat(view.step()).isEqualTo(10);
+		assertThat(view.configuredStep()).isEqualTo(10);
+		assertThat(view.lastFetchTime()).isNotNull();
+	}
+
+	@Test
+	void raisedConfiguredStepIsTheNewFloor() {
+		this.store.createKey("order", 0, 10, "");
+		ManualTime time = new ManualTime();
+		SegmentIdGenerator generator = start(SegmentOptions.builder(), time);
+		generator.nextId("order");
+		awaitNext(generator);
+		this.store.updateStep("order", 100);
+		// fetch 3 still knows the old floor; its allocation reports the new one
+		time.advance(Duration.ofMinutes(20));
+		draw(generator, "order", 11);
+		awaitNext(generator);
+		time.advance(Duration.ofMinutes(20));
+		draw(generator, "order", 20);
+		awaitNext(generator);
+		assertThat(this.recording.requestedSteps()).containsExactly(0, 20, 20, 100);
+	}
+
+	private static void awaitNext(SegmentIdGenerator generator) {
+		await().atMost(Duration.ofSeconds(5)).until(() -> generator.view("order").orElseThrow().next() != null);
+	}
+
+	@Test
+	void storeOutageWithBothRangesUsedUpFailsAfterMaxWaitAndRecovers() {
+		this.store.createKey("order", 0, 10, "");
+		SegmentIdGenerator generator = start(fixedStep().maxWait(Duration.ofMillis(400)));
+		List<Long> ids = new ArrayList<>();
+		ids.add(generator.nextId("order"));
+		awaitNext(generator);
+		this.store.setAvailable(false);
+		for (int i = 0; i < 19; i++) {
+			ids.add(generator.nextId("order"));
+		}
+		long start = System.nanoTime();
+		assertThatExceptionOfType(SegmentsExhaustedException.class).isThrownBy(() -> generator.nextId("order"))
+			.withMessageContaining("'order'")
+			.withMessageContaining("[0, 10)")
+			.withMessageContaining("[10, 20)")
+			.withMessageContaining("step 10")
+			.withMessageContaining("the fetch has been pending for")
+			.withMessageContaining("simulated outage")
+			.withCauseInstanceOf(SegmentStoreException.class)
+			.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo("order"));
+		long waited = System.nanoTime() - start;
+		assertThat(waited).isBetween(TimeUnit.MILLISECONDS.toNanos(390), TimeUnit.MILLISECONDS.toNanos(1500));
+		assertThat(this.listener.waits).last().satisfies((wait) -> assertThat(wait.served()).isFalse());
+		assertThat(this.listener.storeCalls).anySatisfy((call) -> assertThat(call.success()).isFalse());
+		SegmentBufferView view = generator.view("order").orElseThrow();
+		assertThat(view.fetchInFlight()).isTrue();
+		assertThat(view.lastError()).contains("simulated outage");
+
+		this.store.setAvailable(true);
+		for (int i = 0; i < 30; i++) {
+			ids.add(generator.nextId("order"));
+		}
+		assertThat(ids).containsExactlyElementsOf(LongStream.range(0, 50).boxed().toList());
+		assertThat(generator.view("order").orElseThrow().lastError()).isNull();
+	}
+
+	@Test
+	void outageRetriesAreSpacedOut() throws Exception {
+		this.store.createKey("order", 0, 10, "");
+		SegmentIdGenerator generator = start(fixedStep().maxWait(Duration.ofMillis(400)));
+		generator.nextId("order");
+		awaitNext(generator);
+		this.store.setAvailable(false);
+		draw(generator, "order", 10);
+		long before = this.store.allocateCalls();
+		Thread.sleep(1000);
+		// delays 10, 20, 40, 80, 100, 100, ... ms (capped at maxWait / 4): about 12 calls a second, not thousands
+		assertThat(this.store.allocateCalls() - before).isBetween(5L, 16L);
+	}
+
+	@Test
+	void firstCallDuringAnOutageSaysTheFirstRangeDidNotArrive() {
+		this.store.createKey("order", 0, 10, "");
+		SegmentIdGenerator generator = start(fixedStep().maxWait(Duration.ofMillis(200)));
+		this.store.setAvailable(false);
+		assertThatExceptionOfType(SegmentsExhaustedException.class).isThrownBy(() -> generator.nextId("order"))
+			.withMessageContaining("The first range of key 'order' did not arrive within")
+			.withMessageContaining("simulated outage");
+		this.store.setAvailable(true);
+		assertThat(generator.nextId("order")).isZero();
+	}
+
+	@Test
+	void slowStoreMakesCallersWaitInsteadOfFailing() {
+		this.store.createKey("order", 0, 10, "");
+		this.store.setLatency(Duration.ofMillis(300));
+		SegmentIdGenerator generator = start(fixedStep());
+		long[] ids = draw(generator, "order", 35);
+		assertThat(ids).containsExactly(LongStream.range(0, 35).toArray());
+		assertThat(this.listener.failedWaits()).isZero();
+	}
+
+	@Test
+	void rangePastLongMaxValueFailsNamingTheKeyAndNeverWrapsAround() {
+		this.store.createKey("order", Long.MAX_VALUE - 3, 3, "");
+		SegmentIdGenerator generator = start(fixedStep().maxWait(Duration.ofMillis(50)));
+		assertThat(draw(generator, "order", 3)).containsExactly(Long.MAX_VALUE - 3, Long.MAX_VALUE - 2,
+				Long.MAX_VALUE - 1);
+		// The cursor passes Long.MAX_VALUE and wraps to negative values; none of them may come out as an ID.
+		for (int i = 0; i < 4; i++) {
+			assertThatExceptionOfType(SegmentsExhaustedException.class).isThrownBy(() -> generator.nextId("order"))
+				.withMessageContaining("'order'")
+				.withMessageContaining("Long.MAX_VALUE");
+		}
+		assertThat(generator.view("order").orElseThrow().current().remaining()).isZero();
+	}
+
+	@Test
+	void unknownKeyIsRejected() {
+		SegmentIdGenerator generator = start(SegmentOptions.builder());
+		assertThatExceptionOfType(UnknownKeyException.class).isThrownBy(() -> generator.nextId("nope"))
+			.withMessageContaining("'nope'")
+			.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo("nope"));
+		assertThat(generator.view("nope")).isEmpty();
+	}
+
+	@Test
+	void unknownKeysReadTheStoreAtMostOnceASecond() {
+		SegmentIdGenerator generator = start(SegmentOptions.builder());
+		long start = System.nanoTime();
+		int calls = 0;
+		while (System.nanoTime() - start < TimeUnit.MILLISECONDS.toNanos(2500)) {
+			String junk = "junk-" + calls++;
+			assertThatExceptionOfType(UnknownKeyException.class).isThrownBy(() -> generator.nextId(junk));
+		}
+		assertThat(calls).isGreaterThan(1000);
+		// one read at start, then at most one per second: after 1 s and after 2 s
+		assertThat(this.store.keysCalls()).isBetween(2L, 3L);
+	}
+
+	@Test
+	void keyCreatedAfterStartIsFoundByTheUnknownKeyReadAfterASecond() {
+		SegmentIdGenerator generator = start(SegmentOptions.builder());
+		this.store.createKey("late", 0, 10, "");
+		assertThatExceptionOfType(UnknownKeyException.class).isThrownBy(() -> generator.nextId("late"));
+		await().atMost(Duration.ofSeconds(3))
+			.pollInterval(Duration.ofMillis(100))
+			.ignoreException(UnknownKeyException.class)
+			.until(() -> generator.nextId("late") >= 0);
+		assertThat(generator.keys()).contains("late");
+	}
+
+	@Test
+	void refreshAddsNewKeysAndStopsRemovedOnes() {
+		this.store.createKey("old", 0, 10, "");
+		SegmentIdGenerator generator = start(SegmentOptions.builder().keyRefreshInterval(Duration.ofMillis(200)));
+		assertThat(generator.nextId("old")).isZero();
+		this.store.createKey("new", 0, 10, "");
+		this.store.removeKey("old");
+		await().atMost(Duration.ofSeconds(3)).until(() -> generator.keys().equals(Set.of("new")));
+		assertThat(generator.nextId("new")).isZero();
+		assertThatExceptionOfType(UnknownKeyException.class).isThrownBy(() -> generator.nextId("old"));
+		assertThat(generator.views()).extracting(SegmentBufferView::key).containsExactly("new");
+	}
+
+	@Test
+	void keyRemovedFromTheStoreStopsOnceItsNextFetchIsRefused() {
+		this.store.createKey("order", 0, 10, "");
+		SegmentIdGenerator generator = start(fixedStep().maxWait(Duration.ofSeconds(1)));
+		generator.nextId("order");
+		awaitNext(generator);
+		this.store.removeKey("order");
+		// 10 is the first number of the range fetched ahead and asks for its successor, which the store refuses
+		assertThat(draw(generator, "order", 10)).containsExactly(LongStream.rangeClosed(1, 10).toArray());
+		await().atMost(Duration.ofSeconds(5))
+			.untilAsserted(() -> assertThatExceptionOfType(UnknownKeyException.class)
+				.isThrownBy(() -> generator.nextId("order")));
+		assertThat(generator.keys()).doesNotContain("order");
+		assertThat(generator.view("order")).isEmpty();
+	}
+
+	@Test
+	void nextIdsReturnsARunAcrossARangeSwitchWithoutDuplicates() {
+		this.store.createKey("order", 0, 10, "");
+		SegmentIdGenerator generator = start(fixedStep());
+		generator.nextId("order");
+		assertThat(generator.nextIds("order", 25)).containsExactly(LongStream.range(1, 26).toArray());
+		assertThat(generator.nextIds("order", 1)).containsExactly(26);
+		assertThat(generator.view("order").orElseThrow().issuedCount()).isEqualTo(27);
+		assertThatIllegalArgumentException().isThrownBy(() -> generator.nextIds("order", 0))
+			.withMessage("count must be at least 1: 0");
+	}
+
+	@Test
+	void nextIdsAndNextIdFromManyThreadsNeverRepeat() throws Exception {
+		this.store.createKey("order", 0, 100, "");
+		SegmentIdGenerator generator = start(SegmentOptions.builder());
+		List<CompletableFuture<List<Long>>> results = new ArrayList<>();
+		for (int t = 0; t < 4; t++) {
+			boolean batches = (t % 2 == 0);
+			results.add(CompletableFuture.supplyAsync(() -> {
+				List<Long> ids = new ArrayList<>();
+				for (int i = 0; i < 5000; i++) {
+					if (batches) {
+						for (long id : generator.nextIds("order", 7)) {
+							ids.add(id);
+						}
+					}
+					else {
+						ids.add(generator.nextId("order"));
+					}
+				}
+				return ids;
+			}, runner()));
+		}
+		Set<Long> all = new HashSet<>();
+		int total = 0;
+		for (CompletableFuture<List<Long>> result : results) {
+			List<Long> ids = result.get(30, TimeUnit.SECONDS);
+			assertThat(ids).isSorted();
+			all.addAll(ids);
+			total += ids.size();
+		}
+		assertThat(total).isEqualTo(2 * 5000 * 7 + 2 * 5000);
+		assertThat(all).hasSize(total);
+		assertThat(generator.view("order").orElseThrow().issuedCount()).isEqualTo(total);
+	}
+
+	private static java.util.concurrent.Executor runner() {
+		return (task) -> new Thread(task).start();
+	}
+
+	@Test
+	void viewsDescribeEveryKnownKey() {
+		this.store.createKey("a", 100, 10, "");
+		this.store.createKey("b", 0, 10, "");
+		SegmentIdGenerator generator = start(fixedStep());
+		draw(generator, "a", 3);
+		awaitNext(generator, "a");
+		List<SegmentBufferView> views = generator.views();
+		assertThat(views).extracting(SegmentBufferView::key).containsExactly("a", "b");
+		SegmentBufferView a = views.get(0);
+		assertThat(a.current()).isEqualTo(new SegmentView(100, 110, 103));
+		assertThat(a.current().remaining()).isEqualTo(7);
+		assertThat(a.next()).isEqualTo(new SegmentView(110, 120, 110));
+		assertThat(a.issuedCount()).isEqualTo(3);
+		assertThat(a.step()).isEqualTo(10);
+		assertThat(a.lastFetchDuration()).isNotNull();
+		assertThat(a.fetchInFlight()).isFalse();
+		assertThat(a.loaded()).isTrue();
+		assertThat(views.get(1).loaded()).isFalse();
+		assertThat(views.get(1).issuedCount()).isZero();
+	}
+
+	private static void awaitNext(SegmentIdGenerator generator, String key) {
+		await().atMost(Duration.ofSeconds(5)).until(() -> generator.view(key).orElseThrow().next() != null);
+	}
+
+	@Test
+	void generatorMustBeStartedOnce() {
+		SegmentIdGenerator generator = new SegmentIdGenerator(this.store, SegmentOptions.defaults());
+		this.generators.add(generator);
+		assertThatIllegalStateException().isThrownBy(() -> generator.nextId("order"))
+			.withMessageContaining("call start() first");
+		generator.start();
+		assertThatIllegalStateException().isThrownBy(generator::start).withMessageContaining("already started");
+	}
+
+	@Test
+	void startFailsWhenTheStoreIsDownAndCanBeRetried() {
+		this.store.setAvailable(false);
+		SegmentIdGenerator generator = new SegmentIdGenerator(this.store, SegmentOptions.defaults());
+		this.generators.add(generator);
+		assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(generator::start);
+		this.store.setAvailable(true);
+		generator.start();
+		assertThat(generator.keys()).isEmpty();
+	}
+
+	@Test
+	void closeFailsWaitingCallersAtOnceAndStopsIssuing() throws Exception {
+		this.store.createKey("order", 0, 10, "");
+		SegmentIdGenerator generator = new SegmentIdGenerator(this.store, SegmentOptions.builder()
+			.maxWait(Duration.ofSeconds(10))
+			.build(), TimeSource.system(), IdWorkerListener.NONE, null);
+		generator.start();
+		this.store.setLatency(Duration.ofSeconds(3));
+		CompletableFuture<Long> waiting = CompletableFuture.supplyAsync(() -> generator.nextId("order"), runner());
+		Thread.sleep(200);
+		long start = System.nanoTime();
+		generator.close();
+		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> waiting.get(2, TimeUnit.SECONDS))
+			.withCauseInstanceOf(IllegalStateException.class)
+			.withMessageContaining("closed");
+		assertThat(System.nanoTime() - start).isLessThan(TimeUnit.SECONDS.toNanos(2));
+		assertThatIllegalStateException().isThrownBy(() -> generator.nextId("order")).withMessageContaining("closed");
+		generator.close();
+	}
+
+}
