@@ -484,23 +484,32 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 		this.clockOffsetRoundTrip = elapsedMillis;
 		Duration offset = Duration.ofMillis(lease.storeTimeMillis() - (wallBefore + elapsedMillis / 2));
 		this.clockOffset = offset;
-		boolean large = offset.abs().compareTo(CLOCK_OFFSET_WARNING) > 0;
+		boolean large = certainOffsetMillis() > CLOCK_OFFSET_WARNING.toMillis();
 		if (large && !this.clockOffsetWarned) {
-			logger.warn("{}this node's clock is {} ms {} the lease store's; check clock synchronisation",
-					prefixFor(lease.workerId()), offset.abs().toMillis(), offset.isNegative() ? "ahead of" : "behind");
+			logger.warn("{}this node's clock is {} ms {} the lease store's (measured over a {} ms round trip); check "
+					+ "clock synchronisation", prefixFor(lease.workerId()), offset.abs().toMillis(),
+					offset.isNegative() ? "ahead of" : "behind", elapsedMillis);
 		}
 		this.clockOffsetWarned = large;
 	}
 
 	/**
+	 * Returns the part of the measured offset that the round trip cannot explain: the store read its clock somewhere
+	 * within the call, so the midpoint estimate may be off by half the round trip either way.
+	 */
+	private long certainOffsetMillis() {
+		Duration offset = this.clockOffset;
+		return (offset != null) ? Math.max(0, offset.abs().toMillis() - this.clockOffsetRoundTrip / 2) : 0;
+	}
+
+	/**
 	 * Returns why this node's clock is too far from the store's, or {@code null} when it is within the bound or the
-	 * guard is off. Half the round trip is allowed for: the store read its clock somewhere within the call.
+	 * guard is off.
 	 */
 	private @Nullable ClockSkewException clockSkew(int workerId) {
 		Duration bound = this.settings.maxClockSkew();
 		Duration offset = this.clockOffset;
-		if (bound == null || offset == null
-				|| offset.abs().toMillis() - this.clockOffsetRoundTrip / 2 <= bound.toMillis()) {
+		if (bound == null || offset == null || certainOffsetMillis() <= bound.toMillis()) {
 			return null;
 		}
 		return new ClockSkewException(prefixFor(workerId) + "this node's clock is " + offset.abs().toMillis() + " ms "

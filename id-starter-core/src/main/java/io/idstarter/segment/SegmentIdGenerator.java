@@ -1,5 +1,7 @@
 package io.idstarter.segment;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -51,6 +53,17 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 	/** Shortest time between two reads of the key list caused by unknown keys. */
 	static final long UNKNOWN_KEY_RELOAD_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
+	private static final VarHandle PRIMARY;
+
+	static {
+		try {
+			PRIMARY = MethodHandles.lookup().findVarHandle(SegmentIdGenerator.class, "primary", SegmentBuffer.class);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new ExceptionInInitializerError(ex);
+		}
+	}
+
 	/** Lifecycle: constructed, {@link #start()} not called yet. */
 	private static final int NEW = 0;
 
@@ -76,6 +89,12 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 
 	/** Buffers of the keys used so far; a buffer is removed (and retired) when its key leaves the store. */
 	private final ConcurrentHashMap<String, SegmentBuffer> buffers = new ConcurrentHashMap<>();
+
+	/**
+	 * The buffer of the default key, or else of the first key used, checked before the map because most applications
+	 * use one key; written only when a buffer is created or removed, so it stays read-mostly.
+	 */
+	private volatile @Nullable SegmentBuffer primary;
 
 	/** Serialises reading and applying the key list, so that an older list never replaces a newer one. */
 	private final ReentrantLock keysLock = new ReentrantLock();
@@ -155,9 +174,12 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 
 	@Override
 	public long nextId(String key) {
-		SegmentBuffer buffer = this.buffers.get(key);
-		if (buffer == null) {
-			buffer = bufferFor(key);
+		SegmentBuffer buffer = this.primary;
+		if (buffer == null || !buffer.key().equals(key)) {
+			buffer = this.buffers.get(key);
+			if (buffer == null) {
+				buffer = bufferFor(key);
+			}
 		}
 		return buffer.nextId();
 	}
@@ -174,9 +196,12 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 		if (count < 1) {
 			throw new IllegalArgumentException("count must be at least 1: " + count);
 		}
-		SegmentBuffer buffer = this.buffers.get(key);
-		if (buffer == null) {
-			buffer = bufferFor(key);
+		SegmentBuffer buffer = this.primary;
+		if (buffer == null || !buffer.key().equals(key)) {
+			buffer = this.buffers.get(key);
+			if (buffer == null) {
+				buffer = bufferFor(key);
+			}
 		}
 		return buffer.nextIds(count);
 	}
@@ -225,6 +250,7 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 		if (this.lifecycle.getAndSet(CLOSED) == CLOSED) {
 			return;
 		}
+		this.primary = null;
 		for (SegmentBuffer buffer : this.buffers.values()) {
 			buffer.retire(/* keyRemoved= */ false);
 		}
@@ -261,6 +287,17 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 			// close() may have missed a buffer created while it ran.
 			buffer.retire(/* keyRemoved= */ false);
 			this.buffers.remove(key, buffer);
+			return buffer;
+		}
+		if (key.equals(this.options.defaultKey())) {
+			this.primary = buffer;
+		}
+		else {
+			PRIMARY.compareAndSet(this, null, buffer);
+		}
+		if (this.buffers.get(key) != buffer) {
+			// Removed meanwhile: the removal may have looked at `primary` before this buffer was put there.
+			forgetPrimary(buffer);
 		}
 		return buffer;
 	}
@@ -288,6 +325,9 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 		catch (RuntimeException ex) {
 			logger.warn("Could not refresh the segment keys; keeping the {} cached keys", this.keys.size(), ex);
 		}
+		for (SegmentBuffer buffer : this.buffers.values()) {
+			buffer.releaseChunksOfEndedThreads();
+		}
 	}
 
 	private void reloadKeys() {
@@ -305,6 +345,7 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 			for (SegmentBuffer buffer : this.buffers.values()) {
 				if (!loaded.contains(buffer.key()) && this.buffers.remove(buffer.key(), buffer)) {
 					logger.info("Segment key '{}' removed from the store; it issues no more IDs", buffer.key());
+					forgetPrimary(buffer);
 					buffer.retire(/* keyRemoved= */ true);
 				}
 			}
@@ -319,6 +360,7 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 		this.keysLock.lock();
 		try {
 			this.buffers.remove(buffer.key(), buffer);
+			forgetPrimary(buffer);
 			if (this.keys.contains(buffer.key())) {
 				Set<String> remaining = new HashSet<>(this.keys);
 				remaining.remove(buffer.key());
@@ -329,6 +371,10 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 			this.keysLock.unlock();
 		}
 		buffer.retire(/* keyRemoved= */ true);
+	}
+
+	private void forgetPrimary(SegmentBuffer buffer) {
+		PRIMARY.compareAndSet(this, buffer, null);
 	}
 
 	private String lifecycleName() {

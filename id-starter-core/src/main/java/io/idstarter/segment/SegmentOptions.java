@@ -231,7 +231,8 @@ public final class SegmentOptions {
 		 * newer one). Numbers a thread holds but never uses (it goes idle or ends, the generator closes) are gaps: up
 		 * to {@code threadChunkSize - 1} per thread and key. Virtual threads always use the shared cursor, because a
 		 * chunk per short-lived virtual thread would strand most of each chunk. A chunk never reaches past the end of
-		 * its range.
+		 * its range. Up to 256 platform threads per key hold a chunk at a time (slots by thread ID); a thread that finds
+		 * no free slot uses the shared cursor. The slot of a thread that ended is freed at the next key refresh.
 		 * @param threadChunkSize 0 to turn off (the default: strict order per instance), or a size in
 		 * [1, {@value SegmentOptions#MAX_THREAD_CHUNK_SIZE}]; 64 to 1024 is plenty
 		 * @return this builder

@@ -328,6 +328,19 @@ class SegmentIdGeneratorTests {
 	}
 
 	@Test
+	void keyRemovedAndCreatedAgainIsServedAgain() {
+		this.store.createKey("order", 0, 10, "");
+		SegmentIdGenerator generator = start(SegmentOptions.builder().keyRefreshInterval(Duration.ofMillis(200)));
+		assertThat(generator.nextId("order")).isZero();
+		this.store.removeKey("order");
+		await().atMost(Duration.ofSeconds(3)).until(() -> !generator.keys().contains("order"));
+		assertThatExceptionOfType(UnknownKeyException.class).isThrownBy(() -> generator.nextId("order"));
+		this.store.createKey("order", 1000, 10, "");
+		await().atMost(Duration.ofSeconds(3)).until(() -> generator.keys().contains("order"));
+		assertThat(generator.nextId("order")).isEqualTo(1000);
+	}
+
+	@Test
 	void keyRemovedFromTheStoreStopsOnceItsNextFetchIsRefused() {
 		this.store.createKey("order", 0, 10, "");
 		SegmentIdGenerator generator = start(fixedStep().maxWait(Duration.ofSeconds(1)));

@@ -10,6 +10,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
 
@@ -185,6 +186,100 @@ class ThreadChunkTests {
 			}
 		}
 		assertThat(this.listener.failedWaits()).isZero();
+	}
+
+	private SegmentBuffer buffer(int chunkSize) {
+		ExecutorService prefetch = thread();
+		ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+		this.executors.add(scheduler);
+		return new SegmentBuffer("order", this.store, SegmentOptions.builder().threadChunkSize(chunkSize).build(),
+				TimeSource.system(), this.listener, prefetch, scheduler, (removed) -> {
+				});
+	}
+
+	private static Thread drawOnce(SegmentBuffer buffer, CountDownLatch release) {
+		CountDownLatch drawn = new CountDownLatch(1);
+		Thread thread = new Thread(() -> {
+			buffer.nextId();
+			drawn.countDown();
+			try {
+				release.await();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		});
+		thread.start();
+		try {
+			assertThat(drawn.await(10, TimeUnit.SECONDS)).isTrue();
+		}
+		catch (InterruptedException ex) {
+			throw new IllegalStateException(ex);
+		}
+		return thread;
+	}
+
+	@Test
+	void slotsOfThreadsThatEndedAreFreedForNewThreads() throws Exception {
+		this.memory.createKey("order", 0, 100_000, "");
+		SegmentBuffer buffer = buffer(64);
+		CountDownLatch release = new CountDownLatch(1);
+		List<Thread> threads = new ArrayList<>();
+		for (int i = 0; i < 10; i++) {
+			threads.add(drawOnce(buffer, release));
+		}
+		assertThat(buffer.chunkSlotsInUse()).isEqualTo(10);
+		buffer.releaseChunksOfEndedThreads();
+		assertThat(buffer.chunkSlotsInUse()).as("live threads keep their slots").isEqualTo(10);
+		release.countDown();
+		for (Thread thread : threads) {
+			thread.join(10_000);
+		}
+		buffer.releaseChunksOfEndedThreads();
+		assertThat(buffer.chunkSlotsInUse()).isZero();
+		buffer.retire(/* keyRemoved= */ false);
+	}
+
+	@Test
+	void threadWhoseSlotsAreTakenByLiveThreadsUsesTheSharedCursor() throws Exception {
+		this.memory.createKey("order", 0, 100_000, "");
+		SegmentBuffer buffer = buffer(64);
+		CountDownLatch release = new CountDownLatch(1);
+		// two live threads with consecutive IDs hold slots s and s + 1
+		Thread first = null;
+		Thread second = null;
+		while (second == null) {
+			Thread candidate = drawOnce(buffer, release);
+			if (first != null && ((first.getId() + 1) & (SegmentBuffer.CHUNK_SLOTS - 1)) == (candidate.getId()
+					& (SegmentBuffer.CHUNK_SLOTS - 1))) {
+				second = candidate;
+			}
+			else {
+				first = candidate;
+			}
+		}
+		int held = buffer.chunkSlotsInUse();
+		long issued = buffer.view().issuedCount();
+		// a thread whose ID maps to slot s finds s and s + 1 taken
+		Thread late = null;
+		while (late == null) {
+			Thread candidate = new Thread(() -> {
+				for (int i = 0; i < 3; i++) {
+					buffer.nextId();
+				}
+			});
+			if ((candidate.getId() & (SegmentBuffer.CHUNK_SLOTS - 1)) == (first.getId()
+					& (SegmentBuffer.CHUNK_SLOTS - 1))) {
+				late = candidate;
+			}
+		}
+		late.start();
+		late.join(10_000);
+		// three single numbers from the shared cursor, not a chunk of 64
+		assertThat(buffer.view().issuedCount()).isEqualTo(issued + 3);
+		assertThat(buffer.chunkSlotsInUse()).isEqualTo(held);
+		release.countDown();
+		buffer.retire(/* keyRemoved= */ false);
 	}
 
 	@Test

@@ -1,0 +1,334 @@
+package io.idstarter.crossprocess;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import com.mongodb.ConnectionString;
+import com.mongodb.MongoClientSettings;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.connection.ClusterConnectionMode;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.idstarter.lease.ISequenceManager;
+import io.idstarter.segment.SegmentKeyAdmin;
+import io.idstarter.segment.SegmentStore;
+import io.idstarter.store.jdbc.JdbcSchema;
+import io.idstarter.store.jdbc.JdbcSegmentStore;
+import io.idstarter.store.jdbc.JdbcSequenceManager;
+import io.idstarter.store.mongo.MongoSegmentStore;
+import io.idstarter.store.mongo.MongoSequenceManager;
+import io.idstarter.store.redis.RedisSegmentStore;
+import io.idstarter.store.redis.RedisSequenceManager;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
+
+import org.springframework.data.mongodb.core.MongoTemplate;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.Cursor;
+import org.springframework.data.redis.core.ScanOptions;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * The segment store and lease store of one drill run on a real server, over connections with short timeouts so that
+ * an outage shows within about a second. Used alike by the test JVM and by {@link IdDrillProcess} children.
+ */
+abstract sealed class DrillStore implements AutoCloseable {
+
+	/** Timeouts for drills that expect the store to answer: generous, for a busy 2-core machine. */
+	static final Timeouts RELAXED = new Timeouts(Duration.ofSeconds(5), Duration.ofSeconds(5));
+
+	/** Timeouts for outage drills, so that a store cut off shows within about a second. */
+	static final Timeouts SHORT = new Timeouts(Duration.ofSeconds(1), Duration.ofSeconds(2));
+
+	/**
+	 * Opens connections to a store with {@link #RELAXED} timeouts.
+	 * @param spec where the store is
+	 * @return the stores, to close after use
+	 */
+	static DrillStore open(StoreSpec spec) {
+		return open(spec, RELAXED);
+	}
+
+	/**
+	 * Opens connections to a store.
+	 * @param spec where the store is
+	 * @param timeouts how long the driver waits
+	 * @return the stores, to close after use
+	 */
+	static DrillStore open(StoreSpec spec, Timeouts timeouts) {
+		return switch (spec.kind()) {
+			case MARIADB, POSTGRESQL -> new Jdbc(spec, timeouts);
+			case REDIS -> new Redis(spec, timeouts);
+			case MONGO -> new Mongo(spec, timeouts);
+		};
+	}
+
+	/**
+	 * Returns the segment store of this run.
+	 * @return the store
+	 */
+	abstract SegmentStore segmentStore();
+
+	/**
+	 * Returns the key administration of {@link #segmentStore()}.
+	 * @return the same store
+	 */
+	final SegmentKeyAdmin keyAdmin() {
+		return (SegmentKeyAdmin) segmentStore();
+	}
+
+	/**
+	 * Returns the lease store of this run.
+	 * @return the store
+	 */
+	abstract ISequenceManager sequenceManager();
+
+	/**
+	 * Creates this run's tables (JDBC); the other stores need nothing.
+	 */
+	void createSchema() {
+	}
+
+	/**
+	 * Deletes everything this run wrote: its tables, keys or collections, and nothing else.
+	 */
+	abstract void dropAll();
+
+	@Override
+	public abstract void close();
+
+	/**
+	 * How long the drivers wait.
+	 *
+	 * @param connect to connect (and a pool, for a connection; MongoDB, to select a server)
+	 * @param command for a reply
+	 */
+	record Timeouts(Duration connect, Duration command) {
+	}
+
+	/**
+	 * MariaDB or PostgreSQL through HikariCP.
+	 */
+	static final class Jdbc extends DrillStore {
+
+		private final StoreSpec spec;
+
+		private final HikariDataSource dataSource;
+
+		private final JdbcSegmentStore segments;
+
+		private final JdbcSequenceManager leases;
+
+		Jdbc(StoreSpec spec, Timeouts timeouts) {
+			this.spec = spec;
+			HikariConfig config = new HikariConfig();
+			config.setJdbcUrl(withTimeouts(spec, timeouts));
+			if (spec.user() != null) {
+				config.setUsername(spec.user());
+				config.setPassword(spec.password());
+			}
+			config.setPoolName("drill-" + spec.name());
+			config.setMaximumPoolSize(4);
+			config.setMinimumIdle(0);
+			config.setConnectionTimeout(timeouts.connect().toMillis());
+			config.setValidationTimeout(500);
+			// Start without a connection, so that a pool can be made while the server is cut off.
+			config.setInitializationFailTimeout(-1);
+			this.dataSource = new HikariDataSource(config);
+			this.segments = new JdbcSegmentStore(this.dataSource, segmentTable());
+			this.leases = new JdbcSequenceManager(this.dataSource, leaseTable());
+		}
+
+		private static String withTimeouts(StoreSpec spec, Timeouts timeouts) {
+			String separator = spec.url().contains("?") ? "&" : "?";
+			long connect = timeouts.connect().toMillis();
+			long socket = timeouts.command().toMillis();
+			return switch (spec.kind()) {
+				case MARIADB -> spec.url() + separator + "connectTimeout=" + connect + "&socketTimeout=" + socket;
+				// PostgreSQL's driver counts these in seconds.
+				case POSTGRESQL -> spec.url() + separator + "connectTimeout=" + Math.max(1, connect / 1000)
+						+ "&socketTimeout=" + Math.max(1, socket / 1000);
+				default -> throw new IllegalArgumentException("not a JDBC store: " + spec.kind());
+			};
+		}
+
+		String segmentTable() {
+			return this.spec.name() + "_alloc";
+		}
+
+		String leaseTable() {
+			return this.spec.name() + "_lease";
+		}
+
+		@Override
+		SegmentStore segmentStore() {
+			return this.segments;
+		}
+
+		@Override
+		ISequenceManager sequenceManager() {
+			return this.leases;
+		}
+
+		@Override
+		void createSchema() {
+			JdbcSchema.initialize(this.dataSource, segmentTable(), leaseTable());
+		}
+
+		@Override
+		void dropAll() {
+			try (Connection connection = this.dataSource.getConnection();
+					Statement statement = connection.createStatement()) {
+				statement.execute("DROP TABLE IF EXISTS " + segmentTable());
+				statement.execute("DROP TABLE IF EXISTS " + leaseTable());
+			}
+			catch (SQLException ex) {
+				throw new IllegalStateException("cannot drop the tables of run " + this.spec.name(), ex);
+			}
+		}
+
+		@Override
+		public void close() {
+			this.dataSource.close();
+		}
+
+	}
+
+	/**
+	 * Redis through Lettuce; commands fail at once while the connection is down rather than queue.
+	 */
+	static final class Redis extends DrillStore {
+
+		private final String prefix;
+
+		private final ClientResources resources;
+
+		private final LettuceConnectionFactory factory;
+
+		private final RedisSegmentStore segments;
+
+		private final RedisSequenceManager leases;
+
+		Redis(StoreSpec spec, Timeouts timeouts) {
+			this.prefix = "idstarter-" + spec.name() + ":";
+			this.resources = ClientResources.builder().reconnectDelay(Delay.constant(Duration.ofMillis(100))).build();
+			LettuceClientConfiguration client = LettuceClientConfiguration.builder()
+				.clientResources(this.resources)
+				.clientOptions(ClientOptions.builder()
+					.socketOptions(SocketOptions.builder().connectTimeout(timeouts.connect()).build())
+					.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+					.build())
+				.commandTimeout(timeouts.command())
+				.shutdownQuietPeriod(Duration.ZERO)
+				.build();
+			this.factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(spec.host(), spec.port()),
+					client);
+			this.factory.afterPropertiesSet();
+			this.factory.start();
+			this.segments = new RedisSegmentStore(this.factory, this.prefix);
+			this.leases = new RedisSequenceManager(this.factory, this.prefix);
+		}
+
+		@Override
+		SegmentStore segmentStore() {
+			return this.segments;
+		}
+
+		@Override
+		ISequenceManager sequenceManager() {
+			return this.leases;
+		}
+
+		@Override
+		void dropAll() {
+			StringRedisTemplate redis = new StringRedisTemplate(this.factory);
+			List<String> keys = new ArrayList<>();
+			try (Cursor<String> cursor = redis.scan(ScanOptions.scanOptions().match(this.prefix + "*").count(1000)
+				.build())) {
+				cursor.forEachRemaining(keys::add);
+			}
+			if (!keys.isEmpty()) {
+				redis.delete(keys);
+			}
+		}
+
+		@Override
+		public void close() {
+			this.factory.destroy();
+			this.resources.shutdown(0, 1, TimeUnit.SECONDS);
+		}
+
+	}
+
+	/**
+	 * MongoDB through the sync driver, to a single server (directly, so a proxy in front of it is not bypassed).
+	 */
+	static final class Mongo extends DrillStore {
+
+		private final StoreSpec spec;
+
+		private final MongoClient client;
+
+		private final MongoTemplate template;
+
+		private final MongoSegmentStore segments;
+
+		private final MongoSequenceManager leases;
+
+		Mongo(StoreSpec spec, Timeouts timeouts) {
+			this.spec = spec;
+			ConnectionString connection = new ConnectionString(spec.url());
+			MongoClientSettings.Builder settings = MongoClientSettings.builder()
+				.applyConnectionString(connection)
+				.applyToClusterSettings((cluster) -> cluster.serverSelectionTimeout(timeouts.connect().toMillis(),
+						TimeUnit.MILLISECONDS))
+				.applyToServerSettings((server) -> server.heartbeatFrequency(500, TimeUnit.MILLISECONDS)
+					.minHeartbeatFrequency(100, TimeUnit.MILLISECONDS))
+				.applyToSocketSettings((socket) -> socket
+					.connectTimeout((int) timeouts.connect().toMillis(), TimeUnit.MILLISECONDS)
+					.readTimeout((int) timeouts.command().toMillis(), TimeUnit.MILLISECONDS));
+			if (connection.getHosts().size() == 1) {
+				settings.applyToClusterSettings(
+						(cluster) -> cluster.mode(ClusterConnectionMode.SINGLE).requiredReplicaSetName(null));
+			}
+			this.client = MongoClients.create(settings.build());
+			String database = (connection.getDatabase() != null) ? connection.getDatabase() : "idstarter";
+			this.template = new MongoTemplate(this.client, database);
+			this.segments = new MongoSegmentStore(this.template, spec.name() + "_segments");
+			this.leases = new MongoSequenceManager(this.template, spec.name() + "_leases");
+		}
+
+		@Override
+		SegmentStore segmentStore() {
+			return this.segments;
+		}
+
+		@Override
+		ISequenceManager sequenceManager() {
+			return this.leases;
+		}
+
+		@Override
+		void dropAll() {
+			this.template.dropCollection(this.spec.name() + "_segments");
+			this.template.dropCollection(this.spec.name() + "_leases");
+		}
+
+		@Override
+		public void close() {
+			this.client.close();
+		}
+
+	}
+
+}
