@@ -41,6 +41,18 @@ public final class InitialSegmentKeys {
 		this.created = List.copyOf(created);
 	}
 
+	private InitialSegmentKeys() {
+		this.created = List.of();
+	}
+
+	/**
+	 * Returns the result of creating no keys, for a server without a segment store.
+	 * @return an instance that created nothing
+	 */
+	static InitialSegmentKeys none() {
+		return new InitialSegmentKeys();
+	}
+
 	/**
 	 * Returns the keys this start created (the others existed).
 	 * @return the key names

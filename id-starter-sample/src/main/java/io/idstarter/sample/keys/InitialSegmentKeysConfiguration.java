@@ -7,6 +7,7 @@ import io.idstarter.sample.IdServerProperties;
 import io.idstarter.segment.SegmentKeyAdmin;
 import io.idstarter.segment.SegmentStore;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.context.annotation.Bean;
@@ -22,8 +23,16 @@ public class InitialSegmentKeysConfiguration {
 	/** Name of the bean that creates the keys. */
 	static final String BEAN_NAME = "initialSegmentKeys";
 
+	/**
+	 * Creates the keys. Without a segment store it creates nothing: the segment generator then fails the start with
+	 * the starter's report of what is missing.
+	 */
 	@Bean(BEAN_NAME)
-	InitialSegmentKeys initialSegmentKeys(SegmentStore store, IdServerProperties properties) {
+	InitialSegmentKeys initialSegmentKeys(ObjectProvider<SegmentStore> stores, IdServerProperties properties) {
+		SegmentStore store = stores.getIfUnique();
+		if (store == null) {
+			return InitialSegmentKeys.none();
+		}
 		if (!(store instanceof SegmentKeyAdmin admin)) {
 			throw new IllegalStateException("The segment store " + store.getClass().getName()
 					+ " cannot create keys (it does not implement SegmentKeyAdmin); create the keys of id-server.keys "
