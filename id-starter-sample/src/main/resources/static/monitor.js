@@ -158,7 +158,7 @@
 		}
 		field('idsPerSecond').textContent = rateFormat.format(snowflake.idsPerSecond);
 		field('issued').textContent = number(snowflake.issuedCount);
-		field('lastTimestamp').textContent = snowflake.lastTimestamp ? new Date(snowflake.lastTimestamp).toISOString() : '–';
+		timeField(field('lastTimestamp'), snowflake.lastTimestamp, now);
 		field('layout').textContent = snowflake.layout;
 	}
 

@@ -10,6 +10,8 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 
 import javax.imageio.ImageIO;
@@ -110,7 +112,7 @@ class MonitorPageBrowserIntegrationTests {
 	}
 
 	@Test
-	void monitorPageShowsTheKeysAndTheLeaseAndUpdatesAsIdsAreIssued() throws IOException {
+	void monitorPageShowsTheKeysAndTheLeaseAndUpdatesAsIdsAreIssued() throws IOException, InterruptedException {
 		this.browser.get(this.http.base() + "/monitor?interval=0.25");
 		WebDriverWait wait = new WebDriverWait(this.browser, Duration.ofSeconds(20));
 		wait.until((browser) -> browser.findElements(By.cssSelector("#segments tbody tr[data-key]")).size() >= 3);
@@ -130,9 +132,6 @@ class MonitorPageBrowserIntegrationTests {
 		assertThat(this.http.get("/api/snowflake/batch/any?count=777").statusCode()).isEqualTo(200);
 		wait.until((browser) -> "1,234".equals(cell("order", "issued").getText()));
 		wait.until((browser) -> "777".equals(snowflakeField("issued").getText()));
-		byte[] png = ((ChromeDriver) this.browser).getScreenshotAs(OutputType.BYTES);
-		Files.createDirectories(SCREENSHOT.getParent());
-		Files.write(SCREENSHOT, png);
 		assertThat(cell("order", "current").getText()).startsWith("[1, 2001)");
 		assertThat(cell("order", "remaining").getText()).isNotEqualTo("–");
 		// The dynamic step may have doubled already; the configured step then follows in parentheses.
@@ -140,6 +139,30 @@ class MonitorPageBrowserIntegrationTests {
 		assertThat(cell("order", "lastFetch").getText()).contains("ms");
 		assertThat(cell("order", "state").getText()).isIn("ready", "fetching", "current only");
 		assertThat(cell("user", "issued").getText()).isEqualTo("0");
+		assertThat(cell("user", "state").getText()).isEqualTo("not loaded");
+
+		// Keep issuing: the rates (IDs/s over the last second) show it.
+		AtomicBoolean issuing = new AtomicBoolean(true);
+		Thread load = new Thread(() -> {
+			while (issuing.get()) {
+				this.http.get("/api/segment/batch/order?count=20");
+				this.http.get("/api/snowflake/batch/any?count=30");
+				LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
+			}
+		}, "monitor-test-load");
+		load.start();
+		byte[] png;
+		try {
+			wait.until((browser) -> !"0".equals(cell("order", "idsPerSecond").getText())
+					&& !"0".equals(snowflakeField("idsPerSecond").getText()));
+			png = ((ChromeDriver) this.browser).getScreenshotAs(OutputType.BYTES);
+		}
+		finally {
+			issuing.set(false);
+			load.join();
+		}
+		Files.createDirectories(SCREENSHOT.getParent());
+		Files.write(SCREENSHOT, png);
 
 		BufferedImage image = ImageIO.read(new ByteArrayInputStream(png));
 		assertThat(image).as("a PNG screenshot").isNotNull();
