@@ -1,0 +1,74 @@
+package io.idstarter.autoconfigure;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.autoconfigure.AutoConfigurationImportSelector;
+import org.springframework.core.annotation.AnnotationAttributes;
+import org.springframework.core.type.AnnotationMetadata;
+
+/**
+ * Selects the configurations of the modes named by {@link EnableIdWorker @EnableIdWorker}: a switch from mode to
+ * class names. Store configurations are named as strings, so their optional libraries are only loaded when a mode
+ * selects them and their conditions pass.
+ *
+ * <p>Like {@code @ImportAutoConfiguration}, the selection joins the auto-configuration group: the selected classes are
+ * deferred until the application's own configuration has been read (so {@code @ConditionalOnMissingBean} sees the
+ * application's beans) and are sorted with every auto-configuration (so the store configurations come after Spring
+ * Boot's {@code DataSource}, Redis and MongoDB ones, and other auto-configurations may order themselves after ours).
+ */
+class IdWorkerConfigurationSelector extends AutoConfigurationImportSelector {
+
+	private static final String PACKAGE = "io.idstarter.autoconfigure.";
+
+	private static final String MODES = PACKAGE + "IdWorkerModesRegistrar";
+
+	private static final String BASE = PACKAGE + "IdWorkerBaseConfiguration";
+
+	private static final String SEGMENT = PACKAGE + "SegmentIdWorkerConfiguration";
+
+	private static final String SNOWFLAKE = PACKAGE + "SnowflakeIdWorkerConfiguration";
+
+	private static final String JDBC_SEGMENTS = PACKAGE + "jdbc.JdbcSegmentStoreConfiguration";
+
+	private static final String REDIS_SEGMENTS = PACKAGE + "redis.RedisSegmentStoreConfiguration";
+
+	private static final String MONGO_SEGMENTS = PACKAGE + "mongo.MongoSegmentStoreConfiguration";
+
+	private static final String JDBC_LEASES = PACKAGE + "jdbc.JdbcLeaseStoreConfiguration";
+
+	private static final String REDIS_LEASES = PACKAGE + "redis.RedisLeaseStoreConfiguration";
+
+	private static final String MONGO_LEASES = PACKAGE + "mongo.MongoLeaseStoreConfiguration";
+
+	@Override
+	protected List<String> getCandidateConfigurations(AnnotationMetadata metadata,
+			@Nullable AnnotationAttributes attributes) {
+		List<String> imports = new ArrayList<>(List.of(MODES, BASE));
+		for (IdWorkerMode mode : IdWorkerModes.of(metadata).modes()) {
+			imports.addAll(switch (mode) {
+				// The MongoDB store configurations join when the MongoDB stores are merged.
+				case SEGMENT -> List.of(SEGMENT, JDBC_SEGMENTS, REDIS_SEGMENTS);
+				case DB -> List.of(SNOWFLAKE, JDBC_LEASES);
+				case REDIS -> List.of(SNOWFLAKE, REDIS_LEASES);
+				case MONGO -> List.of(SNOWFLAKE);
+			});
+		}
+		return imports;
+	}
+
+	@Override
+	protected Class<?> getAnnotationClass() {
+		return EnableIdWorker.class;
+	}
+
+	@Override
+	protected Set<String> getExclusions(AnnotationMetadata metadata, @Nullable AnnotationAttributes attributes) {
+		return Collections.emptySet();
+	}
+
+}

@@ -1,0 +1,93 @@
+package io.idstarter.autoconfigure;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.idstarter.IdWorker;
+
+import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
+import org.springframework.core.type.AnnotationMetadata;
+
+/**
+ * Registers the {@link IdWorkerModes} of the {@link EnableIdWorker @EnableIdWorker} class and, when segment and
+ * Snowflake IDs are both on, makes the first mode's generator the primary {@link IdWorker}.
+ */
+class IdWorkerModesRegistrar implements ImportBeanDefinitionRegistrar {
+
+	/** Name of the {@link IdWorkerModes} bean. */
+	static final String MODES_BEAN_NAME = "idWorkerModes";
+
+	private static final String PRIMARY_POST_PROCESSOR_BEAN_NAME = IdWorkerModesRegistrar.class.getName()
+			+ ".primaryIdWorkerPostProcessor";
+
+	@Override
+	public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
+		IdWorkerModes modes = IdWorkerModes.of(metadata);
+		List<String> annotated = annotatedClasses(registry);
+		if (annotated.size() > 1 || registry.containsBeanDefinition(MODES_BEAN_NAME)) {
+			throw new IllegalStateException("@EnableIdWorker is on more than one class " + annotated
+					+ ": put it once, on the application's main class, with all the modes it needs");
+		}
+		RootBeanDefinition definition = new RootBeanDefinition(IdWorkerModes.class, () -> modes);
+		definition.setRole(BeanDefinition.ROLE_INFRASTRUCTURE);
+		registry.registerBeanDefinition(MODES_BEAN_NAME, definition);
+		if (modes.segment() && modes.snowflake() != null) {
+			String primary = (modes.primary() == IdWorkerMode.SEGMENT) ? SegmentIds.BEAN_NAME : SnowflakeIds.BEAN_NAME;
+			RootBeanDefinition postProcessor = new RootBeanDefinition(PrimaryIdWorkerPostProcessor.class,
+					() -> new PrimaryIdWorkerPostProcessor(primary));
+			postProcessor.setRole(BeanDefinition.ROLE_INFRASTRUCTURE);
+			registry.registerBeanDefinition(PRIMARY_POST_PROCESSOR_BEAN_NAME, postProcessor);
+		}
+	}
+
+	/**
+	 * Finds the configuration classes annotated with {@code @EnableIdWorker} from their metadata, without creating or
+	 * typing any bean. Their selectors share the auto-configuration group, which imports this registrar once, for the
+	 * first of them: the others would be ignored silently.
+	 */
+	private static List<String> annotatedClasses(BeanDefinitionRegistry registry) {
+		List<String> annotated = new ArrayList<>();
+		for (String name : registry.getBeanDefinitionNames()) {
+			if (registry.getBeanDefinition(name) instanceof AnnotatedBeanDefinition definition
+					&& definition.getMetadata().isAnnotated(EnableIdWorker.class.getName())) {
+				annotated.add(definition.getMetadata().getClassName());
+			}
+		}
+		return annotated;
+	}
+
+	/**
+	 * Marks one generator bean primary, unless the application replaced it or already has a primary
+	 * {@link IdWorker}. Runs once every bean definition is known, which is after the generator configurations, since
+	 * they are processed late, like auto-configurations.
+	 */
+	static final class PrimaryIdWorkerPostProcessor implements BeanFactoryPostProcessor {
+
+		private final String beanName;
+
+		PrimaryIdWorkerPostProcessor(String beanName) {
+			this.beanName = beanName;
+		}
+
+		@Override
+		public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {
+			if (!beanFactory.containsBeanDefinition(this.beanName)) {
+				return;
+			}
+			for (String name : beanFactory.getBeanNamesForType(IdWorker.class, true, false)) {
+				if (beanFactory.containsBeanDefinition(name) && beanFactory.getBeanDefinition(name).isPrimary()) {
+					return;
+				}
+			}
+			beanFactory.getBeanDefinition(this.beanName).setPrimary(true);
+		}
+
+	}
+
+}

@@ -1,0 +1,216 @@
+package io.idstarter.autoconfigure;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.regex.Pattern;
+
+import io.idstarter.autoconfigure.IdWorkerProperties.Lease;
+import io.idstarter.autoconfigure.IdWorkerProperties.Segment;
+import io.idstarter.autoconfigure.IdWorkerProperties.Snowflake;
+import io.idstarter.lease.LeaseRequest;
+
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+
+/**
+ * Checks {@link IdWorkerProperties}: single values first, then the rules that tie values together. Each failure names
+ * one property, its value, and a reason that states the allowed range and, for a rule over several properties, the
+ * other values and what they add up to. Nothing is clamped: a wrong value fails.
+ */
+final class IdWorkerPropertiesValidator {
+
+	private static final String PREFIX = "id-worker.";
+
+	/** Bits a Snowflake ID has for timestamp, worker ID and sequence: a positive long keeps its sign bit clear. */
+	static final int SNOWFLAKE_BITS = 63;
+
+	/** Most worker-ID bits: worker IDs are {@code int}s (as in {@code SnowflakeLayout}). */
+	static final int MAX_WORKER_ID_BITS = 31;
+
+	/** Longest clock-backwards wait: callers are parked for up to this long (as in {@code ClockBackwardsPolicy}). */
+	static final Duration MAX_CLOCK_WAIT = Duration.ofMinutes(1);
+
+	/** Largest thread chunk (as in {@code SegmentOptions}). */
+	static final int MAX_THREAD_CHUNK_SIZE = 65_536;
+
+	/** Shortest lease: what a {@link LeaseRequest} accepts. */
+	private static final Duration MIN_TTL = Duration.ofSeconds(1);
+
+	/** SQL table name, optionally schema-qualified; the stores write it into SQL, so nothing else is accepted. */
+	private static final Pattern TABLE_NAME = Pattern
+		.compile("([A-Za-z_][A-Za-z0-9_]{0,62}\\.)?[A-Za-z_][A-Za-z0-9_]{0,62}");
+
+	private IdWorkerPropertiesValidator() {
+	}
+
+	static void validate(IdWorkerProperties properties, Instant now) {
+		validateSnowflake(properties.getSnowflake(), now);
+		validateLease(properties.getLease());
+		validateSegment(properties.getSegment());
+		requireTableName("jdbc.segment-table", properties.getJdbc().getSegmentTable());
+		requireTableName("jdbc.lease-table", properties.getJdbc().getLeaseTable());
+		requireText("redis.key-prefix", properties.getRedis().getKeyPrefix(), 128);
+		requireCollectionName("mongo.segment-collection", properties.getMongo().getSegmentCollection());
+		requireCollectionName("mongo.lease-collection", properties.getMongo().getLeaseCollection());
+	}
+
+	private static void validateSnowflake(Snowflake snowflake, Instant now) {
+		int timestampBits = snowflake.getTimestampBits();
+		int workerIdBits = snowflake.getWorkerIdBits();
+		int sequenceBits = snowflake.getSequenceBits();
+		requireRange("snowflake.timestamp-bits", timestampBits, 1, SNOWFLAKE_BITS - 2, "");
+		requireRange("snowflake.worker-id-bits", workerIdBits, 1, MAX_WORKER_ID_BITS,
+				" (2^bits worker IDs, one per running instance)");
+		requireRange("snowflake.sequence-bits", sequenceBits, 1, SNOWFLAKE_BITS - 2, " (2^bits IDs per millisecond)");
+		int sum = timestampBits + workerIdBits + sequenceBits;
+		if (sum != SNOWFLAKE_BITS) {
+			Snowflake defaults = new Snowflake();
+			String name = (workerIdBits != defaults.getWorkerIdBits()) ? "snowflake.worker-id-bits"
+					: (sequenceBits != defaults.getSequenceBits()) ? "snowflake.sequence-bits"
+							: "snowflake.timestamp-bits";
+			int value = switch (name) {
+				case "snowflake.worker-id-bits" -> workerIdBits;
+				case "snowflake.sequence-bits" -> sequenceBits;
+				default -> timestampBits;
+			};
+			throw invalid(name, value, "timestamp-bits + worker-id-bits + sequence-bits must be " + SNOWFLAKE_BITS
+					+ " so that every ID is a positive long, but " + timestampBits + " + " + workerIdBits + " + "
+					+ sequenceBits + " = " + sum);
+		}
+		Instant epoch = snowflake.getEpoch();
+		if (epoch == null || epoch.isAfter(now) || epoch.isBefore(Instant.EPOCH)) {
+			throw invalid("snowflake.epoch", epoch,
+					"must be between " + Instant.EPOCH + " and now (it is now " + now + ")");
+		}
+		Instant end = epoch.plusMillis(1L << timestampBits);
+		if (!end.isAfter(now)) {
+			throw invalid("snowflake.timestamp-bits", timestampBits,
+					"with epoch " + epoch + ", " + timestampBits + " timestamp bits ran out at " + end
+							+ ": use more timestamp bits or a later epoch");
+		}
+		Duration maxWait = snowflake.getClockBackwards().getMaxWait();
+		if (maxWait == null || maxWait.isNegative() || maxWait.compareTo(MAX_CLOCK_WAIT) > 0) {
+			throw invalid("snowflake.clock-backwards.max-wait", format(maxWait), "must be between 0 and "
+					+ format(MAX_CLOCK_WAIT) + " (requests are held for up to this long while the clock catches up)");
+		}
+		if (snowflake.getClockBackwards().getPolicy() == null) {
+			throw invalid("snowflake.clock-backwards.policy", null, "must be 'fail' or 'tolerate'");
+		}
+	}
+
+	private static void validateLease(Lease lease) {
+		String namespace = lease.getNamespace();
+		if (namespace != null && (namespace.isBlank() || namespace.length() > LeaseRequest.MAX_NAMESPACE_LENGTH)) {
+			throw invalid("lease.namespace", namespace,
+					"must be 1 to " + LeaseRequest.MAX_NAMESPACE_LENGTH + " characters and not blank");
+		}
+		Duration ttl = lease.getTtl();
+		if (ttl == null || ttl.compareTo(MIN_TTL) < 0) {
+			throw invalid("lease.ttl", format(ttl), "must be at least " + format(MIN_TTL));
+		}
+		requirePositive("lease.heartbeat", lease.getHeartbeat());
+		requirePositive("lease.safety-margin", lease.getSafetyMargin());
+		Duration heartbeat = lease.getHeartbeat();
+		Duration safetyMargin = lease.getSafetyMargin();
+		Duration limit = ttl.minus(safetyMargin);
+		if (heartbeat.compareTo(limit) >= 0) {
+			throw invalid("lease.heartbeat", format(heartbeat),
+					"must be less than id-worker.lease.ttl (" + format(ttl) + ") minus id-worker.lease.safety-margin ("
+							+ format(safetyMargin) + "), that is less than " + format(limit)
+							+ ", so that a renewal is tried before an instance must stop issuing IDs");
+		}
+		requireNotNegative("lease.max-clock-skew", lease.getMaxClockSkew());
+		if (lease.getMaxStartupWait() != null) {
+			requireNotNegative("lease.max-startup-wait", lease.getMaxStartupWait());
+		}
+	}
+
+	private static void validateSegment(Segment segment) {
+		if (segment.getStore() == null) {
+			throw invalid("segment.store", null, "must be 'jdbc', 'redis' or 'mongo'");
+		}
+		double threshold = segment.getPrefetchThreshold();
+		if (!(threshold > 0 && threshold < 1)) {
+			throw invalid("segment.prefetch-threshold", threshold,
+					"must be between 0 and 1 exclusive (the fraction of a segment used before the next is fetched)");
+		}
+		requirePositive("segment.max-wait", segment.getMaxWait());
+		requirePositive("segment.key-refresh-interval", segment.getKeyRefreshInterval());
+		if (segment.getDefaultKey() != null) {
+			requireText("segment.default-key", segment.getDefaultKey(), 128);
+		}
+		requireRange("segment.thread-chunk-size", segment.getThreadChunkSize(), 0, MAX_THREAD_CHUNK_SIZE,
+				" (0 turns it off)");
+		IdWorkerProperties.DynamicStep dynamicStep = segment.getDynamicStep();
+		requirePositive("segment.dynamic-step.expand-below", dynamicStep.getExpandBelow());
+		requirePositive("segment.dynamic-step.shrink-above", dynamicStep.getShrinkAbove());
+		if (dynamicStep.getShrinkAbove().compareTo(dynamicStep.getExpandBelow()) <= 0) {
+			throw invalid("segment.dynamic-step.shrink-above", format(dynamicStep.getShrinkAbove()),
+					"must be greater than id-worker.segment.dynamic-step.expand-below ("
+							+ format(dynamicStep.getExpandBelow()) + ")");
+		}
+		requireRange("segment.dynamic-step.max-step", dynamicStep.getMaxStep(), 1, Integer.MAX_VALUE, "");
+	}
+
+	private static void requireRange(String name, int value, int min, int max, String meaning) {
+		if (value < min || value > max) {
+			throw invalid(name, value, "must be between " + min + " and " + max + meaning);
+		}
+	}
+
+	private static void requirePositive(String name, Duration value) {
+		if (value == null || value.isNegative() || value.isZero()) {
+			throw invalid(name, format(value), "must be positive");
+		}
+	}
+
+	private static void requireNotNegative(String name, Duration value) {
+		if (value == null || value.isNegative()) {
+			throw invalid(name, format(value), "must not be negative");
+		}
+	}
+
+	private static void requireText(String name, String value, int maxLength) {
+		if (value == null || value.isBlank() || value.length() > maxLength) {
+			throw invalid(name, value, "must be 1 to " + maxLength + " characters and not blank");
+		}
+	}
+
+	private static void requireTableName(String name, String value) {
+		if (value == null || !TABLE_NAME.matcher(value).matches()) {
+			throw invalid(name, value, "must be an SQL identifier: a letter or '_', then letters, digits or '_', "
+					+ "at most 63 characters, optionally qualified by a schema ('schema.table')");
+		}
+	}
+
+	private static void requireCollectionName(String name, String value) {
+		if (value == null || value.isBlank() || value.length() > 120 || value.contains("$") || value.indexOf('\0') >= 0
+				|| value.startsWith("system.")) {
+			throw invalid(name, value,
+					"must be a MongoDB collection name: 1 to 120 characters, no '$', not starting with 'system.'");
+		}
+	}
+
+	private static InvalidConfigurationPropertyValueException invalid(String name, Object value, String reason) {
+		return new InvalidConfigurationPropertyValueException(PREFIX + name, value, reason);
+	}
+
+	/**
+	 * Formats a duration as it is usually written in application.yml.
+	 * @param duration the duration
+	 * @return for example {@code 30s}, {@code 250ms} or {@code 2m}
+	 */
+	static String format(Duration duration) {
+		if (duration == null) {
+			return "null";
+		}
+		long millis = duration.toMillis();
+		if (millis % 60_000 == 0 && millis != 0) {
+			return (millis / 60_000) + "m";
+		}
+		if (millis % 1000 == 0 && millis != 0) {
+			return (millis / 1000) + "s";
+		}
+		return millis + "ms";
+	}
+
+}

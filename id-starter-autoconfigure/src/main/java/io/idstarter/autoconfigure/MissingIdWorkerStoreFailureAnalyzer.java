@@ -1,0 +1,48 @@
+package io.idstarter.autoconfigure;
+
+import java.util.Locale;
+
+import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Explains a {@link MissingIdWorkerStoreException}: which store the mode needs and what to add to provide it.
+ */
+class MissingIdWorkerStoreFailureAnalyzer extends AbstractFailureAnalyzer<MissingIdWorkerStoreException> {
+
+	@Override
+	protected FailureAnalysis analyze(Throwable rootFailure, MissingIdWorkerStoreException cause) {
+		IdWorkerStore store = cause.getStore();
+		String bean = ClassUtils.getShortName(store.beanType());
+		String action = switch (cause.getProblem()) {
+			case LIBRARY_MISSING -> "Add " + store.dependency() + " to the application's dependencies and set "
+					+ store.connectionProperty() + ".";
+			case BEAN_MISSING -> "Set " + store.connectionProperty() + " so that Spring Boot defines the " + bean
+					+ " bean, or define a " + bean + " bean.";
+			case BEAN_NOT_UNIQUE -> "Mark one of the " + bean + " beans " + cause.getCandidates()
+					+ " as @Primary.";
+		};
+		return new FailureAnalysis(cause.getMessage() + ".", action + alternatives(cause), cause);
+	}
+
+	private String alternatives(MissingIdWorkerStoreException cause) {
+		if (cause.getMode() == IdWorkerMode.SEGMENT) {
+			return " Alternatively, set id-worker.segment.store to a store the application has ("
+					+ otherStores(cause.getStore()) + "), or define a SegmentStore bean.";
+		}
+		return " Alternatively, choose the mode of a store the application has, or define an ISequenceManager bean"
+				+ " that leases worker IDs from a store of your own.";
+	}
+
+	private String otherStores(IdWorkerStore missing) {
+		StringBuilder others = new StringBuilder();
+		for (IdWorkerStore store : IdWorkerStore.values()) {
+			if (store != missing) {
+				others.append((others.length() > 0) ? " or " : "").append(store.name().toLowerCase(Locale.ROOT));
+			}
+		}
+		return others.toString();
+	}
+
+}

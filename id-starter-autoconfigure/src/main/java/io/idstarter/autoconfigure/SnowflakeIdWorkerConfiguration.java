@@ -1,0 +1,124 @@
+package io.idstarter.autoconfigure;
+
+import io.idstarter.IdWorker;
+import io.idstarter.IdWorkerListener;
+import io.idstarter.lease.ISequenceManager;
+import io.idstarter.lease.LeaseSettings;
+import io.idstarter.lease.WorkerLeaseKeeper;
+import io.idstarter.snowflake.ClockBackwardsPolicy;
+import io.idstarter.snowflake.SnowflakeIdGenerator;
+import io.idstarter.snowflake.SnowflakeLayout;
+import io.idstarter.time.TimeSource;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+
+/**
+ * The Snowflake generator, bean {@code snowflakeIdWorker}, and the {@link WorkerLeaseKeeper} that leases its worker
+ * ID from the application's {@link ISequenceManager}; selected by {@code @EnableIdWorker(mode = DB | REDIS | MONGO)}.
+ * The worker ID is borrowed while the beans are initialised, before any bean that uses the generator, and given back
+ * at shutdown, after them.
+ *
+ * @since 0.1.0
+ */
+@AutoConfiguration
+@EnableConfigurationProperties(IdWorkerProperties.class)
+public final class SnowflakeIdWorkerConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	SnowflakeLayout snowflakeLayout(IdWorkerProperties properties) {
+		IdWorkerProperties.Snowflake snowflake = properties.getSnowflake();
+		return SnowflakeLayout.of(snowflake.getEpoch(), snowflake.getTimestampBits(), snowflake.getWorkerIdBits(),
+				snowflake.getSequenceBits());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ClockBackwardsPolicy clockBackwardsPolicy(IdWorkerProperties properties) {
+		IdWorkerProperties.ClockBackwards clockBackwards = properties.getSnowflake().getClockBackwards();
+		return switch (clockBackwards.getPolicy()) {
+			case FAIL -> ClockBackwardsPolicy.failAfter(clockBackwards.getMaxWait());
+			case TOLERATE -> ClockBackwardsPolicy.tolerate(clockBackwards.getMaxWait());
+		};
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnMissingBean(value = IdWorker.class,
+			ignoredType = { "io.idstarter.segment.SegmentIdGenerator", "io.idstarter.codec.ObfuscatedIdWorker" })
+	static class LeasedGeneratorConfiguration {
+
+		@Bean(initMethod = "start", destroyMethod = "close")
+		LeasedSnowflakeWorker leasedSnowflakeWorker(ObjectProvider<ISequenceManager> sequenceManager,
+				SnowflakeLayout layout, ClockBackwardsPolicy clockBackwardsPolicy, TimeSource timeSource,
+				IdWorkerProperties properties, Environment environment, ObjectProvider<IdWorkerListener> listeners,
+				ObjectProvider<IdWorkerModes> modes, ConfigurableListableBeanFactory beanFactory) {
+			ISequenceManager manager = sequenceManager.getIfAvailable();
+			if (manager == null) {
+				throw missingStore(modes.getIfAvailable(), beanFactory);
+			}
+			IdWorkerListener listener = CompositeIdWorkerListener.of(listeners);
+			SnowflakeIdGenerator generator = new SnowflakeIdGenerator(layout, timeSource, clockBackwardsPolicy,
+					listener);
+			WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(manager, generator,
+					leaseSettings(properties.getLease(), environment), timeSource, listener);
+			return new LeasedSnowflakeWorker(generator, keeper);
+		}
+
+		@Bean(name = SnowflakeIds.BEAN_NAME, destroyMethod = "")
+		@SnowflakeIds
+		SnowflakeIdGenerator snowflakeIdWorker(LeasedSnowflakeWorker leasedSnowflakeWorker) {
+			return leasedSnowflakeWorker.generator();
+		}
+
+		@Bean(destroyMethod = "")
+		WorkerLeaseKeeper workerLeaseKeeper(LeasedSnowflakeWorker leasedSnowflakeWorker) {
+			return leasedSnowflakeWorker.keeper();
+		}
+
+		private static RuntimeException missingStore(@Nullable IdWorkerModes modes,
+				ConfigurableListableBeanFactory beanFactory) {
+			IdWorkerMode mode = (modes != null) ? modes.snowflake() : null;
+			IdWorkerStore store = (mode != null) ? mode.leaseStore() : null;
+			if (mode == null || store == null) {
+				return new IllegalStateException("A Snowflake generator needs an ISequenceManager bean to lease its "
+						+ "worker ID from; none was found");
+			}
+			return MissingIdWorkerStoreException.diagnose(mode, store, beanFactory);
+		}
+
+	}
+
+	/**
+	 * Builds the lease settings; the namespace defaults to {@code spring.application.name}.
+	 * @param lease the lease properties
+	 * @param environment where {@code spring.application.name} is read
+	 * @return the settings
+	 */
+	static LeaseSettings leaseSettings(IdWorkerProperties.Lease lease, Environment environment) {
+		String namespace = lease.getNamespace();
+		if (namespace == null) {
+			namespace = environment.getProperty("spring.application.name", LeaseSettings.DEFAULT_NAMESPACE);
+		}
+		LeaseSettings.Builder settings = LeaseSettings.builder()
+			.namespace(namespace)
+			.ttl(lease.getTtl())
+			.heartbeat(lease.getHeartbeat())
+			.safetyMargin(lease.getSafetyMargin())
+			.cacheFile(lease.getCacheFile())
+			.maxClockSkew(lease.getMaxClockSkew().isZero() ? null : lease.getMaxClockSkew());
+		if (lease.getMaxStartupWait() != null) {
+			settings.maxStartupWait(lease.getMaxStartupWait());
+		}
+		return settings.build();
+	}
+
+}

@@ -1,0 +1,40 @@
+package io.idstarter.autoconfigure.jdbc;
+
+import javax.sql.DataSource;
+
+import io.idstarter.autoconfigure.IdWorkerProperties;
+import io.idstarter.lease.ISequenceManager;
+import io.idstarter.store.jdbc.JdbcSequenceManager;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.jdbc.EmbeddedDatabaseConnection;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+/**
+ * Worker-ID leases in the relational database ({@code id-worker.jdbc.lease-table}); selected by
+ * {@code @EnableIdWorker(mode = DB)}.
+ *
+ * @since 0.1.0
+ */
+@AutoConfiguration(afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
+@ConditionalOnClass({ DataSource.class, EmbeddedDatabaseConnection.class })
+@ConditionalOnSingleCandidate(DataSource.class)
+@EnableConfigurationProperties(IdWorkerProperties.class)
+@Import(JdbcSchemaConfiguration.class)
+public final class JdbcLeaseStoreConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean(ISequenceManager.class)
+	@DependsOnDatabaseInitialization
+	JdbcSequenceManager jdbcSequenceManager(DataSource dataSource, IdWorkerProperties properties,
+			JdbcSchemaInitializer schemaInitializer) {
+		return new JdbcSequenceManager(dataSource, properties.getJdbc().getLeaseTable());
+	}
+
+}

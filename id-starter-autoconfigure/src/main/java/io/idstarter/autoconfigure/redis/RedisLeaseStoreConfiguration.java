@@ -1,0 +1,33 @@
+package io.idstarter.autoconfigure.redis;
+
+import io.idstarter.autoconfigure.IdWorkerProperties;
+import io.idstarter.lease.ISequenceManager;
+import io.idstarter.store.redis.RedisSequenceManager;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * Worker-ID leases in Redis (keys under {@code id-worker.redis.key-prefix}); selected by
+ * {@code @EnableIdWorker(mode = REDIS)}.
+ *
+ * @since 0.1.0
+ */
+@AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
+@ConditionalOnClass(RedisConnectionFactory.class)
+@ConditionalOnSingleCandidate(RedisConnectionFactory.class)
+@EnableConfigurationProperties(IdWorkerProperties.class)
+public final class RedisLeaseStoreConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean(ISequenceManager.class)
+	RedisSequenceManager redisSequenceManager(RedisConnectionFactory connectionFactory, IdWorkerProperties properties) {
+		return new RedisSequenceManager(connectionFactory, properties.getRedis().getKeyPrefix());
+	}
+
+}

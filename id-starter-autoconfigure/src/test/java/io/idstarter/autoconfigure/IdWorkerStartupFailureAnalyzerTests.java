@@ -1,0 +1,72 @@
+package io.idstarter.autoconfigure;
+
+import io.idstarter.IdGenerationException;
+import io.idstarter.lease.ClockSkewException;
+import io.idstarter.lease.LeaseStoreException;
+import io.idstarter.lease.NoFreeWorkerIdException;
+import io.idstarter.segment.SegmentStoreException;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.BeanCreationException;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class IdWorkerStartupFailureAnalyzerTests {
+
+	private final IdWorkerStoreFailureAnalyzer storeAnalyzer = new IdWorkerStoreFailureAnalyzer();
+
+	private final NoFreeWorkerIdFailureAnalyzer noFreeWorkerIdAnalyzer = new NoFreeWorkerIdFailureAnalyzer();
+
+	@Test
+	void leaseStoreFailureQuotesTheStoreAndSaysHowToCreateTheTable() {
+		LeaseStoreException cause = new LeaseStoreException("table 'id_worker_lease' does not exist");
+		FailureAnalysis analysis = this.storeAnalyzer.analyze(wrapped(cause));
+		assertThat(analysis.getDescription()).isEqualTo("The worker-ID lease store failed while the Snowflake "
+				+ "generator started: table 'id_worker_lease' does not exist");
+		assertThat(analysis.getAction()).contains("id-worker.jdbc.initialize-schema=always")
+			.contains("classpath:io/idstarter/store/jdbc/schema-{mysql,postgresql,h2}.sql");
+		assertThat(analysis.getCause()).isSameAs(cause);
+	}
+
+	@Test
+	void segmentStoreFailureQuotesTheStore() {
+		FailureAnalysis analysis = this.storeAnalyzer
+			.analyze(wrapped(new SegmentStoreException("connection refused: postgresql://db:5432/ids")));
+		assertThat(analysis.getDescription()).isEqualTo("The segment store failed while the segment generator read "
+				+ "its keys: connection refused: postgresql://db:5432/ids");
+		assertThat(analysis.getAction()).contains("spring.datasource.*");
+	}
+
+	@Test
+	void noFreeWorkerIdNamesTheKeysThatMakeRoom() {
+		FailureAnalysis analysis = this.noFreeWorkerIdAnalyzer
+			.analyze(wrapped(new NoFreeWorkerIdException("all 1024 worker IDs of namespace 'orders' are held")));
+		assertThat(analysis.getDescription())
+			.isEqualTo("No Snowflake worker ID was free: all 1024 worker IDs of namespace 'orders' are held");
+		assertThat(analysis.getAction()).contains("id-worker.lease.namespace")
+			.contains("id-worker.snowflake.worker-id-bits")
+			.contains("id-worker.lease.ttl");
+	}
+
+	@Test
+	void clockSkewNamesTheKeyThatBoundsIt() {
+		ClockSkewException cause = new ClockSkewException("this node's clock is 3400 ms behind the lease store's", 3400);
+		FailureAnalysis analysis = new ClockSkewFailureAnalyzer().analyze(wrapped(cause));
+		assertThat(analysis.getDescription())
+			.isEqualTo("The Snowflake generator did not start: this node's clock is 3400 ms behind the lease store's");
+		assertThat(analysis.getAction()).contains("NTP").contains("id-worker.lease.max-clock-skew");
+	}
+
+	@Test
+	void otherIdGenerationFailuresAreLeftToTheDefaultReport() {
+		assertThat(this.storeAnalyzer.analyze(wrapped(new IdGenerationException("clock behind")))).isNull();
+		assertThat(this.storeAnalyzer.analyze(wrapped(new NoFreeWorkerIdException("full")))).isNull();
+		assertThat(this.noFreeWorkerIdAnalyzer.analyze(wrapped(new LeaseStoreException("down")))).isNull();
+	}
+
+	private static Throwable wrapped(Throwable cause) {
+		return new BeanCreationException("leasedSnowflakeWorker", "Invocation of init method failed", cause);
+	}
+
+}

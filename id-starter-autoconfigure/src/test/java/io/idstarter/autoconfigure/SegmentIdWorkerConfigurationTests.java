@@ -1,0 +1,187 @@
+package io.idstarter.autoconfigure;
+
+import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.idstarter.IdWorker;
+import io.idstarter.autoconfigure.MissingIdWorkerStoreException.Problem;
+import io.idstarter.segment.DynamicStep;
+import io.idstarter.segment.InMemorySegmentStore;
+import io.idstarter.segment.SegmentIdGenerator;
+import io.idstarter.segment.SegmentOptions;
+import io.idstarter.segment.SegmentStore;
+import io.idstarter.store.jdbc.JdbcSegmentStore;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.mongodb.core.MongoOperations;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+class SegmentIdWorkerConfigurationTests {
+
+	private final InMemorySegmentStore store = new InMemorySegmentStore();
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withUserConfiguration(SegmentMode.class)
+		.withBean(SegmentStore.class, () -> this.store);
+
+	SegmentIdWorkerConfigurationTests() {
+		this.store.createKey("orders", 1000, 100, "orders");
+	}
+
+	@Test
+	void generatorReadsTheKeysAtStartAndStopsAtShutdown() {
+		SegmentIdGenerator[] generator = new SegmentIdGenerator[1];
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasSingleBean(IdWorker.class)
+				.hasSingleBean(SegmentIdGenerator.class)
+				.hasBean(SegmentIds.BEAN_NAME);
+			generator[0] = context.getBean(SegmentIdGenerator.class);
+			assertThat(context.getBean(IdWorker.class)).isSameAs(generator[0]);
+			assertThat(generator[0].keys()).containsExactly("orders");
+			assertThat(generator[0].nextId("orders")).isEqualTo(1000);
+			assertThat(generator[0].nextId("orders")).isEqualTo(1001);
+		});
+		assertThatThrownBy(() -> generator[0].nextId("orders")).hasMessageContaining("closed");
+	}
+
+	@Test
+	void defaultKeyServesNextIdWithoutAKey() {
+		this.contextRunner.withPropertyValues("id-worker.segment.default-key=orders")
+			.run((context) -> assertThat(context.getBean(IdWorker.class).nextId()).isEqualTo(1000));
+	}
+
+	@Test
+	void propertiesReachTheOptions() {
+		IdWorkerProperties properties = new IdWorkerProperties();
+		IdWorkerProperties.Segment segment = properties.getSegment();
+		segment.setPrefetchThreshold(0.3);
+		segment.setMaxWait(Duration.ofMillis(300));
+		segment.setKeyRefreshInterval(Duration.ofMinutes(5));
+		segment.setDefaultKey("orders");
+		segment.getDynamicStep().setExpandBelow(Duration.ofMinutes(1));
+		segment.getDynamicStep().setShrinkAbove(Duration.ofMinutes(4));
+		segment.getDynamicStep().setMaxStep(5000);
+		segment.setThreadChunkSize(64);
+		SegmentOptions options = SegmentIdWorkerConfiguration.options(segment);
+		assertThat(options.prefetchThreshold()).isEqualTo(0.3);
+		assertThat(options.maxWait()).isEqualTo(Duration.ofMillis(300));
+		assertThat(options.keyRefreshInterval()).isEqualTo(Duration.ofMinutes(5));
+		assertThat(options.defaultKey()).isEqualTo("orders");
+		assertThat(options.dynamicStep())
+			.isEqualTo(new DynamicStep(Duration.ofMinutes(1), Duration.ofMinutes(4), 5000));
+		assertThat(options.threadChunkSize()).isEqualTo(64);
+		assertThat(SegmentIdWorkerConfiguration.options(new IdWorkerProperties().getSegment()).toString())
+			.isEqualTo(SegmentOptions.defaults().toString());
+	}
+
+	@Test
+	void disabledDynamicStepKeepsTheStoredStep() {
+		IdWorkerProperties.Segment segment = new IdWorkerProperties().getSegment();
+		segment.getDynamicStep().setEnabled(false);
+		DynamicStep dynamicStep = SegmentIdWorkerConfiguration.options(segment).dynamicStep();
+		assertThat(dynamicStep.nextStep(100, 100, 0)).isEqualTo(100);
+		assertThat(dynamicStep.nextStep(100, 100, Duration.ofHours(1).toNanos())).isEqualTo(100);
+	}
+
+	@Test
+	void prefetchesRunOnTheApplicationsExecutor() {
+		AtomicInteger tasks = new AtomicInteger();
+		Executor executor = (task) -> {
+			tasks.incrementAndGet();
+			task.run();
+		};
+		this.contextRunner.withBean(SegmentIdWorkerConfiguration.PREFETCH_EXECUTOR_BEAN_NAME, Executor.class,
+				() -> executor)
+			.run((context) -> {
+				context.getBean(IdWorker.class).nextId("orders");
+				assertThat(tasks).hasPositiveValue();
+			});
+	}
+
+	@Test
+	void otherExecutorsAreNotUsedForPrefetches() {
+		AtomicInteger tasks = new AtomicInteger();
+		Executor executor = (task) -> {
+			tasks.incrementAndGet();
+			task.run();
+		};
+		this.contextRunner.withBean("applicationTaskExecutor", Executor.class, () -> executor).run((context) -> {
+			context.getBean(IdWorker.class).nextId("orders");
+			assertThat(tasks).hasValue(0);
+		});
+	}
+
+	@Test
+	void applicationIdWorkerReplacesTheGenerator() {
+		IdWorker own = new SnowflakeIdWorkerConfigurationTests.FixedIdWorker();
+		this.contextRunner.withBean(IdWorker.class, () -> own).run((context) -> {
+			assertThat(context).doesNotHaveBean(SegmentIdGenerator.class);
+			assertThat(context.getBean(IdWorker.class)).isSameAs(own);
+		});
+	}
+
+	@Test
+	void segmentModeUsesTheApplicationsDataSourceByDefault() {
+		new ApplicationContextRunner().withUserConfiguration(SegmentMode.class)
+			.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class))
+			.withPropertyValues("spring.datasource.generate-unique-name=true")
+			.run((context) -> {
+				assertThat(context).hasSingleBean(JdbcSegmentStore.class);
+				context.getBean(JdbcSegmentStore.class).createKey("orders", 1, 10, "orders");
+				// A key created after start is looked up again at most once a second.
+				await().atMost(Duration.ofSeconds(5))
+					.ignoreExceptions()
+					.until(() -> context.getBean(IdWorker.class).nextId("orders") == 1);
+			});
+	}
+
+	@Test
+	void segmentModeWithoutADataSourceFailsSayingSo() {
+		new ApplicationContextRunner().withUserConfiguration(SegmentMode.class)
+			.run((context) -> assertMissingStore(context, IdWorkerStore.JDBC, Problem.BEAN_MISSING));
+	}
+
+	@Test
+	void redisSegmentsWithoutSpringDataRedisFailSayingSo() {
+		new ApplicationContextRunner().withUserConfiguration(SegmentMode.class)
+			.withPropertyValues("id-worker.segment.store=redis")
+			.withClassLoader(new FilteredClassLoader(RedisConnectionFactory.class))
+			.run((context) -> assertMissingStore(context, IdWorkerStore.REDIS, Problem.LIBRARY_MISSING));
+	}
+
+	@Test
+	void mongoSegmentsWithoutMongoOperationsFailSayingSo() {
+		new ApplicationContextRunner().withUserConfiguration(SegmentMode.class)
+			.withPropertyValues("id-worker.segment.store=mongo")
+			.withClassLoader(new FilteredClassLoader(MongoOperations.class))
+			.run((context) -> assertMissingStore(context, IdWorkerStore.MONGO, Problem.LIBRARY_MISSING));
+	}
+
+	private static void assertMissingStore(AssertableApplicationContext context, IdWorkerStore store,
+			Problem problem) {
+		assertThat(context).getFailure().rootCause().isInstanceOf(MissingIdWorkerStoreException.class);
+		MissingIdWorkerStoreException failure = (MissingIdWorkerStoreException) SnowflakeIdWorkerConfigurationTests
+			.rootCause(context.getStartupFailure());
+		assertThat(failure.getMode()).isEqualTo(IdWorkerMode.SEGMENT);
+		assertThat(failure.getStore()).isEqualTo(store);
+		assertThat(failure.getProblem()).isEqualTo(problem);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableIdWorker(mode = IdWorkerMode.SEGMENT)
+	static class SegmentMode {
+
+	}
+
+}

@@ -1,0 +1,130 @@
+package io.idstarter.autoconfigure.jdbc;
+
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+import javax.sql.DataSource;
+
+import io.idstarter.autoconfigure.IdWorkerProperties;
+import io.idstarter.autoconfigure.IdWorkerProperties.SchemaInitialization;
+import io.idstarter.lease.ISequenceManager;
+import io.idstarter.lease.InMemorySequenceManager;
+import io.idstarter.segment.InMemorySegmentStore;
+import io.idstarter.segment.SegmentStore;
+import io.idstarter.store.jdbc.JdbcSegmentStore;
+import io.idstarter.store.jdbc.JdbcSequenceManager;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.jdbc.EmbeddedDatabaseConnection;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.BDDMockito.given;
+import static org.mockito.Mockito.mock;
+
+class JdbcStoreConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, JdbcLeaseStoreConfiguration.class,
+				JdbcSegmentStoreConfiguration.class))
+		.withPropertyValues("spring.datasource.generate-unique-name=true");
+
+	@Test
+	void storesUseTheApplicationsDataSourceAndCreateTheTablesInAnEmbeddedDatabase() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasSingleBean(JdbcSequenceManager.class).hasSingleBean(JdbcSegmentStore.class);
+			assertThat(context.getBean(JdbcSegmentStore.class).getTableName()).isEqualTo("leaf_alloc");
+			assertThat(context.getBean(JdbcSequenceManager.class).getTableName()).isEqualTo("id_worker_lease");
+			assertThat(tableExists(context, "leaf_alloc")).isTrue();
+			assertThat(tableExists(context, "id_worker_lease")).isTrue();
+		});
+	}
+
+	@Test
+	void tableNamesReachTheStoresAndTheSchema() {
+		this.contextRunner
+			.withPropertyValues("id-worker.jdbc.segment-table=my_segments", "id-worker.jdbc.lease-table=my_leases")
+			.run((context) -> {
+				assertThat(context.getBean(JdbcSegmentStore.class).getTableName()).isEqualTo("my_segments");
+				assertThat(context.getBean(JdbcSequenceManager.class).getTableName()).isEqualTo("my_leases");
+				assertThat(tableExists(context, "my_segments")).isTrue();
+				assertThat(tableExists(context, "my_leases")).isTrue();
+				assertThat(tableExists(context, "leaf_alloc")).isFalse();
+			});
+	}
+
+	@Test
+	void schemaIsLeftAloneWhenInitializationIsNever() {
+		this.contextRunner.withPropertyValues("id-worker.jdbc.initialize-schema=never").run((context) -> {
+			assertThat(context).hasSingleBean(JdbcSegmentStore.class);
+			assertThat(tableExists(context, "leaf_alloc")).isFalse();
+			assertThat(tableExists(context, "id_worker_lease")).isFalse();
+		});
+	}
+
+	@Test
+	void embeddedModeSkipsADatabaseThatIsNotEmbedded() throws SQLException {
+		DataSource postgres = mock(DataSource.class);
+		Connection connection = mock(Connection.class);
+		DatabaseMetaData metaData = mock(DatabaseMetaData.class);
+		given(postgres.getConnection()).willReturn(connection);
+		given(connection.getMetaData()).willReturn(metaData);
+		given(metaData.getDatabaseProductName()).willReturn("PostgreSQL");
+		given(metaData.getURL()).willReturn("jdbc:postgresql://db:5432/ids");
+		IdWorkerProperties.Jdbc settings = new IdWorkerProperties.Jdbc();
+		assertThat(new JdbcSchemaInitializer(postgres, settings).shouldInitialize()).isFalse();
+		settings.setInitializeSchema(SchemaInitialization.ALWAYS);
+		assertThat(new JdbcSchemaInitializer(postgres, settings).shouldInitialize()).isTrue();
+		settings.setInitializeSchema(SchemaInitialization.NEVER);
+		assertThat(new JdbcSchemaInitializer(postgres, settings).shouldInitialize()).isFalse();
+	}
+
+	@Test
+	void segmentStoreIsOnlyCreatedForTheJdbcSegmentStore() {
+		this.contextRunner.withPropertyValues("id-worker.segment.store=redis").run((context) -> {
+			assertThat(context).hasSingleBean(JdbcSequenceManager.class).doesNotHaveBean(SegmentStore.class);
+		});
+	}
+
+	@Test
+	void backsOffWithoutSpringBootJdbc() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(EmbeddedDatabaseConnection.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(ISequenceManager.class)
+				.doesNotHaveBean(SegmentStore.class));
+	}
+
+	@Test
+	void backsOffWithoutADataSource() {
+		new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(JdbcLeaseStoreConfiguration.class, JdbcSegmentStoreConfiguration.class))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(ISequenceManager.class)
+				.doesNotHaveBean(SegmentStore.class));
+	}
+
+	@Test
+	void noTablesAreCreatedWhenTheApplicationHasItsOwnStores() {
+		this.contextRunner.withPropertyValues("id-worker.jdbc.segment-table=unused_segments")
+			.withBean(ISequenceManager.class, InMemorySequenceManager::new)
+			.withBean(SegmentStore.class, InMemorySegmentStore::new)
+			.run((context) -> {
+				assertThat(context).doesNotHaveBean(JdbcSequenceManager.class).doesNotHaveBean(JdbcSegmentStore.class);
+				assertThat(tableExists(context, "unused_segments")).isFalse();
+			});
+	}
+
+	private static boolean tableExists(AssertableApplicationContext context, String table) throws SQLException {
+		try (Connection connection = context.getBean(DataSource.class).getConnection();
+				ResultSet tables = connection.getMetaData().getTables(null, null, table.toUpperCase(), null)) {
+			return tables.next();
+		}
+	}
+
+}

@@ -1,0 +1,120 @@
+package io.idstarter.autoconfigure.redis;
+
+import io.idstarter.lease.ISequenceManager;
+import io.idstarter.lease.LeaseRequest;
+import io.idstarter.lease.WorkerLease;
+import io.idstarter.segment.SegmentAllocation;
+import io.idstarter.segment.SegmentStore;
+import io.idstarter.store.redis.RedisSegmentStore;
+import io.idstarter.store.redis.RedisSequenceManager;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.Mockito.mock;
+
+class RedisStoreConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
+			AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisLeaseStoreConfiguration.class,
+					RedisSegmentStoreConfiguration.class));
+
+	@Test
+	void leaseStoreUsesTheApplicationsRedis() {
+		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(RedisSequenceManager.class)
+			.doesNotHaveBean(SegmentStore.class));
+	}
+
+	@Test
+	void segmentStoreIsOnlyCreatedWhenChosen() {
+		this.contextRunner.withPropertyValues("id-worker.segment.store=redis")
+			.run((context) -> assertThat(context).hasSingleBean(RedisSegmentStore.class));
+		this.contextRunner.withPropertyValues("id-worker.segment.store=mongo")
+			.run((context) -> assertThat(context).doesNotHaveBean(SegmentStore.class));
+	}
+
+	@Test
+	void backsOffWithoutSpringDataRedis() {
+		this.contextRunner.withPropertyValues("id-worker.segment.store=redis")
+			.withClassLoader(new FilteredClassLoader(RedisConnectionFactory.class))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(ISequenceManager.class)
+				.doesNotHaveBean(SegmentStore.class));
+	}
+
+	@Test
+	void backsOffWithoutAConnectionFactory() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(RedisLeaseStoreConfiguration.class,
+					RedisSegmentStoreConfiguration.class))
+			.withPropertyValues("id-worker.segment.store=redis")
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(ISequenceManager.class)
+				.doesNotHaveBean(SegmentStore.class));
+	}
+
+	@Test
+	void backsOffWhenTwoConnectionFactoriesAndNoneIsPrimary() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(RedisLeaseStoreConfiguration.class))
+			.withBean("first", RedisConnectionFactory.class, () -> mock(RedisConnectionFactory.class))
+			.withBean("second", RedisConnectionFactory.class, () -> mock(RedisConnectionFactory.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(ISequenceManager.class));
+	}
+
+	@Test
+	void applicationStoresWin() {
+		this.contextRunner.withPropertyValues("id-worker.segment.store=redis")
+			.withBean(ISequenceManager.class, UserSequenceManager::new)
+			.withBean(SegmentStore.class, UserSegmentStore::new)
+			.run((context) -> {
+				assertThat(context).doesNotHaveBean(RedisSequenceManager.class)
+					.doesNotHaveBean(RedisSegmentStore.class);
+				assertThat(context.getBean(ISequenceManager.class)).isInstanceOf(UserSequenceManager.class);
+				assertThat(context.getBean(SegmentStore.class)).isInstanceOf(UserSegmentStore.class);
+			});
+	}
+
+	static class UserSequenceManager implements ISequenceManager {
+
+		@Override
+		public WorkerLease borrow(LeaseRequest request) {
+			throw new UnsupportedOperationException();
+		}
+
+		@Override
+		public WorkerLease renew(WorkerLease lease, long timestampCeiling) {
+			throw new UnsupportedOperationException();
+		}
+
+		@Override
+		public void release(WorkerLease lease, long lastIssuedTimestamp) {
+		}
+
+	}
+
+	static class UserSegmentStore implements SegmentStore {
+
+		@Override
+		public SegmentAllocation allocate(String key) {
+			throw new UnsupportedOperationException();
+		}
+
+		@Override
+		public SegmentAllocation allocate(String key, int step) {
+			throw new UnsupportedOperationException();
+		}
+
+		@Override
+		public java.util.Set<String> keys() {
+			return java.util.Set.of();
+		}
+
+	}
+
+}
