@@ -275,10 +275,21 @@ class IdServerEndpointsTests {
 	}
 
 	@Test
-	void healthIsUp() {
+	void healthIsUpWithTheGeneratorsPart() {
 		HttpResponse<String> response = this.http.get("/actuator/health");
 		assertThat(response.statusCode()).isEqualTo(200);
-		assertThat(HttpTestClient.json(response).read("$.status", String.class)).isEqualTo("UP");
+		DocumentContext health = HttpTestClient.json(response);
+		assertThat(health.read("$.status", String.class)).isEqualTo("UP");
+		assertThat(health.read("$.components.idWorker.status", String.class)).isEqualTo("UP");
+		assertThat(health.read("$.components.idWorker.details.snowflake.lease", String.class)).isEqualTo("ACTIVE");
+	}
+
+	@Test
+	void idWorkerActuatorEndpointIsExposed() {
+		this.http.get("/api/segment/get/user");
+		HttpResponse<String> response = this.http.get("/actuator/idworker/user");
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(HttpTestClient.json(response).read("$.issuedCount", Long.class)).isPositive();
 	}
 
 	static void assertProblem(HttpResponse<String> response, int status, String title, String code) {

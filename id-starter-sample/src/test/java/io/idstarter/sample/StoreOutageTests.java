@@ -118,6 +118,10 @@ class StoreOutageTests {
 			refused = this.http.get("/api/snowflake/get/any");
 			assertThat(HttpTestClient.json(this.http.get("/api/monitor")).read("$.snowflake.lease.state", String.class))
 				.isEqualTo("LOST");
+			HttpResponse<String> health = this.http.get("/actuator/health");
+			assertThat(health.statusCode()).isEqualTo(503);
+			assertThat(HttpTestClient.json(health).read("$.components.idWorker.status", String.class))
+				.isEqualTo("DOWN");
 		}
 		finally {
 			this.jdbc.update("UPDATE id_worker_lease SET owner_token = NULL, expires_at = 0 "
