@@ -17,7 +17,8 @@ import org.springframework.data.mongodb.core.MongoOperations;
  * Turns on segment and Snowflake IDs, with the worker ID leased from the store of the active profile: the relational
  * database by default (embedded H2, or the {@code mariadb} / {@code postgresql} profiles), Redis with the
  * {@code redis} profile, MongoDB with the {@code mongo} profile. An application with one store puts the one
- * {@code @EnableIdWorker} it needs on its main class instead.
+ * {@code @EnableIdWorker} it needs on its main class instead. {@link StoreProfilesCheck} refuses both {@code redis}
+ * and {@code mongo} at once.
  */
 @Configuration(proxyBeanMethods = false)
 public class IdServerStores {
@@ -70,21 +71,6 @@ public class IdServerStores {
 				return new MongoSequenceManager(mongo, properties.getMongo().getLeaseCollection());
 			}
 
-		}
-
-	}
-
-	/**
-	 * Both store profiles at once: refuse to start rather than pick one.
-	 */
-	@Configuration(proxyBeanMethods = false)
-	@Profile("redis & mongo")
-	static class Conflict {
-
-		@Bean
-		Object idServerStoreConflict() {
-			throw new IllegalStateException(
-					"The profiles 'redis' and 'mongo' are both active; the ID server uses one store, activate one");
 		}
 
 	}
