@@ -1,5 +1,6 @@
 package io.idstarter.metrics;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -65,6 +66,12 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 	 */
 	public static final String LEASE_REMAINING = "idworker.lease.remaining";
 
+	/**
+	 * Gauge of the lease store's clock minus this node's, in seconds, measured at the last lease call; what the
+	 * clock-skew guard ({@code id-worker.lease.max-clock-skew}) compares.
+	 */
+	public static final String LEASE_CLOCK_OFFSET = "idworker.lease.clock.offset";
+
 	private static final String ALLOCATE = "allocate";
 
 	private final MeterRegistry registry;
@@ -125,6 +132,10 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 		if (lease != null) {
 			Gauge.builder(LEASE_REMAINING, lease, this::leaseRemainingSeconds)
 				.description("Time this node keeps issuing Snowflake IDs without another lease renewal")
+				.baseUnit("seconds")
+				.register(registry);
+			Gauge.builder(LEASE_CLOCK_OFFSET, lease, IdWorkerMetrics::clockOffsetSeconds)
+				.description("The lease store's clock minus this node's, at the last lease call")
 				.baseUnit("seconds")
 				.register(registry);
 		}
@@ -210,6 +221,11 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 		}
 		long millis = issuingUntil.toEpochMilli() - this.time.currentTimeMillis();
 		return Math.max(millis, 0) / 1000.0;
+	}
+
+	private static double clockOffsetSeconds(WorkerLeaseKeeper lease) {
+		Duration offset = lease.status().clockOffset();
+		return (offset != null) ? offset.toMillis() / 1000.0 : Double.NaN;
 	}
 
 	private static double issued(SegmentIdGenerator segments, String key) {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.idstarter.actuate.endpoint.IdWorkerEndpoint;
+import io.idstarter.autoconfigure.IdWorkerModes;
 import io.idstarter.lease.WorkerLeaseKeeper;
 import io.idstarter.segment.SegmentIdGenerator;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
@@ -31,16 +32,22 @@ public final class IdWorkerEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	IdWorkerEndpoint idWorkerEndpoint(ObjectProvider<SnowflakeIdGenerator> snowflake,
-			ObjectProvider<WorkerLeaseKeeper> lease, ObjectProvider<SegmentIdGenerator> segments,
-			ObjectProvider<TimeSource> time) {
+	IdWorkerEndpoint idWorkerEndpoint(ObjectProvider<IdWorkerModes> modes,
+			ObjectProvider<SnowflakeIdGenerator> snowflake, ObjectProvider<WorkerLeaseKeeper> lease,
+			ObjectProvider<SegmentIdGenerator> segments, ObjectProvider<TimeSource> time) {
 		SnowflakeIdGenerator snowflakeGenerator = snowflake.getIfUnique();
 		WorkerLeaseKeeper leaseKeeper = lease.getIfUnique();
 		SegmentIdGenerator segmentGenerator = segments.getIfUnique();
-		return new IdWorkerEndpoint(modes(snowflakeGenerator, segmentGenerator), snowflakeGenerator, leaseKeeper,
-				segmentGenerator, time.getIfUnique(TimeSource::system));
+		IdWorkerModes enabledModes = modes.getIfAvailable();
+		List<String> modeNames = (enabledModes != null) ? enabledModes.modes().stream().map(Enum::name).toList()
+				: modes(snowflakeGenerator, segmentGenerator);
+		return new IdWorkerEndpoint(modeNames, snowflakeGenerator, leaseKeeper, segmentGenerator,
+				time.getIfUnique(TimeSource::system));
 	}
 
+	/**
+	 * Names the generators of an application that defines them without {@code @EnableIdWorker}.
+	 */
 	private static List<String> modes(@Nullable SnowflakeIdGenerator snowflake, @Nullable SegmentIdGenerator segments) {
 		List<String> modes = new ArrayList<>();
 		if (snowflake != null) {

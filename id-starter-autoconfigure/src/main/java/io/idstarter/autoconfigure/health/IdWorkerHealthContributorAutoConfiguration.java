@@ -1,6 +1,8 @@
 package io.idstarter.autoconfigure.health;
 
 import io.idstarter.actuate.health.IdWorkerHealthIndicator;
+import io.idstarter.autoconfigure.SegmentIdWorkerConfiguration;
+import io.idstarter.autoconfigure.SnowflakeIdWorkerConfiguration;
 import io.idstarter.lease.WorkerLeaseKeeper;
 import io.idstarter.segment.SegmentIdGenerator;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
@@ -22,8 +24,7 @@ import org.springframework.context.annotation.Conditional;
  *
  * @since 0.1.0
  */
-@AutoConfiguration(afterName = { "io.idstarter.autoconfigure.SnowflakeIdWorkerConfiguration",
-		"io.idstarter.autoconfigure.SegmentIdWorkerConfiguration" })
+@AutoConfiguration(after = { SnowflakeIdWorkerConfiguration.class, SegmentIdWorkerConfiguration.class })
 @ConditionalOnClass({ HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class })
 @ConditionalOnEnabledHealthIndicator("idworker")
 @Conditional(IdWorkerHealthContributorAutoConfiguration.OnGeneratorCondition.class)

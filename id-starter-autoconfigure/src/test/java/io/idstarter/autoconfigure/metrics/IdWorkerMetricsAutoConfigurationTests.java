@@ -173,6 +173,21 @@ class IdWorkerMetricsAutoConfigurationTests {
 		});
 	}
 
+	@Test
+	void theClockOffsetToTheLeaseStoreIsAGaugeThatFollowsEachRenewal() {
+		this.contextRunner.withUserConfiguration(TestGenerators.LeasedSnowflake.class).run((context) -> {
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			assertThat(clockOffset(registry)).isBetween(-0.1, 0.1);
+			context.getBean(TestGenerators.StoreClock.class).setOffset(Duration.ofMillis(1500));
+			await().atMost(Duration.ofSeconds(5)).until(() -> clockOffset(registry) > 1.4);
+			assertThat(clockOffset(registry)).isLessThan(1.6);
+		});
+	}
+
+	private static double clockOffset(MeterRegistry registry) {
+		return registry.get(IdWorkerMetrics.LEASE_CLOCK_OFFSET).gauge().value();
+	}
+
 	private static double leaseRemaining(MeterRegistry registry) {
 		return registry.get(IdWorkerMetrics.LEASE_REMAINING).gauge().value();
 	}
