@@ -4,6 +4,7 @@
 # PostgreSQL on 5432, MariaDB on 3306, Redis on 6379. Installs them from Debian's packages when missing and starts
 # them without systemd. Safe to run again; does nothing for a server that already answers and is set up.
 # Servers named in IDSTARTER_POSTGRES_URL / IDSTARTER_MARIADB_URL / IDSTARTER_REDIS_URL are left alone.
+# Also installs Debian's Chromium and ChromeDriver for the sample server's browser test (monitor page) when missing.
 set -euo pipefail
 
 log() { printf '[ensure-test-services] %s\n' "$*"; }
@@ -76,6 +77,19 @@ ensure_redis() {
   log "Redis ready on 127.0.0.1:6379"
 }
 
+ensure_chromium() {
+  # The sample server's monitor-page test drives a headless Chromium through /usr/bin/chromedriver.
+  if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
+    log "Chromium ready: $(dpkg-query -W -f='${Version}' chromium 2>/dev/null || echo "version unknown")"
+    return
+  fi
+  install_packages chromium chromium-driver
+  [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] \
+    || { log "ERROR: chromium / chromium-driver installed but /usr/bin/chromium or /usr/bin/chromedriver is missing"; exit 1; }
+  log "Chromium ready: $(dpkg-query -W -f='${Version}' chromium 2>/dev/null || echo "version unknown")"
+}
+
 ensure_postgres
 ensure_mariadb
 ensure_redis
+ensure_chromium

@@ -51,11 +51,10 @@ class IdWorkerConfigurationSelector extends AutoConfigurationImportSelector {
 		List<String> imports = new ArrayList<>(List.of(MODES, BASE));
 		for (IdWorkerMode mode : IdWorkerModes.of(metadata).modes()) {
 			imports.addAll(switch (mode) {
-				// The MongoDB store configurations join when the MongoDB stores are merged.
-				case SEGMENT -> List.of(SEGMENT, JDBC_SEGMENTS, REDIS_SEGMENTS);
+				case SEGMENT -> List.of(SEGMENT, JDBC_SEGMENTS, REDIS_SEGMENTS, MONGO_SEGMENTS);
 				case DB -> List.of(SNOWFLAKE, JDBC_LEASES);
 				case REDIS -> List.of(SNOWFLAKE, REDIS_LEASES);
-				case MONGO -> List.of(SNOWFLAKE);
+				case MONGO -> List.of(SNOWFLAKE, MONGO_LEASES);
 			});
 		}
 		return imports;

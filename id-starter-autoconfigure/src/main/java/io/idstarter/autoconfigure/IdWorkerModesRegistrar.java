@@ -1,7 +1,9 @@
 package io.idstarter.autoconfigure;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 import io.idstarter.IdWorker;
 
@@ -52,14 +54,16 @@ class IdWorkerModesRegistrar implements ImportBeanDefinitionRegistrar {
 	 * first of them: the others would be ignored silently.
 	 */
 	private static List<String> annotatedClasses(BeanDefinitionRegistry registry) {
-		List<String> annotated = new ArrayList<>();
+		Set<String> annotated = new LinkedHashSet<>();
 		for (String name : registry.getBeanDefinitionNames()) {
+			// A @Bean method's definition carries its declaring class's metadata: not another annotated class.
 			if (registry.getBeanDefinition(name) instanceof AnnotatedBeanDefinition definition
+					&& definition.getFactoryMethodMetadata() == null
 					&& definition.getMetadata().isAnnotated(EnableIdWorker.class.getName())) {
 				annotated.add(definition.getMetadata().getClassName());
 			}
 		}
-		return annotated;
+		return new ArrayList<>(annotated);
 	}
 
 	/**

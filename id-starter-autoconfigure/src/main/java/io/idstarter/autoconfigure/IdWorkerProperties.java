@@ -546,6 +546,11 @@ public class IdWorkerProperties implements InitializingBean {
 		 */
 		private String leaseCollection = "id_worker_leases";
 
+		/**
+		 * Collection of the sequences that fill @SequenceId fields.
+		 */
+		private String sequenceCollection = "id_sequences";
+
 		public String getSegmentCollection() {
 			return this.segmentCollection;
 		}
@@ -560,6 +565,14 @@ public class IdWorkerProperties implements InitializingBean {
 
 		public void setLeaseCollection(String leaseCollection) {
 			this.leaseCollection = leaseCollection;
+		}
+
+		public String getSequenceCollection() {
+			return this.sequenceCollection;
+		}
+
+		public void setSequenceCollection(String sequenceCollection) {
+			this.sequenceCollection = sequenceCollection;
 		}
 
 	}

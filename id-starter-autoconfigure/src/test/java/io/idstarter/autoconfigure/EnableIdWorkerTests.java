@@ -49,6 +49,14 @@ class EnableIdWorkerTests {
 	}
 
 	@Test
+	void theAnnotatedClassMayDeclareBeansLikeAnyMainClass() {
+		this.contextRunner.withUserConfiguration(SegmentWithBeans.class).run((context) -> {
+			assertThat(context).hasNotFailed().hasSingleBean(SegmentIdGenerator.class).hasBean("greeting");
+			assertThat(context.getBean(IdWorker.class).nextId("orders")).isEqualTo(1);
+		});
+	}
+
+	@Test
 	void orderOfTheModesDecidesThePrimary() {
 		this.contextRunner.withUserConfiguration(DbThenSegment.class, Consumer.class).run((context) -> {
 			assertThat(context.getBean(IdWorker.class)).isInstanceOf(SnowflakeIdGenerator.class);
@@ -99,6 +107,22 @@ class EnableIdWorkerTests {
 	@Configuration(proxyBeanMethods = false)
 	@EnableIdWorker(mode = { IdWorkerMode.SEGMENT, IdWorkerMode.DB })
 	static class SegmentThenDb {
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableIdWorker(mode = IdWorkerMode.SEGMENT)
+	static class SegmentWithBeans {
+
+		@Bean
+		String greeting() {
+			return "hello";
+		}
+
+		@Bean
+		Integer answer() {
+			return 42;
+		}
 
 	}
 

@@ -245,6 +245,12 @@ class SnowflakeIdWorkerConfigurationTests {
 	}
 
 	@Test
+	void mongoModeWithoutMongoOperationsFailsSayingSo() {
+		new ApplicationContextRunner().withUserConfiguration(MongoMode.class)
+			.run((context) -> assertMissingStore(context, IdWorkerMode.MONGO, Problem.BEAN_MISSING));
+	}
+
+	@Test
 	void applicationSequenceManagerIsUsedWhateverTheMode() {
 		new ApplicationContextRunner().withUserConfiguration(RedisMode.class)
 			.withBean(ISequenceManager.class, () -> this.sequenceManager)

@@ -462,17 +462,23 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Records the lease and publishes the ACTIVE status before granting it, so that a caller who gets an ID under
+	 * the new grant never reads an older status (such as LOST) afterwards.
+	 */
 	private void grant(WorkerLease lease, long wallBefore, long nanosBefore) {
 		long validNanos = this.settings.ttl().minus(this.settings.safetyMargin()).toNanos();
 		long validUntil = nanosBefore + validNanos;
-		this.generator.grant(new WorkerGrant(lease.workerId(), lease.timestampFloor(), lease.timestampCeiling(),
-				validUntil));
 		this.lease = lease;
 		this.validUntilNanos = validUntil;
 		this.issuingUntil = Instant.ofEpochMilli(wallBefore + TimeUnit.NANOSECONDS.toMillis(validNanos));
 		long offset = (this.clockOffset != null) ? this.clockOffset.toMillis() : 0;
 		this.leaseExpiry = Instant.ofEpochMilli(lease.storeTimeMillis() + this.settings.ttl().toMillis() - offset);
 		this.lastRenewal = Instant.ofEpochMilli(this.time.currentTimeMillis());
+		this.state = State.ACTIVE;
+		publish();
+		this.generator.grant(new WorkerGrant(lease.workerId(), lease.timestampFloor(), lease.timestampCeiling(),
+				validUntil));
 	}
 
 	private long ceiling(long now) {

@@ -1,0 +1,7 @@
+/**
+ * Actuator endpoint of the ID generators.
+ */
+@NullMarked
+package io.idstarter.actuate.endpoint;
+
+import org.jspecify.annotations.NullMarked;

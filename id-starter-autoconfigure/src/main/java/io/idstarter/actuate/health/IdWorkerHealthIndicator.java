@@ -1,0 +1,147 @@
+package io.idstarter.actuate.health;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.idstarter.lease.LeaseStatus;
+import io.idstarter.lease.WorkerLeaseKeeper;
+import io.idstarter.segment.SegmentBufferView;
+import io.idstarter.segment.SegmentIdGenerator;
+import io.idstarter.segment.SegmentView;
+import io.idstarter.snowflake.SnowflakeIdGenerator;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.health.contributor.AbstractHealthIndicator;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+
+/**
+ * {@link HealthIndicator} of the ID generators: whether they can issue IDs now.
+ *
+ * <ul>
+ * <li>Snowflake with a leased worker ID: {@code UP} while the lease is held (also while renewals fail but the lease
+ * has time left), {@code DOWN} once it is lost or has run out, or while this node's clock is too far from the
+ * store's ({@code CLOCK_SKEWED}), {@code UNKNOWN} before the keeper started,
+ * {@code OUT_OF_SERVICE} after it closed. Snowflake without a lease keeper: {@code UP} with a worker ID,
+ * {@code DOWN} without.</li>
+ * <li>Segments: {@code DOWN} when a key has used up both its segments and the fetch of the next one failed (callers
+ * of that key fail); keys whose fetch fails but that still have numbers in memory are listed, the status stays
+ * {@code UP}.</li>
+ * </ul>
+ * The worst part decides, in the order {@code DOWN}, {@code OUT_OF_SERVICE}, {@code UNKNOWN}, {@code UP}.
+ *
+ * @since 0.1.0
+ */
+public class IdWorkerHealthIndicator extends AbstractHealthIndicator {
+
+	private static final List<Status> SEVERITY = List.of(Status.DOWN, Status.OUT_OF_SERVICE, Status.UNKNOWN,
+			Status.UP);
+
+	private final @Nullable SnowflakeIdGenerator snowflake;
+
+	private final @Nullable WorkerLeaseKeeper lease;
+
+	private final @Nullable SegmentIdGenerator segments;
+
+	/**
+	 * Creates the indicator for the generators the application has.
+	 * @param snowflake the Snowflake generator, or {@code null}
+	 * @param lease the keeper of the Snowflake generator's worker ID, or {@code null} for a fixed worker ID
+	 * @param segments the segment generator, or {@code null}
+	 */
+	public IdWorkerHealthIndicator(@Nullable SnowflakeIdGenerator snowflake, @Nullable WorkerLeaseKeeper lease,
+			@Nullable SegmentIdGenerator segments) {
+		super("ID generator health check failed");
+		this.snowflake = snowflake;
+		this.lease = lease;
+		this.segments = segments;
+	}
+
+	@Override
+	protected void doHealthCheck(Health.Builder builder) {
+		Status status = Status.UP;
+		if (this.snowflake != null) {
+			Map<String, Object> details = new LinkedHashMap<>();
+			status = worst(status, snowflake(this.snowflake, details));
+			builder.withDetail("snowflake", details);
+		}
+		if (this.segments != null) {
+			Map<String, Object> details = new LinkedHashMap<>();
+			status = worst(status, segments(this.segments, details));
+			builder.withDetail("segment", details);
+		}
+		builder.status(status);
+	}
+
+	private Status snowflake(SnowflakeIdGenerator snowflake, Map<String, Object> details) {
+		WorkerLeaseKeeper lease = this.lease;
+		if (lease == null) {
+			if (snowflake.workerId().isPresent()) {
+				details.put("workerId", snowflake.workerId().getAsInt());
+				return Status.UP;
+			}
+			details.put("error", "no worker ID granted");
+			return Status.DOWN;
+		}
+		LeaseStatus status = lease.status();
+		details.put("workerId", status.workerId());
+		details.put("lease", status.state());
+		details.put("namespace", status.namespace());
+		putIfPresent(details, "leaseExpiry", status.leaseExpiry());
+		putIfPresent(details, "issuingUntil", status.issuingUntil());
+		putIfPresent(details, "lastRenewal", status.lastRenewal());
+		if (status.consecutiveFailures() > 0) {
+			details.put("failedRenewals", status.consecutiveFailures());
+		}
+		return switch (status.state()) {
+			case ACTIVE, RENEWAL_FAILING -> Status.UP;
+			case CLOCK_SKEWED, LOST -> Status.DOWN;
+			case NOT_STARTED -> Status.UNKNOWN;
+			case CLOSED -> Status.OUT_OF_SERVICE;
+		};
+	}
+
+	private static Status segments(SegmentIdGenerator segments, Map<String, Object> details) {
+		Map<String, Object> exhausted = new LinkedHashMap<>();
+		Map<String, Object> failing = new LinkedHashMap<>();
+		List<SegmentBufferView> views = segments.views();
+		for (SegmentBufferView view : views) {
+			String error = view.lastError();
+			if (!view.loaded() || error == null) {
+				continue;
+			}
+			long remaining = remaining(view.current()) + remaining(view.next());
+			if (remaining == 0) {
+				exhausted.put(view.key(), error);
+			}
+			else {
+				failing.put(view.key(), Map.of("remaining", remaining, "error", error));
+			}
+		}
+		details.put("keys", views.size());
+		if (!exhausted.isEmpty()) {
+			details.put("exhausted", exhausted);
+		}
+		if (!failing.isEmpty()) {
+			details.put("fetchFailing", failing);
+		}
+		return exhausted.isEmpty() ? Status.UP : Status.DOWN;
+	}
+
+	private static long remaining(@Nullable SegmentView segment) {
+		return (segment != null) ? Math.max(segment.remaining(), 0) : 0;
+	}
+
+	private static void putIfPresent(Map<String, Object> details, String name, @Nullable Object value) {
+		if (value != null) {
+			details.put(name, value);
+		}
+	}
+
+	private static Status worst(Status a, Status b) {
+		return (SEVERITY.indexOf(a) <= SEVERITY.indexOf(b)) ? a : b;
+	}
+
+}

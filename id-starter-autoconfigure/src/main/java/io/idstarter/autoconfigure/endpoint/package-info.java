@@ -1,0 +1,7 @@
+/**
+ * Auto-configuration of the ID generators' actuator endpoint.
+ */
+@NullMarked
+package io.idstarter.autoconfigure.endpoint;
+
+import org.jspecify.annotations.NullMarked;

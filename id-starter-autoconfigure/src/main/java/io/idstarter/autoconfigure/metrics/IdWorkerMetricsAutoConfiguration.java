@@ -1,0 +1,40 @@
+package io.idstarter.autoconfigure.metrics;
+
+import io.idstarter.lease.WorkerLeaseKeeper;
+import io.idstarter.metrics.IdWorkerMetrics;
+import io.idstarter.segment.SegmentIdGenerator;
+import io.idstarter.snowflake.SnowflakeIdGenerator;
+import io.idstarter.time.TimeSource;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configuration of {@link IdWorkerMetrics}: a listener bean that the generators report their events to, and a
+ * meter binder for their counters.
+ *
+ * @since 0.1.0
+ */
+@AutoConfiguration(afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+		"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" })
+@ConditionalOnClass(MeterRegistry.class)
+@ConditionalOnBean(MeterRegistry.class)
+public final class IdWorkerMetricsAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	IdWorkerMetrics idWorkerMetrics(MeterRegistry registry, ObjectProvider<SnowflakeIdGenerator> snowflake,
+			ObjectProvider<WorkerLeaseKeeper> lease, ObjectProvider<SegmentIdGenerator> segments,
+			ObjectProvider<TimeSource> time) {
+		// The generators are looked up when the binder is bound, after they exist: they depend on this listener.
+		return new IdWorkerMetrics(registry, snowflake::getIfUnique, lease::getIfUnique, segments::getIfUnique,
+				time.getIfUnique(TimeSource::system));
+	}
+
+}

@@ -1,0 +1,7 @@
+/**
+ * Auto-configuration of the Micrometer metrics of the ID generators.
+ */
+@NullMarked
+package io.idstarter.autoconfigure.metrics;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,42 @@
+package io.idstarter.hibernate;
+
+import io.idstarter.IdWorker;
+import io.idstarter.segment.SegmentIdGenerator;
+import org.hibernate.generator.AnnotationBasedGenerator;
+import org.hibernate.generator.GeneratorCreationContext;
+
+/**
+ * Hibernate generator behind {@link SegmentGeneratedId}: takes IDs of one key from the {@link SegmentIdGenerator}
+ * bean.
+ *
+ * @since 0.1.0
+ */
+public class SegmentIdentifierGenerator extends IdWorkerIdentifierGenerator
+		implements AnnotationBasedGenerator<SegmentGeneratedId> {
+
+	private static final long serialVersionUID = 1L;
+
+	private String key = "";
+
+	@Override
+	public void initialize(SegmentGeneratedId annotation, GeneratorCreationContext context) {
+		initialize("SegmentGeneratedId", context);
+		this.key = annotation.key();
+	}
+
+	@Override
+	protected Class<? extends IdWorker> workerType() {
+		return SegmentIdGenerator.class;
+	}
+
+	@Override
+	protected String missingWorkerHint() {
+		return "enable segment mode (@EnableIdWorker(mode = SEGMENT))";
+	}
+
+	@Override
+	protected long nextId(IdWorker worker) {
+		return this.key.isEmpty() ? worker.nextId() : worker.nextId(this.key);
+	}
+
+}

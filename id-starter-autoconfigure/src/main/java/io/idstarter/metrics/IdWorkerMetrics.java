@@ -1,0 +1,247 @@
+package io.idstarter.metrics;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import io.idstarter.IdWorkerListener;
+import io.idstarter.lease.LeaseStatus;
+import io.idstarter.lease.WorkerLeaseKeeper;
+import io.idstarter.segment.SegmentBufferView;
+import io.idstarter.segment.SegmentIdGenerator;
+import io.idstarter.segment.SegmentView;
+import io.idstarter.snowflake.SnowflakeIdGenerator;
+import io.idstarter.time.TimeSource;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Micrometer metrics of the ID generators. As an {@link IdWorkerListener} it records the slow-path events: store call
+ * latency ({@value #STORE_CALLS}), waits for a segment ({@value #SEGMENT_WAITS}) and clock-moved-backwards events
+ * ({@value #CLOCK_BACKWARDS}). As a {@link MeterBinder} it reads the generators' counters when the registry is
+ * scraped: IDs issued ({@value #SNOWFLAKE_ISSUED}, {@value #SEGMENT_ISSUED} per key), numbers left in memory per key
+ * ({@value #SEGMENT_REMAINING}) and the time left on the worker-ID lease ({@value #LEASE_REMAINING}). Nothing runs on
+ * the path that issues an ID.
+ *
+ * <p>The generators are passed as suppliers that are called only when the binder is bound, after the generators
+ * exist: the generators take this listener at construction, so it must not need them then. Segment keys that appear
+ * later get their meters when their first segment is fetched.
+ *
+ * @since 0.1.0
+ */
+public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
+
+	/** Timer of store calls, tagged {@code key} (segment key or lease namespace), {@code operation}, {@code outcome}. */
+	public static final String STORE_CALLS = "idworker.store.calls";
+
+	/** Timer of callers that waited for the next segment, tagged {@code key} and {@code outcome}. */
+	public static final String SEGMENT_WAITS = "idworker.segment.waits";
+
+	/** Counter of clock-moved-backwards events, tagged {@code action}. */
+	public static final String CLOCK_BACKWARDS = "idworker.clock.backwards";
+
+	/** Function counter of the IDs the Snowflake generator issued. */
+	public static final String SNOWFLAKE_ISSUED = "idworker.snowflake.issued";
+
+	/** Function counter of the IDs issued per segment key, tagged {@code key}. */
+	public static final String SEGMENT_ISSUED = "idworker.segment.issued";
+
+	/** Gauge of the numbers left in memory (current and next segment) per segment key, tagged {@code key}. */
+	public static final String SEGMENT_REMAINING = "idworker.segment.remaining";
+
+	/**
+	 * Gauge of the seconds this node keeps issuing Snowflake IDs without another lease renewal; 0 while it refuses
+	 * (lease lost, clock skewed).
+	 */
+	public static final String LEASE_REMAINING = "idworker.lease.remaining";
+
+	/**
+	 * Gauge of the lease store's clock minus this node's, in seconds, measured at the last lease call; what the
+	 * clock-skew guard ({@code id-worker.lease.max-clock-skew}) compares.
+	 */
+	public static final String LEASE_CLOCK_OFFSET = "idworker.lease.clock.offset";
+
+	private static final String ALLOCATE = "allocate";
+
+	private final MeterRegistry registry;
+
+	private final Supplier<@Nullable SnowflakeIdGenerator> snowflake;
+
+	private final Supplier<@Nullable WorkerLeaseKeeper> lease;
+
+	private final Supplier<@Nullable SegmentIdGenerator> segments;
+
+	private final TimeSource time;
+
+	/** Registries the binder was bound to; appended to before their keys are registered. */
+	private final List<MeterRegistry> boundRegistries = new CopyOnWriteArrayList<>();
+
+	/** The segment generator, set once at the first bind; until then new keys are left to that bind. */
+	private volatile @Nullable SegmentIdGenerator boundSegments;
+
+	/** Keys whose meters are registered in every bound registry; a key is only ever added. */
+	private final Set<String> registeredKeys = ConcurrentHashMap.newKeySet();
+
+	/**
+	 * Creates a listener that records events only (no generator meters).
+	 * @param registry where the event meters are registered
+	 */
+	public IdWorkerMetrics(MeterRegistry registry) {
+		this(registry, () -> null, () -> null, () -> null, TimeSource.system());
+	}
+
+	/**
+	 * Creates the metrics.
+	 * @param registry where the event meters are registered
+	 * @param snowflake supplies the Snowflake generator, or {@code null} if there is none; called when bound
+	 * @param lease supplies the Snowflake generator's lease keeper, or {@code null} if there is none; called when
+	 * bound
+	 * @param segments supplies the segment generator, or {@code null} if there is none; called when bound
+	 * @param time the clock the lease keeper uses
+	 */
+	public IdWorkerMetrics(MeterRegistry registry, Supplier<@Nullable SnowflakeIdGenerator> snowflake,
+			Supplier<@Nullable WorkerLeaseKeeper> lease, Supplier<@Nullable SegmentIdGenerator> segments,
+			TimeSource time) {
+		this.registry = Objects.requireNonNull(registry, "registry");
+		this.snowflake = Objects.requireNonNull(snowflake, "snowflake");
+		this.lease = Objects.requireNonNull(lease, "lease");
+		this.segments = Objects.requireNonNull(segments, "segments");
+		this.time = Objects.requireNonNull(time, "time");
+	}
+
+	@Override
+	public void bindTo(MeterRegistry registry) {
+		SnowflakeIdGenerator snowflake = this.snowflake.get();
+		if (snowflake != null) {
+			FunctionCounter.builder(SNOWFLAKE_ISSUED, snowflake, SnowflakeIdGenerator::issuedCount)
+				.description("IDs issued by the Snowflake generator")
+				.register(registry);
+		}
+		WorkerLeaseKeeper lease = this.lease.get();
+		if (lease != null) {
+			Gauge.builder(LEASE_REMAINING, lease, this::leaseRemainingSeconds)
+				.description("Time this node keeps issuing Snowflake IDs without another lease renewal")
+				.baseUnit("seconds")
+				.register(registry);
+			Gauge.builder(LEASE_CLOCK_OFFSET, lease, IdWorkerMetrics::clockOffsetSeconds)
+				.description("The lease store's clock minus this node's, at the last lease call")
+				.baseUnit("seconds")
+				.register(registry);
+		}
+		SegmentIdGenerator segments = this.segments.get();
+		if (segments != null) {
+			// Publish the registry and the generator before reading the keys: a key fetched for the first time
+			// meanwhile is then either in keys() below or registered by keySeen().
+			this.boundRegistries.add(registry);
+			this.boundSegments = segments;
+			for (String key : segments.keys()) {
+				registerKey(registry, segments, key);
+			}
+			for (String key : this.registeredKeys) {
+				registerKey(registry, segments, key);
+			}
+		}
+	}
+
+	@Override
+	public void storeCall(String key, String operation, long nanos, boolean success) {
+		Timer.builder(STORE_CALLS)
+			.description("Calls to the segment or lease store")
+			.tag("key", key)
+			.tag("operation", operation)
+			.tag("outcome", success ? "success" : "failure")
+			.register(this.registry)
+			.record(nanos, TimeUnit.NANOSECONDS);
+		if (success && ALLOCATE.equals(operation)) {
+			keySeen(key);
+		}
+	}
+
+	@Override
+	public void segmentWait(String key, long nanos, boolean served) {
+		Timer.builder(SEGMENT_WAITS)
+			.description("Callers that waited because both segments of a key were spent")
+			.tag("key", key)
+			.tag("outcome", served ? "served" : "failed")
+			.register(this.registry)
+			.record(nanos, TimeUnit.NANOSECONDS);
+	}
+
+	@Override
+	public void clockMovedBackwards(long offsetMillis, String action) {
+		Counter.builder(CLOCK_BACKWARDS)
+			.description("Times the wall clock was found behind the last Snowflake timestamp")
+			.tag("action", action)
+			.register(this.registry)
+			.increment();
+	}
+
+	private void keySeen(String key) {
+		SegmentIdGenerator segments = this.boundSegments;
+		if (segments == null || this.registeredKeys.contains(key)) {
+			return;
+		}
+		for (MeterRegistry registry : this.boundRegistries) {
+			registerKey(registry, segments, key);
+		}
+	}
+
+	private void registerKey(MeterRegistry registry, SegmentIdGenerator segments, String key) {
+		// Registering an existing meter again returns it, so a race between bindTo and keySeen is harmless.
+		FunctionCounter.builder(SEGMENT_ISSUED, segments, (generator) -> issued(generator, key))
+			.description("IDs issued for a segment key by this instance")
+			.tag("key", key)
+			.register(registry);
+		Gauge.builder(SEGMENT_REMAINING, segments, (generator) -> remaining(generator, key))
+			.description("Numbers of a segment key left in memory, in the current and the next segment")
+			.tag("key", key)
+			.register(registry);
+		this.registeredKeys.add(key);
+	}
+
+	private double leaseRemainingSeconds(WorkerLeaseKeeper lease) {
+		LeaseStatus status = lease.status();
+		Instant issuingUntil = status.issuingUntil();
+		if (status.state() == LeaseStatus.State.LOST || status.state() == LeaseStatus.State.CLOCK_SKEWED) {
+			return 0;
+		}
+		if (issuingUntil == null) {
+			return Double.NaN;
+		}
+		long millis = issuingUntil.toEpochMilli() - this.time.currentTimeMillis();
+		return Math.max(millis, 0) / 1000.0;
+	}
+
+	private static double clockOffsetSeconds(WorkerLeaseKeeper lease) {
+		Duration offset = lease.status().clockOffset();
+		return (offset != null) ? offset.toMillis() / 1000.0 : Double.NaN;
+	}
+
+	private static double issued(SegmentIdGenerator segments, String key) {
+		return segments.view(key).map(SegmentBufferView::issuedCount).orElse(0L);
+	}
+
+	private static double remaining(SegmentIdGenerator segments, String key) {
+		SegmentBufferView view = segments.view(key).orElse(null);
+		if (view == null || view.current() == null) {
+			return Double.NaN;
+		}
+		return remaining(view.current()) + remaining(view.next());
+	}
+
+	private static long remaining(@Nullable SegmentView segment) {
+		return (segment != null) ? Math.max(segment.remaining(), 0) : 0;
+	}
+
+}

@@ -1,0 +1,196 @@
+package io.idstarter.actuate.health;
+
+import java.time.Duration;
+import java.util.Map;
+
+import io.idstarter.IdGenerationException;
+import io.idstarter.IdWorkerListener;
+import io.idstarter.autoconfigure.health.IdWorkerHealthContributorAutoConfiguration;
+import io.idstarter.lease.InMemorySequenceManager;
+import io.idstarter.lease.LeaseRequest;
+import io.idstarter.lease.LeaseSettings;
+import io.idstarter.lease.LeaseStatus;
+import io.idstarter.lease.NoFreeWorkerIdException;
+import io.idstarter.lease.WorkerLease;
+import io.idstarter.lease.WorkerLeaseKeeper;
+import io.idstarter.segment.InMemorySegmentStore;
+import io.idstarter.segment.SegmentIdGenerator;
+import io.idstarter.snowflake.ClockBackwardsPolicy;
+import io.idstarter.snowflake.SnowflakeIdGenerator;
+import io.idstarter.snowflake.SnowflakeLayout;
+import io.idstarter.testing.TestGenerators;
+import io.idstarter.time.TimeSource;
+import org.assertj.core.api.InstanceOfAssertFactories;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Tests for {@link IdWorkerHealthIndicator}, on real generators whose stores fail.
+ */
+class IdWorkerHealthIndicatorTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(IdWorkerHealthContributorAutoConfiguration.class));
+
+	@Test
+	void leaseLostInAStoreOutageIsDownUntilALeaseIsHeldAgain() {
+		this.contextRunner.withUserConfiguration(TestGenerators.LeasedSnowflake.class).run((context) -> {
+			IdWorkerHealthIndicator indicator = context.getBean(IdWorkerHealthIndicator.class);
+			InMemorySequenceManager store = context.getBean(InMemorySequenceManager.class);
+			Health health = indicator.health();
+			assertThat(health.getStatus()).isEqualTo(Status.UP);
+			assertThat(snowflake(health)).containsEntry("lease", LeaseStatus.State.ACTIVE)
+				.containsEntry("namespace", TestGenerators.NAMESPACE)
+				.containsKeys("workerId", "leaseExpiry", "issuingUntil", "lastRenewal");
+			store.setAvailable(false);
+			await().atMost(Duration.ofSeconds(5)).until(() -> indicator.health().getStatus().equals(Status.DOWN));
+			assertThat(snowflake(indicator.health())).containsEntry("lease", LeaseStatus.State.LOST)
+				.containsKey("failedRenewals");
+			assertThatExceptionOfType(IdGenerationException.class)
+				.isThrownBy(() -> context.getBean(SnowflakeIdGenerator.class).nextId());
+			store.setAvailable(true);
+			await().atMost(Duration.ofSeconds(5)).until(() -> indicator.health().getStatus().equals(Status.UP));
+			assertThat(snowflake(indicator.health())).containsEntry("lease", LeaseStatus.State.ACTIVE)
+				.doesNotContainKey("failedRenewals");
+		});
+	}
+
+	@Test
+	void leaseTakenByAnotherNodeIsDownWhileNoWorkerIdIsFree() {
+		this.contextRunner.withUserConfiguration(TestGenerators.LeasedSnowflake.class).run((context) -> {
+			IdWorkerHealthIndicator indicator = context.getBean(IdWorkerHealthIndicator.class);
+			InMemorySequenceManager store = context.getBean(InMemorySequenceManager.class);
+			int workerId = context.getBean(WorkerLeaseKeeper.class).status().workerId();
+			WorkerLease other = store.borrow(request(1 - workerId));
+			WorkerLease[] thief = new WorkerLease[1];
+			// The keeper renews a lease the store let expire as long as nobody took it: retry until the thief wins.
+			await().atMost(Duration.ofSeconds(5)).until(() -> {
+				store.expire(TestGenerators.NAMESPACE, workerId);
+				try {
+					thief[0] = store.borrow(request(workerId));
+					return thief[0].workerId() == workerId;
+				}
+				catch (NoFreeWorkerIdException ex) {
+					return false;
+				}
+			});
+			await().atMost(Duration.ofSeconds(5)).until(() -> indicator.health().getStatus().equals(Status.DOWN));
+			assertThat(snowflake(indicator.health())).containsEntry("lease", LeaseStatus.State.LOST);
+			store.release(thief[0], -1);
+			await().atMost(Duration.ofSeconds(5)).until(() -> indicator.health().getStatus().equals(Status.UP));
+			assertThat(snowflake(indicator.health())).containsEntry("workerId", workerId);
+			store.release(other, -1);
+		});
+	}
+
+	private static LeaseRequest request(int preferredWorkerId) {
+		return new LeaseRequest(TestGenerators.NAMESPACE, TestGenerators.LEASED_WORKER_IDS - 1,
+				Duration.ofSeconds(60), preferredWorkerId, "other-node", System.currentTimeMillis());
+	}
+
+	@Test
+	void clockTooFarFromTheStoresIsDownUntilItIsBackWithinBounds() {
+		this.contextRunner.withUserConfiguration(TestGenerators.LeasedSnowflake.class).run((context) -> {
+			IdWorkerHealthIndicator indicator = context.getBean(IdWorkerHealthIndicator.class);
+			TestGenerators.StoreClock storeClock = context.getBean(TestGenerators.StoreClock.class);
+			storeClock.setOffset(Duration.ofSeconds(10));
+			await().atMost(Duration.ofSeconds(5)).until(() -> indicator.health().getStatus().equals(Status.DOWN));
+			assertThat(snowflake(indicator.health())).containsEntry("lease", LeaseStatus.State.CLOCK_SKEWED);
+			storeClock.setOffset(Duration.ZERO);
+			await().atMost(Duration.ofSeconds(5)).until(() -> indicator.health().getStatus().equals(Status.UP));
+		});
+	}
+
+	@Test
+	void closedKeeperIsOutOfService() {
+		this.contextRunner.withUserConfiguration(TestGenerators.LeasedSnowflake.class).run((context) -> {
+			context.getBean(WorkerLeaseKeeper.class).close();
+			Health health = context.getBean(IdWorkerHealthIndicator.class).health();
+			assertThat(health.getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
+			assertThat(snowflake(health)).containsEntry("lease", LeaseStatus.State.CLOSED);
+		});
+	}
+
+	@Test
+	void keeperNotStartedYetIsUnknown() {
+		SnowflakeIdGenerator generator = new SnowflakeIdGenerator(SnowflakeLayout.defaults(), TimeSource.system(),
+				ClockBackwardsPolicy.defaults(), IdWorkerListener.NONE);
+		WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(new InMemorySequenceManager(), generator,
+				LeaseSettings.defaults(), TimeSource.system(), IdWorkerListener.NONE);
+		Health health = new IdWorkerHealthIndicator(generator, keeper, null).health();
+		assertThat(health.getStatus()).isEqualTo(Status.UNKNOWN);
+		assertThat(snowflake(health)).containsEntry("lease", LeaseStatus.State.NOT_STARTED)
+			.containsEntry("workerId", -1);
+	}
+
+	@Test
+	void snowflakeWithoutKeeperIsUpWhileItHoldsAWorkerId() {
+		this.contextRunner.withUserConfiguration(TestGenerators.Snowflake.class).run((context) -> {
+			IdWorkerHealthIndicator indicator = context.getBean(IdWorkerHealthIndicator.class);
+			assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
+			assertThat(snowflake(indicator.health())).containsEntry("workerId", TestGenerators.WORKER_ID);
+			context.getBean(SnowflakeIdGenerator.class).revoke("test");
+			assertThat(indicator.health().getStatus()).isEqualTo(Status.DOWN);
+			assertThat(snowflake(indicator.health())).containsEntry("error", "no worker ID granted");
+		});
+	}
+
+	@Test
+	void keyWithBothSegmentsSpentInAStoreOutageIsDownUntilTheStoreIsBack() {
+		this.contextRunner.withUserConfiguration(TestGenerators.Segments.class).run((context) -> {
+			IdWorkerHealthIndicator indicator = context.getBean(IdWorkerHealthIndicator.class);
+			InMemorySegmentStore store = context.getBean(InMemorySegmentStore.class);
+			SegmentIdGenerator segments = context.getBean(SegmentIdGenerator.class);
+			segments.nextId(TestGenerators.INVOICE);
+			segments.nextId(TestGenerators.ORDER);
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> segments.view(TestGenerators.INVOICE).orElseThrow().next() != null);
+			assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
+			assertThat(segment(indicator.health())).containsEntry("keys", 2).doesNotContainKeys("exhausted");
+			store.setAvailable(false);
+			int issued = 0;
+			while (segments.view(TestGenerators.INVOICE).orElseThrow().lastError() == null) {
+				assertThat(issued++).as("IDs issued before the failing prefetch was seen").isLessThan(1000);
+				segments.nextId(TestGenerators.INVOICE);
+				Thread.sleep(5);
+			}
+			Health failing = indicator.health();
+			assertThat(failing.getStatus()).isEqualTo(Status.UP);
+			assertThat(segment(failing)).extractingByKey("fetchFailing")
+				.asInstanceOf(InstanceOfAssertFactories.MAP)
+				.containsOnlyKeys(TestGenerators.INVOICE);
+			assertThatExceptionOfType(IdGenerationException.class).isThrownBy(() -> {
+				for (int i = 0; i < 10_000; i++) {
+					segments.nextId(TestGenerators.INVOICE);
+				}
+			});
+			Health down = indicator.health();
+			assertThat(down.getStatus()).isEqualTo(Status.DOWN);
+			assertThat(segment(down)).extractingByKey("exhausted")
+				.asInstanceOf(InstanceOfAssertFactories.MAP)
+				.containsOnlyKeys(TestGenerators.INVOICE);
+			store.setAvailable(true);
+			await().atMost(Duration.ofSeconds(10)).until(() -> indicator.health().getStatus().equals(Status.UP));
+			assertThat(segments.nextId(TestGenerators.INVOICE)).isPositive();
+		});
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> snowflake(Health health) {
+		return (Map<String, Object>) health.getDetails().get("snowflake");
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> segment(Health health) {
+		return (Map<String, Object>) health.getDetails().get("segment");
+	}
+
+}

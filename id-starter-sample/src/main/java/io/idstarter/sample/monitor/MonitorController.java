@@ -1,0 +1,93 @@
+package io.idstarter.sample.monitor;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import io.idstarter.lease.LeaseStatus;
+import io.idstarter.lease.WorkerLeaseKeeper;
+import io.idstarter.segment.SegmentBufferView;
+import io.idstarter.segment.SegmentIdGenerator;
+import io.idstarter.segment.SegmentView;
+import io.idstarter.snowflake.SnowflakeIdGenerator;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.http.CacheControl;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The JSON the monitor page polls: {@code GET /api/monitor}. Read-only and cheap: snapshots of in-memory state, no
+ * store call.
+ */
+@RestController
+public class MonitorController {
+
+	private final SegmentIdGenerator segments;
+
+	private final SnowflakeIdGenerator snowflake;
+
+	private final @Nullable WorkerLeaseKeeper leaseKeeper;
+
+	private final IssueRates rates;
+
+	MonitorController(SegmentIdGenerator segments, SnowflakeIdGenerator snowflake,
+			ObjectProvider<WorkerLeaseKeeper> leaseKeeper, IssueRates rates) {
+		this.segments = segments;
+		this.snowflake = snowflake;
+		this.leaseKeeper = leaseKeeper.getIfUnique();
+		this.rates = rates;
+	}
+
+	/**
+	 * Returns the state of the segment keys and of the Snowflake generator.
+	 * @return a snapshot, never cached by clients
+	 */
+	@GetMapping("/api/monitor")
+	public ResponseEntity<MonitorSnapshot> monitor() {
+		List<MonitorSnapshot.SegmentKey> keys = this.segments.views().stream().map(this::segmentKey).toList();
+		MonitorSnapshot snapshot = new MonitorSnapshot(Instant.now(), keys, snowflake());
+		return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(snapshot);
+	}
+
+	private MonitorSnapshot.SegmentKey segmentKey(SegmentBufferView view) {
+		MonitorSnapshot.Range current = range(view.current());
+		MonitorSnapshot.Range next = range(view.next());
+		long remaining = ((current != null) ? current.remaining() : 0) + ((next != null) ? next.remaining() : 0);
+		Duration fetch = view.lastFetchDuration();
+		return new MonitorSnapshot.SegmentKey(view.key(), view.loaded(), current, next, view.step(),
+				view.configuredStep(), remaining, view.issuedCount(), this.rates.segmentRate(view.key()),
+				view.lastFetchTime(), (fetch != null) ? fetch.toNanos() / 1e6 : null, view.fetchInFlight(),
+				view.lastError());
+	}
+
+	private static MonitorSnapshot.@Nullable Range range(@Nullable SegmentView segment) {
+		if (segment == null) {
+			return null;
+		}
+		return new MonitorSnapshot.Range(segment.start(), segment.end(), segment.nextValue(), segment.remaining(),
+				segment.size());
+	}
+
+	private MonitorSnapshot.Snowflake snowflake() {
+		long lastTimestamp = this.snowflake.lastTimestamp();
+		Integer workerId = this.snowflake.workerId().isPresent() ? this.snowflake.workerId().getAsInt() : null;
+		return new MonitorSnapshot.Snowflake(workerId, this.snowflake.issuedCount(), this.rates.snowflakeRate(),
+				(lastTimestamp >= 0) ? Instant.ofEpochMilli(lastTimestamp) : null,
+				this.snowflake.layout().toString(), lease());
+	}
+
+	private MonitorSnapshot.@Nullable Lease lease() {
+		if (this.leaseKeeper == null) {
+			return null;
+		}
+		LeaseStatus status = this.leaseKeeper.status();
+		Duration offset = status.clockOffset();
+		return new MonitorSnapshot.Lease(status.state().name(), status.namespace(), status.workerId(),
+				status.leaseExpiry(), status.issuingUntil(), status.lastRenewal(), status.consecutiveFailures(),
+				(offset != null) ? offset.toMillis() : null);
+	}
+
+}

@@ -1,0 +1,83 @@
+package io.idstarter.sample.monitor;
+
+import java.time.Instant;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What {@code GET /api/monitor} answers: the state of every segment key and of the Snowflake generator and its worker
+ * lease.
+ *
+ * @param time when the snapshot was taken
+ * @param segmentKeys the segment keys, sorted
+ * @param snowflake the Snowflake generator
+ */
+public record MonitorSnapshot(Instant time, List<SegmentKey> segmentKeys, Snowflake snowflake) {
+
+	/**
+	 * The double buffer of one segment key.
+	 *
+	 * @param key the key
+	 * @param loaded whether the key has served an ID since the server started (ranges are fetched on first use)
+	 * @param current the range IDs are taken from, or {@code null} before the first ID
+	 * @param next the range fetched ahead, or {@code null} if none is ready
+	 * @param step size requested at the latest fetch (the dynamic step)
+	 * @param configuredStep the key's step in the store, the floor of the dynamic step
+	 * @param remaining IDs left in memory: the rest of the current range plus the next range
+	 * @param issuedCount IDs this server has handed out for the key since it loaded it
+	 * @param idsPerSecond issue rate over the latest second
+	 * @param lastFetchTime when the latest fetch from the store finished
+	 * @param lastFetchMillis how long the latest fetch took, in milliseconds
+	 * @param fetchInFlight whether a fetch is running (or waiting to retry)
+	 * @param lastError the store's error since the latest successful fetch
+	 */
+	public record SegmentKey(String key, boolean loaded, @Nullable Range current, @Nullable Range next, int step,
+			int configuredStep, long remaining, long issuedCount, double idsPerSecond, @Nullable Instant lastFetchTime,
+			@Nullable Double lastFetchMillis, boolean fetchInFlight, @Nullable String lastError) {
+	}
+
+	/**
+	 * A range of a segment key held in memory: {@code [start, end)}.
+	 *
+	 * @param start first ID of the range
+	 * @param end first ID past the range
+	 * @param nextValue the ID handed out next
+	 * @param remaining IDs left
+	 * @param size IDs in the range
+	 */
+	public record Range(long start, long end, long nextValue, long remaining, long size) {
+	}
+
+	/**
+	 * The Snowflake generator.
+	 *
+	 * @param workerId the worker ID it issues under, or {@code null} when it holds none
+	 * @param issuedCount IDs issued since the server started
+	 * @param idsPerSecond issue rate over the latest second
+	 * @param lastTimestamp time of the latest ID issued or reserved, or {@code null} before the first
+	 * @param layout the bit layout and its capacity
+	 * @param lease the worker lease, or {@code null} when the worker ID is not leased
+	 */
+	public record Snowflake(@Nullable Integer workerId, long issuedCount, double idsPerSecond,
+			@Nullable Instant lastTimestamp, String layout, @Nullable Lease lease) {
+	}
+
+	/**
+	 * The worker-ID lease of the Snowflake generator.
+	 *
+	 * @param state ACTIVE, RENEWAL_FAILING, LOST, CLOSED or NOT_STARTED
+	 * @param namespace the lease namespace
+	 * @param workerId the worker ID held or last held, -1 if none yet
+	 * @param leaseExpiry when the store lets the lease expire unless it is renewed
+	 * @param issuingUntil when this server stops issuing unless the lease is renewed
+	 * @param lastRenewal when the lease was last borrowed or renewed
+	 * @param consecutiveFailures store calls failed in a row
+	 * @param clockOffsetMillis the store's clock minus this server's, in milliseconds
+	 */
+	public record Lease(String state, String namespace, int workerId, @Nullable Instant leaseExpiry,
+			@Nullable Instant issuingUntil, @Nullable Instant lastRenewal, int consecutiveFailures,
+			@Nullable Long clockOffsetMillis) {
+	}
+
+}
