@@ -12,6 +12,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 import io.idstarter.IdGenerationException;
@@ -65,6 +66,15 @@ final class SegmentBuffer {
 	 *   number, it waits for the next fetch, again at most maxWait: the bound is per fetch, so only a store that does
 	 *   not deliver in time fails a caller. When a wait runs out it throws SegmentsExhaustedException; Leaf sleeps
 	 *   10 ms once and gives up, which shows up as spurious errors under load.
+	 *
+	 * - Running a queued fetch: a waiting caller that finds the Fetch still queued (no pool thread has started it)
+	 *   runs it itself, when the store answered its latest call within INLINE_FETCH_MAX_NANOS and has not failed
+	 *   since. Handing a task to a parked pool thread takes tens of microseconds, longer than a fast store's call and
+	 *   longer than a small range lasts at full speed (1,000 IDs: about 3 µs), so without this every range of such a
+	 *   key would wait for the hand-off. Each attempt of a Fetch is claimed by a CAS before it runs, so the pool
+	 *   thread that dequeues it later does nothing, and a retry is not claimable while its delay runs. The cost: if
+	 *   a store that was fast hangs at that very call, that one caller waits for the store's own timeout rather than
+	 *   maxWait (it still gets an ID or an error, never a duplicate). The time it spent counts against its maxWait.
 	 *
 	 * - The first range of a key goes through the same path: the buffer starts with an empty sentinel segment that
 	 *   is always spent, so the first caller requests its successor and waits for it.
@@ -122,6 +132,13 @@ final class SegmentBuffer {
 	/** Longest delay between retries of a failed fetch (lowered to a quarter of maxWait when that is shorter). */
 	private static final long RETRY_DELAY_MAX_NANOS = TimeUnit.SECONDS.toNanos(1);
 
+	/**
+	 * A waiting caller runs a queued fetch itself only if the store's latest call took at most this long (or half
+	 * of maxWait, if that is shorter): a store this fast is in-process or next door, and a hand-off to a pool thread
+	 * costs as much as its call.
+	 */
+	private static final long INLINE_FETCH_MAX_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
 	/** Slots for thread chunks per key; a power of two, enough for a typical server's platform thread pool. */
 	static final int CHUNK_SLOTS = 256;
 
@@ -150,6 +167,9 @@ final class SegmentBuffer {
 	private final double prefetchThreshold;
 
 	private final long maxWaitNanos;
+
+	/** A waiting caller runs a queued fetch itself if the store's latest call took at most this long. */
+	private final long inlineFetchMaxNanos;
 
 	private final TimeSource time;
 
@@ -206,6 +226,7 @@ final class SegmentBuffer {
 		this.dynamicStep = options.dynamicStep();
 		this.prefetchThreshold = options.prefetchThreshold();
 		this.maxWaitNanos = DynamicStep.saturatedNanos(options.maxWait());
+		this.inlineFetchMaxNanos = Math.min(INLINE_FETCH_MAX_NANOS, this.maxWaitNanos / 2);
 		this.time = time;
 		this.listener = listener;
 		this.executor = executor;
@@ -436,10 +457,11 @@ final class SegmentBuffer {
 	}
 
 	/**
-	 * Waits for the successor of the current, spent segment, at most maxWait. The bound is per fetch: a caller that
-	 * gets the successor but finds it used up by others before it claims a number waits for the next fetch, again at
-	 * most maxWait; each such round means the store delivered, so only a store that does not deliver in time fails a
-	 * caller (and the dynamic step grows ranges that run out this fast).
+	 * Waits for the successor of the current, spent segment, at most maxWait, running its fetch if no pool thread has
+	 * started it and the store is fast. The bound is per fetch: a caller that gets the successor but finds it used up
+	 * by others before it claims a number waits for the next fetch, again at most maxWait; each such round means the
+	 * store delivered, so only a store that does not deliver in time fails a caller (and the dynamic step grows
+	 * ranges that run out this fast).
 	 */
 	private void awaitSuccessor(Segment spent) {
 		if (this.retirement != ACTIVE) {
@@ -447,8 +469,10 @@ final class SegmentBuffer {
 		}
 		prefetch(spent);
 		long waitStart = this.time.nanoTime();
+		runQueuedFetch(spent);
 		try {
-			spent.successor.get(this.maxWaitNanos, TimeUnit.NANOSECONDS);
+			long left = this.maxWaitNanos - (this.time.nanoTime() - waitStart);
+			spent.successor.get(Math.max(left, 0), TimeUnit.NANOSECONDS);
 			this.listener.segmentWait(this.key, this.time.nanoTime() - waitStart, true);
 		}
 		catch (TimeoutException ex) {
@@ -468,11 +492,24 @@ final class SegmentBuffer {
 		}
 	}
 
+	/** Runs the fetch of the spent segment's successor on the calling thread, if it is queued and the store fast. */
+	private void runQueuedFetch(Segment spent) {
+		Fetch fetch = spent.fetch;
+		long lastCallNanos = this.lastFetchDurationNanos;
+		// Not before the key's first answer (-1): nothing is known of the store's speed yet.
+		boolean storeIsFast = lastCallNanos >= 0 && lastCallNanos <= this.inlineFetchMaxNanos;
+		if (fetch != null && storeIsFast && this.failuresInRow == 0 && fetch.claim()) {
+			fetch.attempt();
+		}
+	}
+
 	private void prefetch(Segment segment) {
 		if (segment.state == IDLE) {
 			segment.fetchRequestedNanos = this.time.nanoTime();
 			if (segment.casState(IDLE, FETCHING)) {
-				submit(new Fetch(segment));
+				Fetch fetch = new Fetch(segment);
+				segment.fetch = fetch;
+				submit(fetch);
 			}
 		}
 	}
@@ -573,17 +610,32 @@ final class SegmentBuffer {
 
 	/**
 	 * Fetches the successor of one segment, retrying with a growing delay until it succeeds or the buffer retires.
+	 * Runs on the prefetch executor, or on a waiting caller that claimed a queued attempt first.
 	 */
 	private final class Fetch implements Runnable {
 
 		private final Segment predecessor;
 
+		/** Set when an attempt starts, by a CAS; cleared when a retry is queued after its delay. */
+		private final AtomicBoolean claimed = new AtomicBoolean();
+
 		Fetch(Segment predecessor) {
 			this.predecessor = predecessor;
 		}
 
+		/** Returns whether the caller may run the queued attempt; true for exactly one caller per attempt. */
+		boolean claim() {
+			return !this.claimed.get() && this.claimed.compareAndSet(false, true);
+		}
+
 		@Override
 		public void run() {
+			if (claim()) {
+				attempt();
+			}
+		}
+
+		void attempt() {
 			if (SegmentBuffer.this.retirement != ACTIVE) {
 				giveUp();
 				return;
@@ -675,11 +727,16 @@ final class SegmentBuffer {
 				return;
 			}
 			try {
-				buffer.scheduler.schedule(() -> submit(this), retryDelayNanos(failures), TimeUnit.NANOSECONDS);
+				buffer.scheduler.schedule(this::retry, retryDelayNanos(failures), TimeUnit.NANOSECONDS);
 			}
 			catch (RejectedExecutionException rejected) {
 				giveUp();
 			}
+		}
+
+		private void retry() {
+			this.claimed.set(false);
+			submit(this);
 		}
 
 		private void giveUp() {
@@ -759,6 +816,9 @@ final class SegmentBuffer {
 
 		/** The successor; written once, before {@code state} becomes READY. */
 		volatile @Nullable Segment next;
+
+		/** The fetch of the successor once requested; a waiting caller may run it if no pool thread has started it. */
+		volatile @Nullable Fetch fetch;
 
 		/** Monotonic time when the fetch of the successor was requested. */
 		volatile long fetchRequestedNanos;

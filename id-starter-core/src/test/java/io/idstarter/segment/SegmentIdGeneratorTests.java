@@ -12,6 +12,7 @@ import java.util.stream.LongStream;
 
 import io.idstarter.IdWorkerListener;
 import io.idstarter.time.TimeSource;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -44,8 +45,13 @@ class SegmentIdGeneratorTests {
 	}
 
 	private SegmentIdGenerator start(SegmentOptions.Builder options, TimeSource time) {
+		return start(options, time, null);
+	}
+
+	private SegmentIdGenerator start(SegmentOptions.Builder options, TimeSource time,
+			java.util.concurrent.@Nullable Executor prefetchExecutor) {
 		SegmentIdGenerator generator = new SegmentIdGenerator(this.recording, options.build(), time, this.listener,
-				null);
+				prefetchExecutor);
 		this.generators.add(generator);
 		generator.start();
 		return generator;
@@ -240,6 +246,64 @@ class SegmentIdGeneratorTests {
 		Thread.sleep(1000);
 		// delays 10, 20, 40, 80, 100, 100, ... ms (capped at maxWait / 4): about 12 calls a second, not thousands
 		assertThat(this.store.allocateCalls() - before).isBetween(5L, 16L);
+	}
+
+	@Test
+	void waitingCallerRunsAFetchNoPoolThreadHasStartedWhenTheStoreIsFast() {
+		this.store.createKey("order", 0, 10, "");
+		HeldExecutor pool = new HeldExecutor();
+		SegmentIdGenerator generator = start(fixedStep().maxWait(Duration.ofMillis(200)), TimeSource.system(), pool);
+		assertThat(generator.nextId("order")).isZero();
+		pool.hold();
+		// [10, 20) was fetched ahead; the fetch of [20, 30), requested at 10, stays queued and the caller of 20 runs it
+		assertThat(draw(generator, "order", 29)).containsExactly(LongStream.range(1, 30).toArray());
+		assertThat(this.listener.failedWaits()).isZero();
+		assertThat(this.recording.calls()).hasSize(3);
+		assertThat(pool.queued()).isEqualTo(2);
+		// the pool's late run of the fetch the caller ran does nothing; the next one (requested at 20) runs
+		pool.release();
+		assertThat(this.recording.calls()).hasSize(4);
+		assertThat(generator.nextId("order")).isEqualTo(30);
+	}
+
+	@Test
+	void waitingCallerLeavesAQueuedFetchToThePoolWhenTheStoreIsSlow() {
+		this.store.createKey("order", 0, 10, "");
+		this.store.setLatency(Duration.ofMillis(5));
+		HeldExecutor pool = new HeldExecutor();
+		SegmentIdGenerator generator = start(fixedStep().maxWait(Duration.ofMillis(200)), TimeSource.system(), pool);
+		generator.nextId("order");
+		pool.hold();
+		draw(generator, "order", 19);
+		long start = System.nanoTime();
+		assertThatExceptionOfType(SegmentsExhaustedException.class).isThrownBy(() -> generator.nextId("order"));
+		assertThat(System.nanoTime() - start).isGreaterThan(TimeUnit.MILLISECONDS.toNanos(190));
+		assertThat(this.store.allocateCalls()).isEqualTo(2);
+		pool.release();
+		assertThat(generator.nextId("order")).isEqualTo(20);
+	}
+
+	@Test
+	void afterAFailedStoreCallWaitingCallersLeaveTheRetryToThePool() {
+		this.store.createKey("order", 0, 10, "");
+		HeldExecutor pool = new HeldExecutor();
+		SegmentIdGenerator generator = start(fixedStep().maxWait(Duration.ofMillis(200)), TimeSource.system(), pool);
+		generator.nextId("order");
+		pool.hold();
+		draw(generator, "order", 19);
+		this.store.setAvailable(false);
+		// the first waiting caller runs the queued fetch, which fails; its retry goes to the (held) pool
+		assertThatExceptionOfType(SegmentsExhaustedException.class).isThrownBy(() -> generator.nextId("order"))
+			.withMessageContaining("simulated outage");
+		assertThat(this.store.allocateCalls()).isEqualTo(3);
+		// later callers wait for the retry instead of calling the failing store themselves
+		for (int i = 0; i < 2; i++) {
+			assertThatExceptionOfType(SegmentsExhaustedException.class).isThrownBy(() -> generator.nextId("order"));
+		}
+		assertThat(this.store.allocateCalls()).isEqualTo(3);
+		this.store.setAvailable(true);
+		pool.release();
+		assertThat(generator.nextId("order")).isEqualTo(20);
 	}
 
 	@Test
@@ -472,6 +536,45 @@ class SegmentIdGeneratorTests {
 		assertThat(System.nanoTime() - start).isLessThan(TimeUnit.SECONDS.toNanos(2));
 		assertThatIllegalStateException().isThrownBy(() -> generator.nextId("order")).withMessageContaining("closed");
 		generator.close();
+	}
+
+
+	/**
+	 * A prefetch executor that runs tasks at once on the submitting thread until held, then queues them until
+	 * released.
+	 */
+	private static final class HeldExecutor implements java.util.concurrent.Executor {
+
+		private final List<Runnable> queue = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+		private volatile boolean held;
+
+		@Override
+		public void execute(Runnable task) {
+			if (this.held) {
+				this.queue.add(task);
+			}
+			else {
+				task.run();
+			}
+		}
+
+		void hold() {
+			this.held = true;
+		}
+
+		int queued() {
+			return this.queue.size();
+		}
+
+		/** Runs the queued tasks in order and stops holding. */
+		void release() {
+			this.held = false;
+			List<Runnable> tasks = new ArrayList<>(this.queue);
+			this.queue.clear();
+			tasks.forEach(Runnable::run);
+		}
+
 	}
 
 }
