@@ -25,8 +25,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * segment generators and a bare {@link AtomicLong}?
  *
  * <p>Every store is in memory and instant, so what is timed is the hot path alone: take the next number of the current
- * segment, and now and then switch segments and start a prefetch. Step 1,000 switches often (every 1,000 IDs), step
- * 100,000 almost never. The {@link Generator} parameter chooses the implementation; all of them share one number space
+ * segment, and now and then switch segments and start a prefetch. {@code step} is the key's configured step: what
+ * every store call allocates for the fixed-step generators, and where the growing ones start (ours: Leaf's dynamic
+ * step, doubling while a range lasts less than 15 minutes; CosId's chain: doubling the segments per store call while
+ * callers go hungry). At a fixed step of 1,000 a range lasts a few microseconds, less than it takes to hand the
+ * prefetch to another thread. The {@link Generator} parameter chooses the implementation; all of them share one number space
  * across the calling threads except {@link Generator#ATOMIC_LONG_PER_THREAD}, the upper bound of any design (one
  * uncontended counter per thread, no sharing at all). {@link Generator#ATOMIC_LONG_SHARED} is the floor a strict,
  * shared counter can reach under contention; at two threads only per-thread chunks (ours, opt-in) can beat it.
@@ -93,19 +96,42 @@ public class SegmentBenchmark {
 	/** The implementations compared. */
 	public enum Generator {
 
-		/** Ours, strict: every thread claims from the key's shared segment; IDs increase across threads. */
+		/**
+		 * Ours with the default options, strict: every thread claims from the key's shared segment, IDs increase across
+		 * threads; Leaf's dynamic step grows ranges that run out fast, from the configured step up to 1,000,000.
+		 */
 		ID_STARTER(false) {
+			@Override
+			IdSource create(int step) {
+				return SegmentFixtures.source(step, SegmentOptions.builder());
+			}
+		},
+
+		/**
+		 * Ours with the default options and per-thread chunks of {@value SegmentFixtures#THREAD_CHUNK} numbers (opt-in):
+		 * the shared cursor is touched once per chunk; IDs increase per thread only.
+		 */
+		ID_STARTER_CHUNKED(false) {
+			@Override
+			IdSource create(int step) {
+				return SegmentFixtures.source(step,
+						SegmentOptions.builder().threadChunkSize(SegmentFixtures.THREAD_CHUNK));
+			}
+		},
+
+		/**
+		 * Ours, strict, with the dynamic step off: one store call per {@code step} IDs, like
+		 * {@link #COSID_DEFAULT_SEGMENT}.
+		 */
+		ID_STARTER_FIXED_STEP(false) {
 			@Override
 			IdSource create(int step) {
 				return SegmentFixtures.source(step, SegmentFixtures.fixedStep());
 			}
 		},
 
-		/**
-		 * Ours with per-thread chunks of {@value SegmentFixtures#THREAD_CHUNK} numbers (opt-in): the shared cursor is
-		 * touched once per chunk; IDs increase per thread only.
-		 */
-		ID_STARTER_CHUNKED(false) {
+		/** Ours with thread chunks and the dynamic step off. */
+		ID_STARTER_CHUNKED_FIXED_STEP(false) {
 			@Override
 			IdSource create(int step) {
 				return SegmentFixtures.source(step,
@@ -114,17 +140,9 @@ public class SegmentBenchmark {
 		},
 
 		/**
-		 * Diagnostic, not something users can call: ours strict without the key lookup (the key's
-		 * {@code SegmentBuffer} called directly), to tell the cost of the map lookup from that of the buffer.
+		 * CosId's {@link SegmentChainId}: a lock-free chain of segments kept ahead by a prefetch worker. When callers go
+		 * hungry it doubles how many segments it takes per store call, so like {@link #ID_STARTER} its ranges grow.
 		 */
-		ID_STARTER_BUFFER(false) {
-			@Override
-			IdSource create(int step) {
-				return SegmentFixtures.bufferSource(step, SegmentFixtures.fixedStep());
-			}
-		},
-
-		/** CosId's {@link SegmentChainId}: a lock-free chain of segments kept ahead by a prefetch worker. */
 		COSID_SEGMENT_CHAIN(false) {
 			@Override
 			IdSource create(int step) {
@@ -133,7 +151,10 @@ public class SegmentBenchmark {
 			}
 		},
 
-		/** CosId's {@link DefaultSegmentId}: one segment, refilled under a lock when spent (no prefetch). */
+		/**
+		 * CosId's {@link DefaultSegmentId}: one segment, refilled by the caller under a lock when spent (no prefetch),
+		 * one store call per {@code step} IDs.
+		 */
 		COSID_DEFAULT_SEGMENT(false) {
 			@Override
 			IdSource create(int step) {

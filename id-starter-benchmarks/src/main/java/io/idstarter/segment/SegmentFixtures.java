@@ -1,10 +1,6 @@
 package io.idstarter.segment;
 
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 
 import io.idstarter.IdWorkerListener;
 import io.idstarter.time.TimeSource;
@@ -63,40 +59,6 @@ final class SegmentFixtures {
 			public void close() {
 				generator.close();
 			}
-		};
-	}
-
-	/**
-	 * An ID source over a bare {@link SegmentBuffer} of {@link #KEY}: what {@link #source} does without the key
-	 * lookup.
-	 */
-	static SegmentBenchmark.IdSource bufferSource(int step, SegmentOptions.Builder options) {
-		ExecutorService prefetch = Executors.newFixedThreadPool(1, daemon("bench-prefetch"));
-		ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(daemon("bench-retry"));
-		SegmentBuffer buffer = new SegmentBuffer(KEY, store(step), options.maxWait(MAX_WAIT).build(),
-				TimeSource.system(), IdWorkerListener.NONE, prefetch, scheduler, (removed) -> {
-				});
-		buffer.nextId();
-		return new SegmentBenchmark.IdSource() {
-			@Override
-			public long next() {
-				return buffer.nextId();
-			}
-
-			@Override
-			public void close() {
-				buffer.retire(/* keyRemoved= */ false);
-				prefetch.shutdown();
-				scheduler.shutdown();
-			}
-		};
-	}
-
-	private static ThreadFactory daemon(String name) {
-		return (task) -> {
-			Thread thread = new Thread(task, name);
-			thread.setDaemon(true);
-			return thread;
 		};
 	}
 
