@@ -176,29 +176,7 @@ public final class SnowflakeIdGenerator implements IdWorker {
 
 	@Override
 	public long nextId() {
-		for (;;) {
-			Permit permit = this.permit;
-			if (!permit.isValid(this.time)) {
-				throw unavailable(permit);
-			}
-			long last = this.state.get();
-			long now = this.time.currentTimeMillis() - this.epochMillis;
-			if (now > permit.ceilingOffset) {
-				throw beyondCeiling(permit, now);
-			}
-			long next = Math.max(now << this.sequenceBits, last + 1);
-			long timestamp = next >>> this.sequenceBits;
-			if (timestamp > permit.ceilingOffset) {
-				throw beyondCeiling(permit, timestamp);
-			}
-			if (timestamp > now && !clockBehind(last, now)) {
-				continue;
-			}
-			if (this.state.compareAndSet(last, next)) {
-				this.issued.increment();
-				return toId(next, permit.workerBits);
-			}
-		}
+		return reserve(1);
 	}
 
 	/**
@@ -223,6 +201,24 @@ public final class SnowflakeIdGenerator implements IdWorker {
 		long[] ids = new long[count];
 		int filled = 0;
 		while (filled < count) {
+			long first = reserve(count - filled);
+			int run = runLength(first, count - filled);
+			for (int i = 0; i < run; i++) {
+				ids[filled + i] = first + i;
+			}
+			filled += run;
+		}
+		return ids;
+	}
+
+	/**
+	 * Reserves a run of consecutive IDs with one CAS: {@code wanted} of them, or fewer if the millisecond of the first
+	 * runs out of sequence numbers first ({@link #runLength} says how many).
+	 * @param wanted how many IDs the caller would like, at least 1
+	 * @return the first ID of the run; the others follow it, one apart
+	 */
+	private long reserve(int wanted) {
+		for (;;) {
 			Permit permit = this.permit;
 			if (!permit.isValid(this.time)) {
 				throw unavailable(permit);
@@ -240,17 +236,20 @@ public final class SnowflakeIdGenerator implements IdWorker {
 			if (timestamp > now && !clockBehind(last, now)) {
 				continue;
 			}
-			// The run stays within first's millisecond: at most up to its last sequence number.
-			int run = (int) Math.min(count - filled, this.sequenceMask - (first & this.sequenceMask) + 1);
+			int run = runLength(first, wanted);
 			if (this.state.compareAndSet(last, first + run - 1)) {
-				for (int i = 0; i < run; i++) {
-					ids[filled + i] = toId(first + i, permit.workerBits);
-				}
-				filled += run;
 				this.issued.add(run);
+				return toId(first, permit.workerBits);
 			}
 		}
-		return ids;
+	}
+
+	/**
+	 * Returns how many of {@code wanted} IDs fit in the millisecond of {@code first}, a state or an ID: the sequence
+	 * number is the low bits of both.
+	 */
+	private int runLength(long first, int wanted) {
+		return (int) Math.min(wanted, this.sequenceMask - (first & this.sequenceMask) + 1);
 	}
 
 	private long toId(long state, long workerBits) {
