@@ -37,8 +37,10 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>CosId's {@code SegmentChainId} (prefetches ahead) and {@code DefaultSegmentId} (fetches when spent, under a lock)
  * are the controls: the first should hide the store, the second cannot. Every generator first takes
- * {@value #WARM_UP_IDS} IDs at full speed from an instant store, so that the code that runs once per segment is
- * compiled like the rest (see {@link #warmSlowPaths}); then the store gets its delay.
+ * {@value #WARM_UP_IDS} IDs at full speed from an instant store, then {@value #POOL_WARM_UP_RANGES} ranges at full
+ * speed from a store that takes just over 1 ms (at full speed our waiting callers run an instant store's fetch
+ * themselves; over 1 ms they leave it to the pool thread, which is where it runs when paced), so that the code that
+ * runs once per segment is compiled like the rest (see {@link #warmSlowPaths}); then the store gets its delay.
  *
  * <p>Run: {@code java -jar id-starter-benchmarks/target/benchmarks.jar SegmentLatencyBenchmark}; read the
  * {@code p0.999} and {@code p0.9999} lines.
@@ -61,6 +63,15 @@ public class SegmentLatencyBenchmark {
 	/** IDs taken at full speed with an instant store before the store is slowed down and pacing starts. */
 	static final int WARM_UP_IDS = 2_000_000;
 
+	/**
+	 * Ranges then taken at full speed from a store just slower than what our waiting callers fetch themselves (1 ms),
+	 * so that the fetch also runs on the pool thread often enough to be compiled, as it runs when paced.
+	 */
+	static final int POOL_WARM_UP_RANGES = 5_000;
+
+	/** Store delay during the pool warm-up. */
+	static final Duration POOL_WARM_UP_DELAY = Duration.ofMillis(1).plusNanos(100_000);
+
 	@Param
 	public Generator generator;
 
@@ -69,7 +80,7 @@ public class SegmentLatencyBenchmark {
 
 	/**
 	 * Whether the slow paths (prefetch request, segment switch, fetch) are JIT-compiled before measuring, by taking
-	 * {@value #WARM_UP_IDS} IDs at full speed first. Paced at 1,000 calls per second they run only twice a second and
+	 * IDs at full speed first. Paced at 1,000 calls per second they run only twice a second and
 	 * would stay interpreted for minutes; {@code -p warmSlowPaths=false} shows that cold-code cost.
 	 */
 	@Param({ "true" })
@@ -82,6 +93,10 @@ public class SegmentLatencyBenchmark {
 		this.source = this.generator.create();
 		if (this.warmSlowPaths) {
 			for (int i = 0; i < WARM_UP_IDS; i++) {
+				this.source.next();
+			}
+			this.source.setStoreDelay(POOL_WARM_UP_DELAY);
+			for (int i = 0; i < POOL_WARM_UP_RANGES * STEP; i++) {
 				this.source.next();
 			}
 		}
