@@ -33,6 +33,11 @@ final class CountingSegmentStore implements SegmentStore {
 		return this.delegate.keys();
 	}
 
+	@Override
+	public boolean supportsCallerThreadAllocation() {
+		return this.delegate.supportsCallerThreadAllocation();
+	}
+
 	long allocations() {
 		return this.allocations.get();
 	}

@@ -75,6 +75,14 @@ public final class InMemorySegmentStore implements SegmentStore, SegmentKeyAdmin
 		return Set.copyOf(this.entries.keySet());
 	}
 
+	/**
+	 * Returns {@code true}: the ranges live in this object, nothing is bound to the calling thread.
+	 */
+	@Override
+	public boolean supportsCallerThreadAllocation() {
+		return true;
+	}
+
 	@Override
 	public boolean createKey(String key, long firstId, int step, String description) {
 		Objects.requireNonNull(key, "key");

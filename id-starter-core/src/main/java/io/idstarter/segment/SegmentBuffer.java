@@ -68,8 +68,9 @@ final class SegmentBuffer {
 	 *   10 ms once and gives up, which shows up as spurious errors under load.
 	 *
 	 * - Running a queued fetch: a waiting caller that finds the Fetch still queued (no pool thread has started it)
-	 *   runs it itself, when the store answered its latest call within INLINE_FETCH_MAX_NANOS and has not failed
-	 *   since. Handing a task to a parked pool thread takes tens of microseconds, longer than a fast store's call and
+	 *   runs it itself, when the store allows calls on callers' threads (SegmentStore.supportsCallerThreadAllocation:
+	 *   not if a call could join the caller's transaction), answered its latest call within INLINE_FETCH_MAX_NANOS
+	 *   and has not failed since. Handing a task to a parked pool thread takes tens of microseconds, longer than a fast store's call and
 	 *   longer than a small range lasts at full speed (1,000 IDs: about 3 µs), so without this every range of such a
 	 *   key would wait for the hand-off. Each attempt of a Fetch is claimed by a CAS before it runs, so the pool
 	 *   thread that dequeues it later does nothing, and a retry is not claimable while its delay runs. The cost: if
@@ -168,7 +169,10 @@ final class SegmentBuffer {
 
 	private final long maxWaitNanos;
 
-	/** A waiting caller runs a queued fetch itself if the store's latest call took at most this long. */
+	/**
+	 * A waiting caller runs a queued fetch itself if the store's latest call took at most this long; -1 if the store
+	 * must only be called from the pool.
+	 */
 	private final long inlineFetchMaxNanos;
 
 	private final TimeSource time;
@@ -226,7 +230,8 @@ final class SegmentBuffer {
 		this.dynamicStep = options.dynamicStep();
 		this.prefetchThreshold = options.prefetchThreshold();
 		this.maxWaitNanos = DynamicStep.saturatedNanos(options.maxWait());
-		this.inlineFetchMaxNanos = Math.min(INLINE_FETCH_MAX_NANOS, this.maxWaitNanos / 2);
+		this.inlineFetchMaxNanos = store.supportsCallerThreadAllocation()
+				? Math.min(INLINE_FETCH_MAX_NANOS, this.maxWaitNanos / 2) : -1;
 		this.time = time;
 		this.listener = listener;
 		this.executor = executor;
@@ -492,7 +497,10 @@ final class SegmentBuffer {
 		}
 	}
 
-	/** Runs the fetch of the spent segment's successor on the calling thread, if it is queued and the store fast. */
+	/**
+	 * Runs the fetch of the spent segment's successor on the calling thread, if it is queued and the store allows it
+	 * and is fast.
+	 */
 	private void runQueuedFetch(Segment spent) {
 		Fetch fetch = spent.fetch;
 		long lastCallNanos = this.lastFetchDurationNanos;

@@ -92,9 +92,10 @@ public final class SegmentOptions {
 
 	/**
 	 * Returns how long a caller that finds both ranges of a key used up waits for the fetch in flight before it fails.
-	 * A caller that finds the fetch still queued runs it itself when the store answered its latest call within 1 ms
-	 * and has not failed since; that time counts against its wait, but a store call it has started ends only when the
-	 * store answers or times out.
+	 * A caller that finds the fetch still queued runs it itself if the store allows it
+	 * ({@link SegmentStore#supportsCallerThreadAllocation()}), answered its latest call within 1 ms and has not failed
+	 * since; that time counts against its wait, but a store call it has started ends only when the store answers or
+	 * times out.
 	 * @return a positive duration
 	 */
 	public Duration maxWait() {

@@ -41,4 +41,18 @@ public interface SegmentStore {
 	 */
 	Set<String> keys();
 
+	/**
+	 * Returns whether {@code allocate} may run on an application thread that asked for an ID, rather than only on the
+	 * generator's own threads. With {@code true}, a caller that finds both ranges used up and the fetch still queued
+	 * runs it itself when the store answered its latest call within 1 ms, instead of waiting for a pool thread to wake
+	 * up. A store must answer {@code false} if a call can pick up anything bound to the calling thread: a Spring or JTA
+	 * transaction (a {@code TransactionAwareDataSourceProxy}, an XA pool, a {@code MongoTemplate} session, a
+	 * {@code RedisTemplate} with transaction support), because an allocation made inside a caller's transaction is
+	 * undone if that transaction rolls back, and its range would then be handed out again.
+	 * @return {@code false} unless calls are independent of the calling thread; {@code false} by default
+	 */
+	default boolean supportsCallerThreadAllocation() {
+		return false;
+	}
+
 }

@@ -41,6 +41,11 @@ final class RecordingStore implements SegmentStore {
 		return this.delegate.keys();
 	}
 
+	@Override
+	public boolean supportsCallerThreadAllocation() {
+		return this.delegate.supportsCallerThreadAllocation();
+	}
+
 	List<Call> calls() {
 		return new ArrayList<>(this.calls);
 	}

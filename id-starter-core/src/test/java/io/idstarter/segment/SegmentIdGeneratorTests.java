@@ -284,6 +284,40 @@ class SegmentIdGeneratorTests {
 	}
 
 	@Test
+	void waitingCallerNeverCallsAStoreThatMustOnlyBeCalledFromThePool() {
+		this.store.createKey("order", 0, 10, "");
+		// like the JDBC, MongoDB and Redis stores, which could join a transaction bound to the caller's thread
+		SegmentStore poolOnly = new SegmentStore() {
+			@Override
+			public SegmentAllocation allocate(String key) {
+				return SegmentIdGeneratorTests.this.store.allocate(key);
+			}
+
+			@Override
+			public SegmentAllocation allocate(String key, int step) {
+				return SegmentIdGeneratorTests.this.store.allocate(key, step);
+			}
+
+			@Override
+			public Set<String> keys() {
+				return SegmentIdGeneratorTests.this.store.keys();
+			}
+		};
+		HeldExecutor pool = new HeldExecutor();
+		SegmentIdGenerator generator = new SegmentIdGenerator(poolOnly,
+				fixedStep().maxWait(Duration.ofMillis(200)).build(), TimeSource.system(), this.listener, pool);
+		this.generators.add(generator);
+		generator.start();
+		generator.nextId("order");
+		pool.hold();
+		draw(generator, "order", 19);
+		assertThatExceptionOfType(SegmentsExhaustedException.class).isThrownBy(() -> generator.nextId("order"));
+		assertThat(this.store.allocateCalls()).isEqualTo(2);
+		pool.release();
+		assertThat(generator.nextId("order")).isEqualTo(20);
+	}
+
+	@Test
 	void afterAFailedStoreCallWaitingCallersLeaveTheRetryToThePool() {
 		this.store.createKey("order", 0, 10, "");
 		HeldExecutor pool = new HeldExecutor();
