@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Makes sure the servers the integration tests talk to answer on localhost, with the test user and database
 # (user and password "idstarter", database "idstarter") that id-starter-test-support expects:
-# PostgreSQL on 5432, MariaDB on 3306, Redis on 6379. Installs them from Debian's packages when missing and starts
-# them without systemd. Safe to run again; does nothing for a server that already answers and is set up.
-# Servers named in IDSTARTER_POSTGRES_URL / IDSTARTER_MARIADB_URL / IDSTARTER_REDIS_URL are left alone.
+# PostgreSQL on 5432, MariaDB on 3306, Redis on 6379, a three-node Redis Cluster on 7001-7003. Installs them from
+# Debian's packages when missing and starts them without systemd. Safe to run again; does nothing for a server that
+# already answers and is set up. Servers named in IDSTARTER_POSTGRES_URL / IDSTARTER_MARIADB_URL / IDSTARTER_REDIS_URL /
+# IDSTARTER_REDIS_CLUSTER_NODES are left alone.
 # Also installs Debian's Chromium and ChromeDriver for the sample server's browser test (monitor page) when missing.
 set -euo pipefail
 
@@ -77,6 +78,41 @@ ensure_redis() {
   log "Redis ready on 127.0.0.1:6379"
 }
 
+cluster_ok() { # every node answers, and the cluster says it is whole
+  local port
+  for port in "${cluster_ports[@]}"; do answers "$port" || return 1; done
+  redis-cli -p "${cluster_ports[0]}" cluster info 2>/dev/null | grep -q '^cluster_state:ok'
+}
+
+ensure_redis_cluster() {
+  # Three masters without replicas on 7001-7003, for the Redis Cluster tests; nothing kept on disk but the nodes' own
+  # cluster config. A half-formed cluster (some nodes down, say) is thrown away and formed again.
+  if [ -n "${IDSTARTER_REDIS_CLUSTER_NODES:-}" ]; then log "Redis Cluster: using IDSTARTER_REDIS_CLUSTER_NODES"; return; fi
+  cluster_ports=(7001 7002 7003)
+  if ! cluster_ok; then
+    command -v redis-server >/dev/null || install_packages redis-server
+    local port nodes=()
+    for port in "${cluster_ports[@]}"; do
+      answers "$port" && redis-cli -p "$port" shutdown nosave >/dev/null 2>&1 || true
+    done
+    for port in "${cluster_ports[@]}"; do
+      for _ in $(seq 1 20); do answers "$port" || break; sleep 0.25; done
+      as_root rm -rf "/var/lib/redis-cluster/$port"
+      as_root install -d -o redis -g redis "/var/lib/redis-cluster/$port" /var/log/redis
+      as_root redis-server --daemonize yes --bind 127.0.0.1 --port "$port" --cluster-enabled yes \
+        --cluster-config-file nodes.conf --save "" --appendonly no --dir "/var/lib/redis-cluster/$port" \
+        --logfile "/var/log/redis/cluster-$port.log"
+      wait_for "$port" "Redis Cluster node"
+      nodes+=("127.0.0.1:$port")
+    done
+    log "forming Redis Cluster on ${nodes[*]}"
+    redis-cli --cluster create "${nodes[@]}" --cluster-replicas 0 --cluster-yes >/dev/null
+    for _ in $(seq 1 60); do cluster_ok && break; sleep 0.5; done
+    cluster_ok || { log "ERROR: Redis Cluster on ${nodes[*]} did not reach cluster_state:ok"; exit 1; }
+  fi
+  log "Redis Cluster ready on 127.0.0.1:${cluster_ports[0]}-${cluster_ports[2]}"
+}
+
 ensure_chromium() {
   # The sample server's monitor-page test drives a headless Chromium through /usr/bin/chromedriver.
   if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
@@ -92,4 +128,5 @@ ensure_chromium() {
 ensure_postgres
 ensure_mariadb
 ensure_redis
+ensure_redis_cluster
 ensure_chromium

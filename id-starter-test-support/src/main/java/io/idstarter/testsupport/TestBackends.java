@@ -3,9 +3,12 @@ package io.idstarter.testsupport;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
@@ -37,6 +40,12 @@ public final class TestBackends {
 
 	/** Environment variable with a {@code redis://host:port} URL. */
 	public static final String REDIS_URL = "IDSTARTER_REDIS_URL";
+
+	/** Environment variable with the nodes of a Redis Cluster: {@code host:port,host:port,...}. */
+	public static final String REDIS_CLUSTER_NODES = "IDSTARTER_REDIS_CLUSTER_NODES";
+
+	/** First port of the local Redis Cluster that {@code scripts/ensure-test-services.sh} forms (three nodes). */
+	private static final int LOCAL_CLUSTER_PORT = 7001;
 
 	/** Environment variable with a {@code mongodb://} connection string. */
 	public static final String MONGO_URI = "IDSTARTER_MONGO_URI";
@@ -121,6 +130,30 @@ public final class TestBackends {
 	}
 
 	/**
+	 * Returns a Redis Cluster. There is no Testcontainers fallback: a cluster's nodes tell clients their own addresses,
+	 * which are not reachable from outside a container network.
+	 * @return the cluster's nodes
+	 */
+	public static RedisClusterBackend redisCluster() {
+		return cached("redis-cluster", () -> {
+			String nodes = System.getenv(REDIS_CLUSTER_NODES);
+			if (nodes != null) {
+				return new RedisClusterBackend(Arrays.stream(nodes.split(",")).map(String::trim).toList(),
+						"environment variable " + REDIS_CLUSTER_NODES);
+			}
+			if (answers(LOCAL_CLUSTER_PORT)) {
+				List<String> local = IntStream.range(LOCAL_CLUSTER_PORT, LOCAL_CLUSTER_PORT + 3)
+					.mapToObj((port) -> "127.0.0.1:" + port)
+					.toList();
+				return new RedisClusterBackend(local, "localhost:" + LOCAL_CLUSTER_PORT + "-" + (LOCAL_CLUSTER_PORT + 2));
+			}
+			throw new IllegalStateException("A Redis Cluster is required by this test and was not found: set "
+					+ REDIS_CLUSTER_NODES + " (host:port,host:port,...) or form one on 127.0.0.1:" + LOCAL_CLUSTER_PORT
+					+ "-" + (LOCAL_CLUSTER_PORT + 2) + " (scripts/ensure-test-services.sh does that on Debian)");
+		});
+	}
+
+	/**
 	 * Returns a MongoDB server: a real one when one can be found, otherwise the in-JVM {@code mongo-java-server}.
 	 * @return the server's connection string
 	 */
@@ -199,6 +232,15 @@ public final class TestBackends {
 	 * @param origin where it was found, for test output
 	 */
 	public record RedisBackend(String host, int port, String origin) {
+	}
+
+	/**
+	 * A Redis Cluster.
+	 *
+	 * @param nodes some or all of its nodes, as {@code host:port}
+	 * @param origin where it was found, for test output
+	 */
+	public record RedisClusterBackend(List<String> nodes, String origin) {
 	}
 
 	/**

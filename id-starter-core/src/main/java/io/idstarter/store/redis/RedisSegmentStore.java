@@ -165,8 +165,8 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 	}
 
 	private SegmentStoreException unreachable(String action, RuntimeException ex) {
-		return new SegmentStoreException(this.server + " could not " + action + ": " + RedisSupport.cause(ex)
-				+ "; check that Redis is reachable and the connection settings", ex);
+		return new SegmentStoreException(
+				this.server + " could not " + action + ": " + RedisSupport.cause(ex) + RedisSupport.advice(ex), ex);
 	}
 
 	private static SegmentStoreException corrupt(String record, List<Object> reply) {

@@ -170,8 +170,8 @@ public class RedisSequenceManager implements ISequenceManager {
 			return RedisSupport.run(this.redis, script, List.of(hash), args);
 		}
 		catch (DataAccessException | IllegalStateException ex) {
-			throw new LeaseStoreException(this.server + " could not " + action + ": " + RedisSupport.cause(ex)
-					+ "; check that Redis is reachable and the connection settings", ex);
+			throw new LeaseStoreException(
+					this.server + " could not " + action + ": " + RedisSupport.cause(ex) + RedisSupport.advice(ex), ex);
 		}
 	}
 

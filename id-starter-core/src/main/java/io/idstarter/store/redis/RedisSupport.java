@@ -74,6 +74,18 @@ final class RedisSupport {
 		return String.valueOf(message);
 	}
 
+	/**
+	 * Says what to do about a failed call: on Redis Cluster, keys of one script in different hash slots (CROSSSLOT)
+	 * mean the key prefix needs a hash tag; anything else is most likely the connection.
+	 */
+	static String advice(RuntimeException ex) {
+		if (cause(ex).contains("CROSSSLOT")) {
+			return "; on Redis Cluster all keys of a store must be in one hash slot: use a key prefix with a hash tag, "
+					+ "for example '{id-starter}:' (id-worker.redis.key-prefix)";
+		}
+		return "; check that Redis is reachable and the connection settings";
+	}
+
 	static String text(List<Object> reply, int index) {
 		return String.valueOf(reply.get(index));
 	}
