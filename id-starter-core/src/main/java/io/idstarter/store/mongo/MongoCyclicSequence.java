@@ -76,11 +76,8 @@ public final class MongoCyclicSequence implements CyclicSequence {
 	 */
 	public MongoCyclicSequence(MongoOperations mongo, String collection, String name, long max) {
 		this.mongo = Objects.requireNonNull(mongo, "mongo");
-		this.collection = Objects.requireNonNull(collection, "collection");
+		this.collection = StoreSupport.requireCollection(collection);
 		this.name = Objects.requireNonNull(name, "name");
-		if (collection.isBlank()) {
-			throw new IllegalArgumentException("collection name must not be blank");
-		}
 		SequenceDefinition.requireValidName(name);
 		if (max < 1) {
 			throw new IllegalArgumentException("max of cyclic sequence '" + name + "' must be at least 1: " + max);

@@ -90,10 +90,7 @@ public final class MongoSegmentStore implements SegmentStore, SegmentKeyAdmin {
 	 */
 	public MongoSegmentStore(MongoOperations mongo, String collection) {
 		this.mongo = Objects.requireNonNull(mongo, "mongo");
-		this.collection = Objects.requireNonNull(collection, "collection");
-		if (collection.isBlank()) {
-			throw new IllegalArgumentException("collection name must not be blank");
-		}
+		this.collection = StoreSupport.requireCollection(collection);
 	}
 
 	@Override

@@ -118,10 +118,7 @@ public final class MongoSequenceManager implements ISequenceManager {
 	 */
 	public MongoSequenceManager(MongoOperations mongo, String collection) {
 		this.mongo = Objects.requireNonNull(mongo, "mongo");
-		this.collection = Objects.requireNonNull(collection, "collection");
-		if (collection.isBlank()) {
-			throw new IllegalArgumentException("collection name must not be blank");
-		}
+		this.collection = StoreSupport.requireCollection(collection);
 		this.clock = new MongoServerClock(mongo);
 	}
 

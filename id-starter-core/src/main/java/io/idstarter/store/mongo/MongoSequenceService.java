@@ -117,10 +117,7 @@ public final class MongoSequenceService implements SequenceService {
 	 */
 	public MongoSequenceService(MongoOperations mongo, String collection) {
 		this.mongo = Objects.requireNonNull(mongo, "mongo");
-		this.collection = Objects.requireNonNull(collection, "collection");
-		if (collection.isBlank()) {
-			throw new IllegalArgumentException("collection name must not be blank");
-		}
+		this.collection = StoreSupport.requireCollection(collection);
 	}
 
 	@Override

@@ -1,6 +1,7 @@
 package io.idstarter.store.mongo;
 
 import java.util.List;
+import java.util.Objects;
 
 import com.mongodb.ErrorCategory;
 import com.mongodb.MongoWriteException;
@@ -16,6 +17,20 @@ final class StoreSupport {
 	static final List<String> INTEGER_TYPES = List.of("int", "long");
 
 	private StoreSupport() {
+	}
+
+	/**
+	 * Checks a collection name given to a store.
+	 * @param collection the name
+	 * @return the name
+	 * @throws IllegalArgumentException if it is blank
+	 */
+	static String requireCollection(String collection) {
+		Objects.requireNonNull(collection, "collection");
+		if (collection.isBlank()) {
+			throw new IllegalArgumentException("collection name must not be blank");
+		}
+		return collection;
 	}
 
 	/**
