@@ -44,11 +44,14 @@ public class RedisSequenceManager implements ISequenceManager {
 
 	private static final Logger logger = LoggerFactory.getLogger(RedisSequenceManager.class);
 
-	private static final RedisScript<List<Object>> BORROW = RedisSupport.script("lease-borrow.lua");
+	/** Functions the lease scripts share (slot format, ownership check, server clock), put in front of each. */
+	private static final String SLOT_FUNCTIONS = "lease-slot.lua";
 
-	private static final RedisScript<List<Object>> RENEW = RedisSupport.script("lease-renew.lua");
+	private static final RedisScript<List<Object>> BORROW = RedisSupport.script(SLOT_FUNCTIONS, "lease-borrow.lua");
 
-	private static final RedisScript<List<Object>> RELEASE = RedisSupport.script("lease-release.lua");
+	private static final RedisScript<List<Object>> RENEW = RedisSupport.script(SLOT_FUNCTIONS, "lease-renew.lua");
+
+	private static final RedisScript<List<Object>> RELEASE = RedisSupport.script(SLOT_FUNCTIONS, "lease-release.lua");
 
 	private final StringRedisTemplate redis;
 

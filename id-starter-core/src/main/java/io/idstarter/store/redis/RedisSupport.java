@@ -1,6 +1,9 @@
 package io.idstarter.store.redis;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
 
@@ -15,6 +18,7 @@ import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.util.ReflectionUtils;
+import org.springframework.util.StreamUtils;
 
 /**
  * What the Redis stores share: their scripts, how they name the server in messages, and how they read script results.
@@ -37,13 +41,23 @@ final class RedisSupport {
 	}
 
 	/**
-	 * Loads a script from this package's resources. Spring Data sends it by SHA-1 ({@code EVALSHA}) and falls back
-	 * to {@code EVAL} when the server does not have it cached.
+	 * Loads a script from this package's resources, the files one after the other (a Lua script cannot include
+	 * another, so shared functions go in a file put in front). Spring Data sends it by SHA-1 ({@code EVALSHA}) and
+	 * falls back to {@code EVAL} when the server does not have it cached.
+	 * @throws IllegalStateException if a file is missing, at construction
 	 */
 	@SuppressWarnings({ "unchecked", "rawtypes" })
-	static RedisScript<List<Object>> script(String name) {
-		RedisScript<List> script = RedisScript.of(new ClassPathResource(name, RedisSupport.class), List.class);
-		script.getSha1(); // fails here, at construction, if the resource is missing
+	static RedisScript<List<Object>> script(String... names) {
+		StringBuilder text = new StringBuilder();
+		for (String name : names) {
+			try (InputStream in = new ClassPathResource(name, RedisSupport.class).getInputStream()) {
+				text.append(StreamUtils.copyToString(in, StandardCharsets.UTF_8));
+			}
+			catch (IOException ex) {
+				throw new IllegalStateException("Redis script " + name + " is missing from the class path", ex);
+			}
+		}
+		RedisScript<List> script = RedisScript.of(text.toString(), List.class);
 		return (RedisScript<List<Object>>) (RedisScript) script;
 	}
 

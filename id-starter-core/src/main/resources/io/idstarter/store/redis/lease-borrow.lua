@@ -1,38 +1,26 @@
 -- Takes a free worker-ID slot of a namespace, atomically. A slot is free when it has no owner or its lease expired by
 -- this server's clock (TIME). Order: the preferred slot if free, then the slot free for longest (ties: lowest ID),
 -- then the lowest slot never used. The slot's timestamp high-water mark is kept across owners and expiry.
+-- (lease-slot.lua, in front of this, has the slot format.)
 --
--- KEYS[1]  the namespace's hash: one field per slot, named by its worker ID, with the value
---          '<expires_at> <max_timestamp> <timestamp_floor> <owner> <instance>' (times in ms; owner '-' once released)
+-- KEYS[1]  the namespace's hash
 -- ARGV[1]  max worker ID, ARGV[2] ttl (ms), ARGV[3] preferred worker ID or -1, ARGV[4] owner token,
 -- ARGV[5]  instance, ARGV[6] requested timestamp ceiling (ms)
 --
 -- Returns {'ok', worker id, floor, ceiling, server time (ms)}, {'full'}, or {'corrupt', field, value, rule}.
--- Writes nothing unless it returns 'ok'. Numbers stay below 2^53, where doubles are exact.
+-- Writes nothing unless it returns 'ok'.
 
 local namespace = KEYS[1]
 local max_worker_id = tonumber(ARGV[1])
 local ttl = tonumber(ARGV[2])
 local preferred = tonumber(ARGV[3])
 local requested = tonumber(ARGV[6])
-local SLOT = '<expires_at> <max_timestamp> <timestamp_floor> <owner> <instance>, '
-		.. 'times integers in [0, 9007199254740991] ms (floor also -1)'
 
-local kind = redis.call('TYPE', namespace).ok
-if kind ~= 'none' and kind ~= 'hash' then
-	return {'corrupt', '', kind, 'must be a hash'}
+local wrong = not_a_hash(namespace)
+if wrong then
+	return wrong
 end
-
-local function time(text, least)
-	local number = text and #text <= 16 and tonumber(text)
-	if number and number >= least and number <= 9007199254740991 then
-		return number
-	end
-	return nil
-end
-
-local clock = redis.call('TIME')
-local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local now = server_now()
 
 -- Free slots: worker ID -> since when (ms). Every slot present: worker ID -> its mark.
 local free, marks = {}, {}
@@ -46,10 +34,9 @@ for i = 1, #slots, 2 do
 	if id > max_worker_id then
 		return {'corrupt', field, value, 'is a worker id above the max worker id ' .. ARGV[1]}
 	end
-	local expires_at, mark, floor, owner = string.match(value, '^(%d+) (%d+) (%-?%d+) (%S+) ')
-	expires_at, mark = time(expires_at, 0), time(mark, 0)
-	if not (expires_at and mark and time(floor, -1)) then
-		return {'corrupt', field, value, 'must be ' .. SLOT}
+	local expires_at, mark, _, owner = parse_slot(value)
+	if not expires_at then
+		return {'corrupt', field, value, SLOT_RULE}
 	end
 	marks[id] = mark
 	if owner == '-' or expires_at <= now then

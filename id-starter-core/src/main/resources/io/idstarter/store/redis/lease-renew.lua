@@ -1,45 +1,20 @@
 -- Extends a worker-ID lease by its TTL from this server's clock and raises the slot's high-water mark, only for the
--- owner token that holds the slot. A lease that expired but was not taken by anyone is still held by its token.
+-- owner token that holds the slot (lease-slot.lua, in front of this, has the slot format and the ownership check).
 --
--- KEYS[1]  the namespace's hash (see lease-borrow.lua)
+-- KEYS[1]  the namespace's hash
 -- ARGV[1]  worker ID, ARGV[2] owner token, ARGV[3] ttl (ms), ARGV[4] requested timestamp ceiling (ms)
 --
 -- Returns {'ok', floor, ceiling, server time (ms)}, {'lost', 'free'}, {'lost', 'held', instance, expires_at}, or
 -- {'corrupt', field, value, rule}. Writes nothing unless it returns 'ok'.
 
-local namespace, id, token = KEYS[1], ARGV[1], ARGV[2]
-local kind = redis.call('TYPE', namespace).ok
-if kind ~= 'none' and kind ~= 'hash' then
-	return {'corrupt', '', kind, 'must be a hash'}
-end
-local value = redis.call('HGET', namespace, id)
-if not value then
-	return {'lost', 'free'}
+local namespace, id = KEYS[1], ARGV[1]
+local slot, reply = owned_slot(namespace, id, ARGV[2])
+if not slot then
+	return reply
 end
 
-local function time(text, least)
-	local number = text and #text <= 16 and tonumber(text)
-	if number and number >= least and number <= 9007199254740991 then
-		return number
-	end
-	return nil
-end
-local expires_at, mark, floor, owner, instance = string.match(value, '^(%d+) (%d+) (%-?%d+) (%S+) (.*)$')
-mark, floor = time(mark, 0), time(floor, -1)
-if not (time(expires_at, 0) and mark and floor) then
-	return {'corrupt', id, value, 'must be <expires_at> <max_timestamp> <timestamp_floor> <owner> <instance>, '
-			.. 'times integers in [0, 9007199254740991] ms (floor also -1)'}
-end
-if owner == '-' then
-	return {'lost', 'free'}
-end
-if owner ~= token then
-	return {'lost', 'held', instance, expires_at}
-end
-
-local clock = redis.call('TIME')
-local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
-local ceiling = math.max(mark, tonumber(ARGV[4]))
-redis.call('HSET', namespace, id, string.format('%.0f %.0f %.0f %s %s', now + tonumber(ARGV[3]), ceiling, floor,
-		owner, instance))
-return {'ok', floor, ceiling, now}
+local now = server_now()
+local ceiling = math.max(slot.mark, tonumber(ARGV[4]))
+redis.call('HSET', namespace, id, string.format('%.0f %.0f %.0f %s %s', now + tonumber(ARGV[3]), ceiling,
+		slot.floor, slot.owner, slot.instance))
+return {'ok', slot.floor, ceiling, now}
