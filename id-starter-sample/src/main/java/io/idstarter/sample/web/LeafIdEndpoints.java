@@ -1,0 +1,48 @@
+package io.idstarter.sample.web;
+
+import io.idstarter.IdWorker;
+
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
+
+/**
+ * The endpoints every ID mode serves under its own path, in the shape of Leaf's server: one ID as plain text, and a
+ * batch as a JSON array.
+ */
+abstract class LeafIdEndpoints {
+
+	private final IdWorker ids;
+
+	private final BatchLimit batchLimit;
+
+	LeafIdEndpoints(IdWorker ids, BatchLimit batchLimit) {
+		this.ids = ids;
+		this.batchLimit = batchLimit;
+	}
+
+	/**
+	 * Returns the next ID of a key as plain text, as Leaf's server does.
+	 * @param key the key (modes with one number space accept any key, for Leaf's clients)
+	 * @return the ID in decimal
+	 */
+	@GetMapping("/get/{key}")
+	public String get(@PathVariable String key) {
+		return Long.toString(this.ids.nextId(key));
+	}
+
+	/**
+	 * Returns {@code count} IDs of a key, increasing, as a JSON array.
+	 * @param key the key (modes with one number space accept any key)
+	 * @param count how many, 1 to {@code id-server.batch.max-count}
+	 * @param format {@code number} (default) or {@code string}
+	 * @return the IDs
+	 */
+	@GetMapping("/batch/{key}")
+	public Object batch(@PathVariable String key, @RequestParam int count,
+			@RequestParam(defaultValue = "number") String format) {
+		IdFormat idFormat = IdFormat.of(format);
+		return idFormat.write(this.ids.nextIds(key, this.batchLimit.check(count)));
+	}
+
+}
