@@ -73,11 +73,25 @@ abstract sealed class DrillStore implements AutoCloseable {
 		};
 	}
 
+	/** The segment store of this run; set once by the subclass's constructor. */
+	private SegmentStore segments;
+
+	/** The lease store of this run; set once by the subclass's constructor. */
+	private ISequenceManager leases;
+
+	/** Called by each subclass's constructor once its stores exist. */
+	final void use(SegmentStore segments, ISequenceManager leases) {
+		this.segments = segments;
+		this.leases = leases;
+	}
+
 	/**
 	 * Returns the segment store of this run.
 	 * @return the store
 	 */
-	abstract SegmentStore segmentStore();
+	final SegmentStore segmentStore() {
+		return this.segments;
+	}
 
 	/**
 	 * Returns the key administration of {@link #segmentStore()}.
@@ -91,7 +105,9 @@ abstract sealed class DrillStore implements AutoCloseable {
 	 * Returns the lease store of this run.
 	 * @return the store
 	 */
-	abstract ISequenceManager sequenceManager();
+	final ISequenceManager sequenceManager() {
+		return this.leases;
+	}
 
 	/**
 	 * Creates this run's tables (JDBC); the other stores need nothing.
@@ -125,10 +141,6 @@ abstract sealed class DrillStore implements AutoCloseable {
 
 		private final HikariDataSource dataSource;
 
-		private final JdbcSegmentStore segments;
-
-		private final JdbcSequenceManager leases;
-
 		Jdbc(StoreSpec spec, Timeouts timeouts) {
 			this.spec = spec;
 			HikariConfig config = new HikariConfig();
@@ -145,8 +157,8 @@ abstract sealed class DrillStore implements AutoCloseable {
 			// Start without a connection, so that a pool can be made while the server is cut off.
 			config.setInitializationFailTimeout(-1);
 			this.dataSource = new HikariDataSource(config);
-			this.segments = new JdbcSegmentStore(this.dataSource, segmentTable());
-			this.leases = new JdbcSequenceManager(this.dataSource, leaseTable());
+			use(new JdbcSegmentStore(this.dataSource, segmentTable()),
+					new JdbcSequenceManager(this.dataSource, leaseTable()));
 		}
 
 		private static String withTimeouts(StoreSpec spec, Timeouts timeouts) {
@@ -168,16 +180,6 @@ abstract sealed class DrillStore implements AutoCloseable {
 
 		String leaseTable() {
 			return this.spec.name() + "_lease";
-		}
-
-		@Override
-		SegmentStore segmentStore() {
-			return this.segments;
-		}
-
-		@Override
-		ISequenceManager sequenceManager() {
-			return this.leases;
 		}
 
 		@Override
@@ -215,10 +217,6 @@ abstract sealed class DrillStore implements AutoCloseable {
 
 		private final LettuceConnectionFactory factory;
 
-		private final RedisSegmentStore segments;
-
-		private final RedisSequenceManager leases;
-
 		Redis(StoreSpec spec, Timeouts timeouts) {
 			this.prefix = "idstarter-" + spec.name() + ":";
 			this.resources = ClientResources.builder().reconnectDelay(Delay.constant(Duration.ofMillis(100))).build();
@@ -235,18 +233,7 @@ abstract sealed class DrillStore implements AutoCloseable {
 					client);
 			this.factory.afterPropertiesSet();
 			this.factory.start();
-			this.segments = new RedisSegmentStore(this.factory, this.prefix);
-			this.leases = new RedisSequenceManager(this.factory, this.prefix);
-		}
-
-		@Override
-		SegmentStore segmentStore() {
-			return this.segments;
-		}
-
-		@Override
-		ISequenceManager sequenceManager() {
-			return this.leases;
+			use(new RedisSegmentStore(this.factory, this.prefix), new RedisSequenceManager(this.factory, this.prefix));
 		}
 
 		@Override
@@ -281,10 +268,6 @@ abstract sealed class DrillStore implements AutoCloseable {
 
 		private final MongoTemplate template;
 
-		private final MongoSegmentStore segments;
-
-		private final MongoSequenceManager leases;
-
 		Mongo(StoreSpec spec, Timeouts timeouts) {
 			this.spec = spec;
 			ConnectionString connection = new ConnectionString(spec.url());
@@ -304,18 +287,8 @@ abstract sealed class DrillStore implements AutoCloseable {
 			this.client = MongoClients.create(settings.build());
 			String database = (connection.getDatabase() != null) ? connection.getDatabase() : "idstarter";
 			this.template = new MongoTemplate(this.client, database);
-			this.segments = new MongoSegmentStore(this.template, spec.name() + "_segments");
-			this.leases = new MongoSequenceManager(this.template, spec.name() + "_leases");
-		}
-
-		@Override
-		SegmentStore segmentStore() {
-			return this.segments;
-		}
-
-		@Override
-		ISequenceManager sequenceManager() {
-			return this.leases;
+			use(new MongoSegmentStore(this.template, spec.name() + "_segments"),
+					new MongoSequenceManager(this.template, spec.name() + "_leases"));
 		}
 
 		@Override

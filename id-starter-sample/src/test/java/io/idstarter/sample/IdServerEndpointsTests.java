@@ -53,15 +53,7 @@ class IdServerEndpointsTests {
 
 	@Test
 	void segmentGetAnswersIncreasingIdsAsPlainTextLikeLeaf() {
-		long previous = 0;
-		for (int i = 0; i < 5; i++) {
-			HttpResponse<String> response = this.http.get("/api/segment/get/order");
-			assertThat(response.statusCode()).isEqualTo(200);
-			assertThat(HttpTestClient.contentType(response)).startsWith("text/plain");
-			long id = Long.parseLong(response.body());
-			assertThat(id).isGreaterThan(previous);
-			previous = id;
-		}
+		assertIncreasingPlainTextIds("/api/segment/get/order");
 	}
 
 	@Test
@@ -158,15 +150,7 @@ class IdServerEndpointsTests {
 
 	@Test
 	void snowflakeGetAnswersIncreasingIdsAsPlainTextLikeLeaf() {
-		long previous = 0;
-		for (int i = 0; i < 5; i++) {
-			HttpResponse<String> response = this.http.get("/api/snowflake/get/any-key");
-			assertThat(response.statusCode()).isEqualTo(200);
-			assertThat(HttpTestClient.contentType(response)).startsWith("text/plain");
-			long id = Long.parseLong(response.body());
-			assertThat(id).isGreaterThan(previous);
-			previous = id;
-		}
+		assertIncreasingPlainTextIds("/api/snowflake/get/any-key");
 	}
 
 	@Test
@@ -309,6 +293,19 @@ class IdServerEndpointsTests {
 		assertThat(distinct).hasSameSizeAs(ids);
 		for (int i = 1; i < ids.size(); i++) {
 			assertThat(ids.get(i)).isGreaterThan(ids.get(i - 1));
+		}
+	}
+
+	/** Five GETs of {@code path} answer 200 with an ID as plain text, each above the one before. */
+	private void assertIncreasingPlainTextIds(String path) {
+		long previous = 0;
+		for (int i = 0; i < 5; i++) {
+			HttpResponse<String> response = this.http.get(path);
+			assertThat(response.statusCode()).isEqualTo(200);
+			assertThat(HttpTestClient.contentType(response)).startsWith("text/plain");
+			long id = Long.parseLong(response.body());
+			assertThat(id).isGreaterThan(previous);
+			previous = id;
 		}
 	}
 

@@ -49,9 +49,7 @@ class MongoCyclicSequenceIntegrationTests {
 
 	@AfterAll
 	static void disconnect() {
-		if (mongo.template().collectionExists(collection)) {
-			mongo.template().dropCollection(collection);
-		}
+		mongo.drop(collection);
 		mongo.close();
 	}
 

@@ -60,9 +60,7 @@ class MongoSegmentStoreIntegrationTests {
 
 	@AfterEach
 	void dropCollection() {
-		if (this.template.collectionExists(this.collection)) {
-			this.template.dropCollection(this.collection);
-		}
+		mongo.drop(this.collection);
 	}
 
 	@Test

@@ -55,9 +55,7 @@ class MongoSequenceManagerIntegrationTests {
 
 	@AfterAll
 	static void disconnect() {
-		if (mongo.template().collectionExists(collection)) {
-			mongo.template().dropCollection(collection);
-		}
+		mongo.drop(collection);
 		mongo.close();
 	}
 

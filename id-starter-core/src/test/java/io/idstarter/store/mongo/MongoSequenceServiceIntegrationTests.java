@@ -64,9 +64,7 @@ class MongoSequenceServiceIntegrationTests {
 
 	@AfterEach
 	void dropCollection() {
-		if (this.template.collectionExists(this.collection)) {
-			this.template.dropCollection(this.collection);
-		}
+		mongo.drop(this.collection);
 	}
 
 	@Test

@@ -98,6 +98,16 @@ final class MongoTestSupport implements AutoCloseable {
 		return prefix + "_" + UUID.randomUUID().toString().substring(0, 8);
 	}
 
+	/**
+	 * Drops a collection a test made, if it exists.
+	 * @param collection its name
+	 */
+	void drop(String collection) {
+		if (template().collectionExists(collection)) {
+			template().dropCollection(collection);
+		}
+	}
+
 	@Override
 	public void close() {
 		this.proxy.close();
