@@ -3,7 +3,6 @@ package io.idstarter.store.mongo;
 import java.util.Objects;
 
 import com.mongodb.MongoException;
-import com.mongodb.MongoWriteException;
 import com.mongodb.ReadPreference;
 import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.ReturnDocument;
@@ -144,18 +143,9 @@ public final class MongoCyclicSequence implements CyclicSequence {
 
 	private void create() {
 		Document document = new Document("_id", this.name).append(MAX, this.max).append(COUNTER, 0L);
-		execute("create cyclic sequence '" + this.name + "'", (collection) -> {
-			try {
-				collection.insertOne(document);
-			}
-			catch (MongoWriteException ex) {
-				if (!StoreSupport.isDuplicateKey(ex)) {
-					throw ex;
-				}
-				// Another process created it first: fine, draw from it.
-			}
-			return null;
-		});
+		// Not inserted means another process created it first: fine, draw from it.
+		execute("create cyclic sequence '" + this.name + "'",
+				(collection) -> StoreSupport.insertIfAbsent(collection, document));
 	}
 
 	/**

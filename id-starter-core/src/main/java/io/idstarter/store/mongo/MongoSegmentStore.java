@@ -12,7 +12,6 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.regex.Pattern;
 
 import com.mongodb.MongoException;
-import com.mongodb.MongoWriteException;
 import com.mongodb.ReadPreference;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.FindOneAndUpdateOptions;
@@ -161,18 +160,8 @@ public final class MongoSegmentStore implements SegmentStore, SegmentKeyAdmin {
 			.append(STEP, step)
 			.append("description", description)
 			.append("update_time", new Date());
-		return execute("create key '" + key + "'", (collection) -> {
-			try {
-				collection.insertOne(document);
-				return true;
-			}
-			catch (MongoWriteException ex) {
-				if (StoreSupport.isDuplicateKey(ex)) {
-					return false;
-				}
-				throw ex;
-			}
-		});
+		return execute("create key '" + key + "'",
+				(collection) -> StoreSupport.insertIfAbsent(collection, document));
 	}
 
 	@Override

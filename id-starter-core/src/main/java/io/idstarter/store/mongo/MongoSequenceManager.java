@@ -10,7 +10,6 @@ import java.util.Objects;
 import java.util.UUID;
 
 import com.mongodb.MongoException;
-import com.mongodb.MongoWriteException;
 import com.mongodb.ReadPreference;
 import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.Indexes;
@@ -247,18 +246,7 @@ public final class MongoSequenceManager implements ISequenceManager {
 			.append(MAX_TIMESTAMP, request.timestampCeiling());
 		document.putAll(owned(request, slot, now, token));
 		boolean inserted = execute("take worker ID " + slot + " of namespace '" + request.namespace() + "'",
-				(collection) -> {
-					try {
-						collection.insertOne(document);
-						return true;
-					}
-					catch (MongoWriteException ex) {
-						if (StoreSupport.isDuplicateKey(ex)) {
-							return false;
-						}
-						throw ex;
-					}
-				});
+				(collection) -> StoreSupport.insertIfAbsent(collection, document));
 		return inserted ? borrowed(request, slot, token, -1, now) : null;
 	}
 

@@ -8,7 +8,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 import com.mongodb.MongoException;
-import com.mongodb.MongoWriteException;
 import com.mongodb.ReadPreference;
 import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.ReturnDocument;
@@ -168,18 +167,8 @@ public final class MongoSequenceService implements SequenceService {
 			.append(STEP, definition.step())
 			.append(BATCH_SIZE, definition.batchSize())
 			.append(CURRENT, definition.start());
-		return execute("create sequence '" + definition.name() + "'", (collection) -> {
-			try {
-				collection.insertOne(document);
-				return true;
-			}
-			catch (MongoWriteException ex) {
-				if (StoreSupport.isDuplicateKey(ex)) {
-					return false;
-				}
-				throw ex;
-			}
-		});
+		return execute("create sequence '" + definition.name() + "'",
+				(collection) -> StoreSupport.insertIfAbsent(collection, document));
 	}
 
 	/**

@@ -5,11 +5,12 @@ import java.util.Objects;
 
 import com.mongodb.ErrorCategory;
 import com.mongodb.MongoWriteException;
+import com.mongodb.client.MongoCollection;
 import org.bson.Document;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Helpers shared by the MongoDB stores: strict reading of numeric fields, duplicate-key detection and messages.
+ * Helpers shared by the MongoDB stores: strict reading of numeric fields, insert-if-absent and messages.
  */
 final class StoreSupport {
 
@@ -34,12 +35,23 @@ final class StoreSupport {
 	}
 
 	/**
-	 * Tells whether a write failed because a document with the same unique key exists.
-	 * @param ex the failure
-	 * @return whether it is a duplicate key error (E11000)
+	 * Inserts a document unless one with the same {@code _id} exists: the insert is the atomic step, a duplicate key
+	 * error (E11000) means another writer was first.
+	 * @param collection the collection
+	 * @param document the document, with its {@code _id}
+	 * @return {@code true} if inserted, {@code false} if the {@code _id} was taken
 	 */
-	static boolean isDuplicateKey(MongoWriteException ex) {
-		return ex.getError().getCategory() == ErrorCategory.DUPLICATE_KEY;
+	static boolean insertIfAbsent(MongoCollection<Document> collection, Document document) {
+		try {
+			collection.insertOne(document);
+			return true;
+		}
+		catch (MongoWriteException ex) {
+			if (ex.getError().getCategory() == ErrorCategory.DUPLICATE_KEY) {
+				return false;
+			}
+			throw ex;
+		}
 	}
 
 	/**
