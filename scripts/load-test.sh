@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Measures the throughput of the sample ID server with wrk, on loopback only: starts the server jar on a free port
 # with a fresh data directory (embedded H2), warms it up, runs wrk against /api/segment/get/{key} and
-# /api/snowflake/get/{key}, prints wrk's report for each, and stops the server. Installs Debian's wrk when missing and
+# /api/snowflake/get/{key}, prints wrk's report for each with the server's CPU time per request (user + system, read
+# from /proc/<pid>/stat before and after the run: unlike requests/s it does not move with what else the machine runs),
+# and stops the server. Installs Debian's wrk when missing and
 # builds the jar when it is not there (or when BUILD=1). Not run by CI: the numbers go into docs/server.md by hand.
 #
 # Usage: scripts/load-test.sh [duration (20s)] [threads (2)] [connections (50)]
@@ -46,6 +48,10 @@ stop() {
 trap stop EXIT
 
 base="http://127.0.0.1:$port"
+ticks_per_second=$(getconf CLK_TCK)
+cpu_ticks() { # user + system time of the server so far, in clock ticks (fields 14 and 15 of /proc/<pid>/stat)
+  sed 's/^.*) //' "/proc/$server/stat" | awk '{ print $12 + $13 }'
+}
 for _ in $(seq 1 120); do
   curl -fs "$base/actuator/health" >/dev/null 2>&1 && break
   kill -0 "$server" 2>/dev/null || { log "ERROR: the server exited; see $data/server.log"; exit 1; }
@@ -63,7 +69,12 @@ log "$(nproc) cores, $(java -version 2>&1 | head -n 1), wrk and the server on th
   "load average before the run: $(cut -d ' ' -f 1-3 /proc/loadavg)"
 for url in "${urls[@]}"; do
   log "wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency $url"
+  before=$(cpu_ticks)
   wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$url" | tee "$data/wrk.out"
+  after=$(cpu_ticks)
+  requests=$(awk '/requests in/ { print $1 }' "$data/wrk.out")
+  log "server CPU: $(( (after - before) * 1000 / ticks_per_second )) ms for $requests requests =" \
+    "$(awk -v t="$((after - before))" -v hz="$ticks_per_second" -v n="$requests" 'BEGIN { printf "%.1f", t * 1e6 / hz / n }') µs per request"
   if grep -q 'Non-2xx or 3xx responses' "$data/wrk.out"; then
     log "ERROR: some answers were not 2xx; see $data/server.log"
     exit 1
