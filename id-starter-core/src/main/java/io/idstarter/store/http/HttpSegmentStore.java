@@ -51,8 +51,7 @@ public class HttpSegmentStore implements SegmentStore {
 		String path = "api/fleet/segments/" + UriUtils.encodePathSegment(key, StandardCharsets.UTF_8) + "/ranges";
 		Map<String, Object> answer = this.client.call("allocate a range of key '" + key + "'", HttpMethod.POST, path,
 				IdServerClient.body("step", step, "requestId", UUID.randomUUID().toString()),
-				(problem) -> "unknown-key".equals(problem.code()) ? new UnknownKeyException(key) : null,
-				SegmentStoreException::new);
+				(problem) -> refusal(problem, key), SegmentStoreException::new);
 		try {
 			return new SegmentAllocation(key, number(answer, "start"), number(answer, "end"),
 					(int) number(answer, "configuredStep"));
@@ -60,6 +59,17 @@ public class HttpSegmentStore implements SegmentStore {
 		catch (RuntimeException ex) {
 			throw new SegmentStoreException("ID server answered an invalid range of key '" + key + "': " + answer, ex);
 		}
+	}
+
+	private static @Nullable RuntimeException refusal(IdServerClient.Problem problem, String key) {
+		if ("unknown-key".equals(problem.code())) {
+			return new UnknownKeyException(key);
+		}
+		if (problem.status() == 400) {
+			return new SegmentStoreException(
+					"ID server refused the range request of key '" + key + "' as invalid: " + problem.detail());
+		}
+		return null;
 	}
 
 	@Override

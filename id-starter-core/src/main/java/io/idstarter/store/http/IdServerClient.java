@@ -118,7 +118,7 @@ public final class IdServerClient implements IdServerStatuses {
 				continue;
 			}
 			if (answer.status >= 200 && answer.status < 300) {
-				succeeded(index, server);
+				succeeded(server);
 				return answer.json;
 			}
 			Problem problem = answer.problem();
@@ -132,7 +132,7 @@ public final class IdServerClient implements IdServerStatuses {
 			}
 			RuntimeException refused = refusal.exception(problem);
 			if (refused != null) {
-				succeeded(index, server);
+				succeeded(server);
 				throw refused;
 			}
 			lastCause = new IllegalStateException(answer.status + " " + problem.describe());
@@ -214,7 +214,7 @@ public final class IdServerClient implements IdServerStatuses {
 		});
 	}
 
-	private void succeeded(int index, Server server) {
+	private void succeeded(Server server) {
 		server.lastSuccess = Instant.now();
 	}
 
