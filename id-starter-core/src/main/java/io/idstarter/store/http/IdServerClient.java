@@ -114,6 +114,10 @@ public final class IdServerClient implements IdServerStatuses {
 			}
 			catch (RestClientException ex) {
 				lastCause = ex;
+				if (Thread.currentThread().isInterrupted()) {
+					// Shutting down: the interrupt, not the server, ended the call; neither retry nor blame it.
+					throw failure.apply("Interrupted while trying to " + operation + " on " + server.url, ex);
+				}
 				failed(index, server, describe(ex));
 				continue;
 			}

@@ -17,7 +17,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
 /**
  * Gives a problem body to a 4xx answer that has none (the actuator answers an unknown selector with a bare 404). The
  * response is held back from flushing while it is an error without a body, so the body can still be written after
- * the handler returns. Responses with a body, and HEAD requests, pass as they are.
+ * the handler returns. Responses with a body, HEAD requests and the API under {@code /api} pass as they are.
  */
 class EmptyErrorBodyFilter extends OncePerRequestFilter {
 
@@ -40,6 +40,15 @@ class EmptyErrorBodyFilter extends OncePerRequestFilter {
 			ProblemPagesConfiguration.writeProblem(request, response, HttpStatus.valueOf(status), title,
 					ProblemJson.code(status, title), detail);
 		}
+	}
+
+	/**
+	 * The API under {@code /api} answers every error with a problem already; skipping it keeps the ID endpoints
+	 * free of the wrapper.
+	 */
+	@Override
+	protected boolean shouldNotFilter(HttpServletRequest request) {
+		return request.getRequestURI().startsWith("/api/");
 	}
 
 	@Override
