@@ -67,6 +67,12 @@ public final class IdServerClient implements IdServerStatuses {
 	 */
 	public IdServerClient(RestClient rest, List<URI> servers, int maxAttempts, Duration initialBackoff,
 			Duration maxBackoff, @Nullable String authorization, String credentialsProperty) {
+		this(rest, servers, maxAttempts, initialBackoff, maxBackoff, authorization, credentialsProperty,
+				ThreadLocalRandom.current().nextInt(Math.max(1, servers.size())));
+	}
+
+	IdServerClient(RestClient rest, List<URI> servers, int maxAttempts, Duration initialBackoff, Duration maxBackoff,
+			@Nullable String authorization, String credentialsProperty, int firstServer) {
 		if (servers.isEmpty()) {
 			throw new IllegalArgumentException("at least one ID server URL is needed");
 		}
@@ -80,7 +86,7 @@ public final class IdServerClient implements IdServerStatuses {
 		this.maxBackoff = maxBackoff;
 		this.authorization = authorization;
 		this.credentialsProperty = credentialsProperty;
-		this.current = new AtomicInteger(ThreadLocalRandom.current().nextInt(this.servers.size()));
+		this.current = new AtomicInteger(firstServer % this.servers.size());
 	}
 
 	/**
