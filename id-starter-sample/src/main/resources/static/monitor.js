@@ -162,6 +162,30 @@
 		field('layout').textContent = snowflake.layout;
 	}
 
+	function renderRows(selector, items, cells) {
+		const body = document.querySelector(selector + ' tbody');
+		body.replaceChildren();
+		for (const item of items) {
+			const row = document.createElement('tr');
+			for (const [value, className] of cells(item)) {
+				row.append(element('td', className || '', value));
+			}
+			body.append(row);
+		}
+	}
+
+	function renderFleet(fleet, now) {
+		const workers = fleet ? fleet.workers : [];
+		const draws = fleet ? fleet.draws : [];
+		renderRows('#fleet-workers', workers, (worker) => [[worker.client], [worker.namespace],
+			[String(worker.workerId), 'num'], [time(worker.lastSeen) + ' (' + relative(worker.lastSeen, now) + ')'],
+			[time(worker.expiry) + ' (' + relative(worker.expiry, now) + ')']]);
+		renderRows('#fleet-draws', draws, (draw) => [[draw.key], [draw.client],
+			['[' + draw.lastStart + ', ' + draw.lastEnd + ')'], [number(draw.ranges), 'num'], [number(draw.ids), 'num'],
+			[time(draw.lastDraw) + ' (' + relative(draw.lastDraw, now) + ')']]);
+		document.getElementById('no-fleet').hidden = workers.length + draws.length > 0;
+	}
+
 	function setStatus(state, text) {
 		const status = document.getElementById('status');
 		status.dataset.state = state;
@@ -178,6 +202,7 @@
 			const now = new Date(snapshot.time).getTime();
 			renderSegments(snapshot.segmentKeys, now);
 			renderSnowflake(snapshot.snowflake, now);
+			renderFleet(snapshot.fleet, now);
 			setStatus('ok', 'updated ' + time(snapshot.time));
 		}
 		catch (error) {

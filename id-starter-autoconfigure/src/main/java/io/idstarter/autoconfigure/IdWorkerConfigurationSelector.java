@@ -45,16 +45,21 @@ class IdWorkerConfigurationSelector extends AutoConfigurationImportSelector {
 
 	private static final String MONGO_LEASES = PACKAGE + "mongo.MongoLeaseStoreConfiguration";
 
+	private static final String HTTP_SEGMENTS = PACKAGE + "http.HttpSegmentStoreConfiguration";
+
+	private static final String HTTP_LEASES = PACKAGE + "http.HttpLeaseStoreConfiguration";
+
 	@Override
 	protected List<String> getCandidateConfigurations(AnnotationMetadata metadata,
 			@Nullable AnnotationAttributes attributes) {
 		List<String> imports = new ArrayList<>(List.of(MODES, BASE));
 		for (IdWorkerMode mode : IdWorkerModes.of(metadata).modes()) {
 			imports.addAll(switch (mode) {
-				case SEGMENT -> List.of(SEGMENT, JDBC_SEGMENTS, REDIS_SEGMENTS, MONGO_SEGMENTS);
+				case SEGMENT -> List.of(SEGMENT, JDBC_SEGMENTS, REDIS_SEGMENTS, MONGO_SEGMENTS, HTTP_SEGMENTS);
 				case DB -> List.of(SNOWFLAKE, JDBC_LEASES);
 				case REDIS -> List.of(SNOWFLAKE, REDIS_LEASES);
 				case MONGO -> List.of(SNOWFLAKE, MONGO_LEASES);
+				case HTTP -> List.of(SNOWFLAKE, HTTP_LEASES);
 			});
 		}
 		return imports;

@@ -28,7 +28,12 @@ public enum IdWorkerMode {
 	/**
 	 * Snowflake IDs with the worker ID leased from MongoDB.
 	 */
-	MONGO(IdWorkerStore.MONGO);
+	MONGO(IdWorkerStore.MONGO),
+
+	/**
+	 * Snowflake IDs with the worker ID leased from the ID servers over HTTP ({@code id-worker.http.*}).
+	 */
+	HTTP(IdWorkerStore.HTTP);
 
 	private final @Nullable IdWorkerStore leaseStore;
 

@@ -25,7 +25,15 @@ public enum IdWorkerStore {
 	 */
 	MONGO("MongoDB", "org.springframework.data.mongodb.core.MongoOperations",
 			"org.springframework.data.mongodb.core.MongoOperations", "spring-boot-starter-data-mongodb",
-			"spring.mongodb.uri");
+			"spring.mongodb.uri"),
+
+	/**
+	 * The ID servers (id-starter-sample's fleet API) over HTTP, through Spring's {@code RestClient}; the servers keep
+	 * the segments and leases in their own shared store.
+	 */
+	HTTP("the ID servers over HTTP", "org.springframework.web.client.RestClient",
+			"org.springframework.web.client.RestClient", "spring-boot-starter-restclient (or spring-web)",
+			"id-worker.http.servers");
 
 	private final String description;
 

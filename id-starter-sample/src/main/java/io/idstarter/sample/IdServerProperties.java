@@ -44,6 +44,14 @@ public class IdServerProperties implements InitializingBean {
 
 	private final Admin admin = new Admin();
 
+	/**
+	 * Clients allowed to draw segment ranges and lease worker IDs through /api/fleet, each with a bearer token or an
+	 * HTTP Basic password. Without any, the fleet API refuses every request.
+	 */
+	private List<Client> clients = new ArrayList<>();
+
+	private final Login login = new Login();
+
 	public Path getDataDir() {
 		return this.dataDir;
 	}
@@ -76,6 +84,18 @@ public class IdServerProperties implements InitializingBean {
 		return this.admin;
 	}
 
+	public List<Client> getClients() {
+		return this.clients;
+	}
+
+	public void setClients(List<Client> clients) {
+		this.clients = clients;
+	}
+
+	public Login getLogin() {
+		return this.login;
+	}
+
 	@Override
 	public void afterPropertiesSet() {
 		validate();
@@ -98,6 +118,18 @@ public class IdServerProperties implements InitializingBean {
 		Set<String> names = new HashSet<>();
 		for (int i = 0; i < this.keys.size(); i++) {
 			this.keys.get(i).validate("id-server.keys[" + i + "]", names);
+		}
+		Set<String> clientNames = new HashSet<>();
+		for (int i = 0; i < this.clients.size(); i++) {
+			this.clients.get(i).validate("id-server.clients[" + i + "]", clientNames);
+		}
+		if (this.login.getMaxFailures() < 1) {
+			throw new InvalidConfigurationPropertyValueException("id-server.login.max-failures",
+					this.login.getMaxFailures(), "must be at least 1");
+		}
+		if (this.login.getBanTime().isNegative() || this.login.getBanTime().isZero()) {
+			throw new InvalidConfigurationPropertyValueException("id-server.login.ban-time", this.login.getBanTime(),
+					"must be positive");
 		}
 		if (this.admin.isEnabled()) {
 			if (!StringUtils.hasText(this.admin.getUsername())) {
@@ -176,6 +208,122 @@ public class IdServerProperties implements InitializingBean {
 
 		public void setPassword(@Nullable String password) {
 			this.password = password;
+		}
+
+	}
+
+	/**
+	 * A client of the fleet API (/api/fleet): an application that takes segment ranges and worker IDs from this
+	 * server.
+	 */
+	public static class Client {
+
+		/**
+		 * Name of the client: its HTTP Basic user name, and how it is shown on the monitor page and in the log.
+		 */
+		private @Nullable String name;
+
+		/**
+		 * Bearer token the client sends as "Authorization: Bearer <token>"; at least 16 characters. Plain text, or
+		 * its SHA-256 digest in hex prefixed with {sha256}.
+		 */
+		private @Nullable String token;
+
+		/**
+		 * HTTP Basic password of the client (user name: the client's name); at least 16 characters. Plain text, or
+		 * its SHA-256 digest in hex prefixed with {sha256}.
+		 */
+		private @Nullable String password;
+
+		public @Nullable String getName() {
+			return this.name;
+		}
+
+		public void setName(@Nullable String name) {
+			this.name = name;
+		}
+
+		public @Nullable String getToken() {
+			return this.token;
+		}
+
+		public void setToken(@Nullable String token) {
+			this.token = token;
+		}
+
+		public @Nullable String getPassword() {
+			return this.password;
+		}
+
+		public void setPassword(@Nullable String password) {
+			this.password = password;
+		}
+
+		void validate(String property, Set<String> names) {
+			if (!StringUtils.hasText(this.name) || !this.name.matches("[A-Za-z0-9._-]{1,64}")) {
+				throw new InvalidConfigurationPropertyValueException(property + ".name", this.name,
+						"must be 1 to 64 letters, digits, '.', '_' or '-'");
+			}
+			if (!names.add(this.name)) {
+				throw new InvalidConfigurationPropertyValueException(property + ".name", this.name,
+						"is listed twice in id-server.clients");
+			}
+			if (this.token == null && this.password == null) {
+				throw new InvalidConfigurationPropertyValueException(property + ".token", "(not set)",
+						"a client needs a token (bearer) or a password (HTTP Basic)");
+			}
+			checkSecret(property + ".token", this.token);
+			checkSecret(property + ".password", this.password);
+		}
+
+		private static void checkSecret(String property, @Nullable String secret) {
+			if (secret == null || secret.startsWith(SHA256_PREFIX)) {
+				return;
+			}
+			if (secret.length() < MIN_SECRET_LENGTH) {
+				throw new InvalidConfigurationPropertyValueException(property, "(hidden)",
+						"must be at least " + MIN_SECRET_LENGTH + " characters");
+			}
+		}
+
+	}
+
+	/** Prefix of a client secret given as its SHA-256 digest in hex. */
+	public static final String SHA256_PREFIX = "{sha256}";
+
+	/** Shortest plain-text client secret. */
+	static final int MIN_SECRET_LENGTH = 16;
+
+	/**
+	 * Limits on failed logins (admin API and fleet API), per client address.
+	 */
+	public static class Login {
+
+		/**
+		 * Failed logins from one address after which it is refused with 429 without checking its credentials, until
+		 * the ban time has passed since its latest failure.
+		 */
+		private int maxFailures = 10;
+
+		/**
+		 * How long an address that failed too often is refused, and the window its failures are counted in.
+		 */
+		private Duration banTime = Duration.ofMinutes(1);
+
+		public int getMaxFailures() {
+			return this.maxFailures;
+		}
+
+		public void setMaxFailures(int maxFailures) {
+			this.maxFailures = maxFailures;
+		}
+
+		public Duration getBanTime() {
+			return this.banTime;
+		}
+
+		public void setBanTime(Duration banTime) {
+			this.banTime = banTime;
 		}
 
 	}

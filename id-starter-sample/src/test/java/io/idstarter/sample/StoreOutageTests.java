@@ -89,6 +89,7 @@ class StoreOutageTests {
 		assertProblem(refused, 503, "Segments exhausted", "segments-exhausted");
 		assertThat(refused.headers().firstValue("Retry-After")).hasValue("2");
 		assertThat(HttpTestClient.json(refused).read("$.key", String.class)).isEqualTo("outage");
+		assertNoStoreDetails(refused);
 		// Back: the next IDs come from a fresh range above everything issued.
 		await().atMost(Duration.ofSeconds(10))
 			.untilAsserted(() -> assertThat(this.http.get("/api/segment/get/outage").statusCode()).isEqualTo(200));
@@ -130,11 +131,25 @@ class StoreOutageTests {
 		assertProblem(refused, 503, "No worker ID", "worker-id-unavailable");
 		assertThat(refused.headers().firstValue("Retry-After")).hasValue("2");
 		assertThat(HttpTestClient.json(refused).read("$.reason", String.class)).isNotBlank();
+		assertNoStoreDetails(refused);
 		// A slot is free again: the keeper borrows it, waits for its clock to pass the slot's high-water mark (at most
 		// the lease TTL ahead), and IDs resume above every ID issued before.
 		await().atMost(Duration.ofSeconds(15))
 			.untilAsserted(() -> assertThat(this.http.get("/api/snowflake/get/any").statusCode()).isEqualTo(200));
 		assertThat(Long.parseLong(this.http.get("/api/snowflake/get/any").body())).isGreaterThan(before);
+	}
+
+	/** A 503 goes to anyone: no owner token, host, process ID or table name of the store in it. */
+	private static void assertNoStoreDetails(HttpResponse<String> refused) {
+		String instance;
+		try {
+			instance = java.net.InetAddress.getLocalHost().getHostName() + "/" + ProcessHandle.current().pid();
+		}
+		catch (java.net.UnknownHostException ex) {
+			throw new IllegalStateException(ex);
+		}
+		assertThat(refused.body()).doesNotContain("taken-by-test", "held-by-test", "id_worker_lease", "leaf_alloc",
+				"owner token", instance);
 	}
 
 }

@@ -13,6 +13,8 @@ import io.idstarter.segment.SegmentIdGenerator;
 import io.idstarter.segment.SegmentView;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
 import io.idstarter.snowflake.SnowflakeLayout;
+import io.idstarter.store.http.IdServerStatus;
+import io.idstarter.store.http.IdServerStatuses;
 import io.idstarter.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 
@@ -40,6 +42,8 @@ public class IdWorkerEndpoint {
 
 	private final TimeSource time;
 
+	private final @Nullable IdServerStatuses servers;
+
 	/**
 	 * Creates the endpoint for the generators the application has.
 	 * @param modes the modes the application turned on, for display
@@ -50,6 +54,22 @@ public class IdWorkerEndpoint {
 	 */
 	public IdWorkerEndpoint(List<String> modes, @Nullable SnowflakeIdGenerator snowflake,
 			@Nullable WorkerLeaseKeeper lease, @Nullable SegmentIdGenerator segments, TimeSource time) {
+		this(modes, snowflake, lease, segments, time, null);
+	}
+
+	/**
+	 * Creates the endpoint for the generators the application has, in client mode.
+	 * @param modes the modes the application turned on, for display
+	 * @param snowflake the Snowflake generator, or {@code null}
+	 * @param lease the keeper of the Snowflake generator's worker ID, or {@code null} for a fixed worker ID
+	 * @param segments the segment generator, or {@code null}
+	 * @param time the clock the lease keeper uses, to compute the time left on the lease
+	 * @param servers the ID servers the stores call in client mode, or {@code null}
+	 */
+	public IdWorkerEndpoint(List<String> modes, @Nullable SnowflakeIdGenerator snowflake,
+			@Nullable WorkerLeaseKeeper lease, @Nullable SegmentIdGenerator segments, TimeSource time,
+			@Nullable IdServerStatuses servers) {
+		this.servers = servers;
 		this.modes = List.copyOf(modes);
 		this.snowflake = snowflake;
 		this.lease = lease;
@@ -73,7 +93,11 @@ public class IdWorkerEndpoint {
 			}
 			segments = new SegmentsDescriptor(keys);
 		}
-		return new IdWorkerDescriptor(this.modes, snowflake, segments);
+		ServersDescriptor servers = null;
+		if (this.servers != null) {
+			servers = new ServersDescriptor(this.servers.currentServer(), this.servers.servers());
+		}
+		return new IdWorkerDescriptor(this.modes, snowflake, segments, servers);
 	}
 
 	/**
@@ -121,9 +145,31 @@ public class IdWorkerEndpoint {
 	 * @param modes the modes the application turned on
 	 * @param snowflake the Snowflake generator, or {@code null} without one
 	 * @param segment the segment generator, or {@code null} without one
+	 * @param servers the ID servers of client mode, or {@code null} when no store calls them
 	 */
 	public record IdWorkerDescriptor(List<String> modes, @Nullable SnowflakeDescriptor snowflake,
-			@Nullable SegmentsDescriptor segment) implements OperationResponseBody {
+			@Nullable SegmentsDescriptor segment, @Nullable ServersDescriptor servers) implements OperationResponseBody {
+
+		/**
+		 * Creates the state of an application that calls no ID server.
+		 * @param modes the modes the application turned on
+		 * @param snowflake the Snowflake generator, or {@code null} without one
+		 * @param segment the segment generator, or {@code null} without one
+		 */
+		public IdWorkerDescriptor(List<String> modes, @Nullable SnowflakeDescriptor snowflake,
+				@Nullable SegmentsDescriptor segment) {
+			this(modes, snowflake, segment, null);
+		}
+
+	}
+
+	/**
+	 * The ID servers a client-mode application calls.
+	 *
+	 * @param current the server calls go to first
+	 * @param servers every server with its calls, failed calls and latest error
+	 */
+	public record ServersDescriptor(String current, List<IdServerStatus> servers) {
 	}
 
 	/**

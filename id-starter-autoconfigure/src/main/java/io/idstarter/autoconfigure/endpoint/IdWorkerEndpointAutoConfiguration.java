@@ -8,6 +8,7 @@ import io.idstarter.autoconfigure.IdWorkerModes;
 import io.idstarter.lease.WorkerLeaseKeeper;
 import io.idstarter.segment.SegmentIdGenerator;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
+import io.idstarter.store.http.IdServerStatuses;
 import io.idstarter.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 
@@ -34,7 +35,8 @@ public final class IdWorkerEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	IdWorkerEndpoint idWorkerEndpoint(ObjectProvider<IdWorkerModes> modes,
 			ObjectProvider<SnowflakeIdGenerator> snowflake, ObjectProvider<WorkerLeaseKeeper> lease,
-			ObjectProvider<SegmentIdGenerator> segments, ObjectProvider<TimeSource> time) {
+			ObjectProvider<SegmentIdGenerator> segments, ObjectProvider<TimeSource> time,
+			ObjectProvider<IdServerStatuses> servers) {
 		SnowflakeIdGenerator snowflakeGenerator = snowflake.getIfUnique();
 		WorkerLeaseKeeper leaseKeeper = lease.getIfUnique();
 		SegmentIdGenerator segmentGenerator = segments.getIfUnique();
@@ -42,7 +44,7 @@ public final class IdWorkerEndpointAutoConfiguration {
 		List<String> modeNames = (enabledModes != null) ? enabledModes.modes().stream().map(Enum::name).toList()
 				: modes(snowflakeGenerator, segmentGenerator);
 		return new IdWorkerEndpoint(modeNames, snowflakeGenerator, leaseKeeper, segmentGenerator,
-				time.getIfUnique(TimeSource::system));
+				time.getIfUnique(TimeSource::system), servers.getIfUnique());
 	}
 
 	/**

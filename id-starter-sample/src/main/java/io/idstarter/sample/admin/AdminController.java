@@ -2,9 +2,11 @@ package io.idstarter.sample.admin;
 
 import java.net.URI;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
 
+import io.idstarter.sample.web.RecentErrors;
 import io.idstarter.segment.SegmentKeyAdmin;
 import io.idstarter.segment.SegmentStore;
 import jakarta.validation.Valid;
@@ -50,7 +52,10 @@ public class AdminController {
 
 	private final SegmentKeyAdmin admin;
 
-	AdminController(SegmentStore store) {
+	private final RecentErrors recentErrors;
+
+	AdminController(SegmentStore store, RecentErrors recentErrors) {
+		this.recentErrors = recentErrors;
 		if (!(store instanceof SegmentKeyAdmin keyAdmin)) {
 			throw new IllegalStateException("The segment store " + store.getClass().getName()
 					+ " cannot create keys (it does not implement SegmentKeyAdmin); turn the admin API off "
@@ -67,6 +72,16 @@ public class AdminController {
 	@GetMapping("/keys")
 	public Keys keys() {
 		return new Keys(List.copyOf(new TreeSet<>(this.store.keys())));
+	}
+
+	/**
+	 * Returns the full message of the latest 503 of each kind, with the store's details that answers to clients
+	 * leave out.
+	 * @return the errors by problem code
+	 */
+	@GetMapping("/errors")
+	public Map<String, RecentErrors.RecentError> errors() {
+		return this.recentErrors.latest();
 	}
 
 	/**

@@ -1,8 +1,11 @@
 package io.idstarter.sample.admin;
 
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 import io.idstarter.sample.IdServerProperties;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.context.annotation.Bean;
@@ -12,8 +15,10 @@ import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.core.userdetails.User;
 import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.security.crypto.factory.PasswordEncoderFactories;
+import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.authentication.www.BasicAuthenticationFilter;
 
 /**
  * Security of the server: everything is open except the admin API under {@code /api/admin}, which needs HTTP Basic
@@ -29,6 +34,9 @@ public class AdminSecurityConfiguration {
 	/** Role of the admin user. */
 	static final String ADMIN_ROLE = "ID_ADMIN";
 
+	/** Longest wait for the password check of another request to finish. */
+	static final long PASSWORD_CHECK_WAIT_MILLIS = 2000;
+
 	/** A password already encoded for Spring Security's DelegatingPasswordEncoder: {@code {id}...}. */
 	private static final Pattern ENCODED = Pattern.compile("^\\{[^{}]+\\}.*", Pattern.DOTALL);
 
@@ -37,10 +45,13 @@ public class AdminSecurityConfiguration {
 	 * at all (they are public and on the hot path).
 	 */
 	@Bean
-	SecurityFilterChain idServerSecurity(HttpSecurity http, IdServerProperties properties, JsonMapper json)
-			throws Exception {
-		ProblemDetailsSecurityHandler problems = new ProblemDetailsSecurityHandler(json);
+	SecurityFilterChain idServerSecurity(HttpSecurity http, IdServerProperties properties, JsonMapper json,
+			LoginThrottle throttle) throws Exception {
+		ProblemDetailsSecurityHandler problems = new ProblemDetailsSecurityHandler(json, throttle,
+				"Basic realm=\"" + REALM + "\"",
+				"The admin API needs the user and password of id-server.admin (HTTP Basic)");
 		http.securityMatcher("/api/admin", "/api/admin/**")
+			.addFilterBefore(new LoginThrottleFilter(throttle, problems), BasicAuthenticationFilter.class)
 			.csrf((csrf) -> csrf.disable())
 			.sessionManagement((session) -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
 			.requestCache((cache) -> cache.disable())
@@ -58,6 +69,49 @@ public class AdminSecurityConfiguration {
 				.httpBasic((basic) -> basic.disable());
 		}
 		return http.build();
+	}
+
+	/**
+	 * Checks admin passwords one at a time: a bcrypt check takes a core for tens of milliseconds, and checks running
+	 * in parallel on the request threads would slow every ID request. A check that cannot start within
+	 * {@value #PASSWORD_CHECK_WAIT_MILLIS} ms fails (the client gets 401 and may retry).
+	 */
+	@Bean
+	PasswordEncoder idServerPasswordEncoder() {
+		PasswordEncoder delegate = PasswordEncoderFactories.createDelegatingPasswordEncoder();
+		Semaphore checks = new Semaphore(1);
+		return new PasswordEncoder() {
+
+			@Override
+			public @Nullable String encode(@Nullable CharSequence rawPassword) {
+				return delegate.encode(rawPassword);
+			}
+
+			@Override
+			public boolean matches(@Nullable CharSequence rawPassword, @Nullable String encodedPassword) {
+				try {
+					if (!checks.tryAcquire(PASSWORD_CHECK_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+						return false;
+					}
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					return false;
+				}
+				try {
+					return delegate.matches(rawPassword, encodedPassword);
+				}
+				finally {
+					checks.release();
+				}
+			}
+
+			@Override
+			public boolean upgradeEncoding(@Nullable String encodedPassword) {
+				return delegate.upgradeEncoding(encodedPassword);
+			}
+
+		};
 	}
 
 	/**

@@ -1,9 +1,13 @@
 package io.idstarter.sample.admin;
 
 import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.http.HttpHeaders;
@@ -16,42 +20,79 @@ import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.web.access.AccessDeniedHandler;
 
 /**
- * Answers requests the admin API's security refuses with problem details, like every other error of the server: 401
- * with a {@code WWW-Authenticate: Basic} challenge when credentials are missing or wrong, 403 when they are not
- * enough.
+ * Answers requests a security filter chain refuses with problem details, like every other error of the server: 401
+ * with a {@code WWW-Authenticate} challenge when credentials are missing or wrong, 403 when they are not enough. A
+ * refused request that carried credentials counts as a failed login for {@link LoginThrottle}.
  */
-class ProblemDetailsSecurityHandler implements AuthenticationEntryPoint, AccessDeniedHandler {
+public class ProblemDetailsSecurityHandler implements AuthenticationEntryPoint, AccessDeniedHandler {
 
 	private final JsonMapper json;
 
-	ProblemDetailsSecurityHandler(JsonMapper json) {
+	private final @Nullable LoginThrottle throttle;
+
+	private final String challenge;
+
+	private final String detail;
+
+	/**
+	 * Creates the handler of one filter chain.
+	 * @param json writes the problems
+	 * @param throttle counts failed logins, or {@code null}
+	 * @param challenge the {@code WWW-Authenticate} value of a 401
+	 * @param detail what a 401 says the client needs
+	 */
+	public ProblemDetailsSecurityHandler(JsonMapper json, @Nullable LoginThrottle throttle, String challenge,
+			String detail) {
 		this.json = json;
+		this.throttle = throttle;
+		this.challenge = challenge;
+		this.detail = detail;
 	}
 
 	@Override
 	public void commence(HttpServletRequest request, HttpServletResponse response,
 			AuthenticationException authException) throws IOException {
-		response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Basic realm=\"" + AdminSecurityConfiguration.REALM + "\"");
-		write(request, response, HttpStatus.UNAUTHORIZED, "Authentication required", "unauthorized",
-				"The admin API needs the user and password of id-server.admin (HTTP Basic)");
+		String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);
+		if (this.throttle != null && authorization != null) {
+			this.throttle.failed(request.getRemoteAddr(), user(authorization), request.getRequestURI());
+		}
+		response.setHeader(HttpHeaders.WWW_AUTHENTICATE, this.challenge);
+		write(request, response, HttpStatus.UNAUTHORIZED, "Authentication required", "unauthorized", this.detail);
 	}
 
 	@Override
 	public void handle(HttpServletRequest request, HttpServletResponse response,
 			AccessDeniedException accessDeniedException) throws IOException {
 		write(request, response, HttpStatus.FORBIDDEN, "Forbidden", "forbidden",
-				"These credentials may not use the admin API");
+				"These credentials may not use this API");
 	}
 
-	private void write(HttpServletRequest request, HttpServletResponse response, HttpStatus status, String title,
+	void write(HttpServletRequest request, HttpServletResponse response, HttpStatus status, String title,
 			String code, String detail) throws IOException {
 		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
 		problem.setTitle(title);
-		problem.setInstance(java.net.URI.create(request.getRequestURI()));
+		problem.setInstance(URI.create(request.getRequestURI()));
 		problem.setProperty("code", code);
 		response.setStatus(status.value());
 		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
 		this.json.writeValue(response.getOutputStream(), problem);
+	}
+
+	/** The user name of a Basic header, for the log; never the password. */
+	private static String user(String authorization) {
+		if (authorization.regionMatches(true, 0, "Basic ", 0, 6)) {
+			try {
+				String decoded = new String(Base64.getDecoder().decode(authorization.substring(6).trim()),
+						StandardCharsets.UTF_8);
+				int colon = decoded.indexOf(':');
+				String user = (colon >= 0) ? decoded.substring(0, colon) : decoded;
+				return (user.length() <= 64) ? user : user.substring(0, 64) + "...";
+			}
+			catch (IllegalArgumentException ex) {
+				return "(malformed Basic header)";
+			}
+		}
+		return authorization.regionMatches(true, 0, "Bearer ", 0, 7) ? "(bearer token)" : "(other scheme)";
 	}
 
 }

@@ -6,6 +6,7 @@ import java.util.List;
 
 import io.idstarter.lease.LeaseStatus;
 import io.idstarter.lease.WorkerLeaseKeeper;
+import io.idstarter.sample.fleet.FleetActivity;
 import io.idstarter.segment.SegmentBufferView;
 import io.idstarter.segment.SegmentIdGenerator;
 import io.idstarter.segment.SegmentView;
@@ -33,8 +34,11 @@ public class MonitorController {
 
 	private final IssueRates rates;
 
+	private final FleetActivity fleet;
+
 	MonitorController(SegmentIdGenerator segments, SnowflakeIdGenerator snowflake,
-			ObjectProvider<WorkerLeaseKeeper> leaseKeeper, IssueRates rates) {
+			ObjectProvider<WorkerLeaseKeeper> leaseKeeper, IssueRates rates, FleetActivity fleet) {
+		this.fleet = fleet;
 		this.segments = segments;
 		this.snowflake = snowflake;
 		this.leaseKeeper = leaseKeeper.getIfUnique();
@@ -48,7 +52,7 @@ public class MonitorController {
 	@GetMapping("/api/monitor")
 	public ResponseEntity<MonitorSnapshot> monitor() {
 		List<MonitorSnapshot.SegmentKey> keys = this.segments.views().stream().map(this::segmentKey).toList();
-		MonitorSnapshot snapshot = new MonitorSnapshot(Instant.now(), keys, snowflake());
+		MonitorSnapshot snapshot = new MonitorSnapshot(Instant.now(), keys, snowflake(), fleet());
 		return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(snapshot);
 	}
 
@@ -69,6 +73,21 @@ public class MonitorController {
 		}
 		return new MonitorSnapshot.Range(segment.start(), segment.end(), segment.nextValue(), segment.remaining(),
 				segment.size());
+	}
+
+	/** Client names and worker IDs only: the holders' hosts stay in the log, as this page is open. */
+	private MonitorSnapshot.Fleet fleet() {
+		List<MonitorSnapshot.FleetWorker> workers = this.fleet.holders()
+			.stream()
+			.map((holder) -> new MonitorSnapshot.FleetWorker(holder.client(), holder.namespace(), holder.workerId(),
+					holder.lastSeen(), holder.expiry()))
+			.toList();
+		List<MonitorSnapshot.FleetDraws> draws = this.fleet.draws()
+			.stream()
+			.map((draw) -> new MonitorSnapshot.FleetDraws(draw.client(), draw.key(), draw.lastStart(),
+					draw.lastEnd(), draw.ranges(), draw.ids(), draw.lastDraw()))
+			.toList();
+		return new MonitorSnapshot.Fleet(workers, draws);
 	}
 
 	private MonitorSnapshot.Snowflake snowflake() {

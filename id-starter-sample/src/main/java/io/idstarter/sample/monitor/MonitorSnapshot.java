@@ -12,8 +12,46 @@ import org.jspecify.annotations.Nullable;
  * @param time when the snapshot was taken
  * @param segmentKeys the segment keys, sorted
  * @param snowflake the Snowflake generator
+ * @param fleet the fleet clients served by this server
  */
-public record MonitorSnapshot(Instant time, List<SegmentKey> segmentKeys, Snowflake snowflake) {
+public record MonitorSnapshot(Instant time, List<SegmentKey> segmentKeys, Snowflake snowflake, Fleet fleet) {
+
+	/**
+	 * What this server did for the applications in client mode (the fleet API): worker IDs they hold and keys they
+	 * draw ranges of, as granted through this server.
+	 *
+	 * @param workers worker IDs held by clients, by namespace and worker ID
+	 * @param draws ranges drawn per key and client
+	 */
+	public record Fleet(List<FleetWorker> workers, List<FleetDraws> draws) {
+	}
+
+	/**
+	 * A worker ID a fleet client holds.
+	 *
+	 * @param client the client's configured name
+	 * @param namespace the lease namespace
+	 * @param workerId the worker ID
+	 * @param lastSeen when this server granted or renewed it
+	 * @param expiry when the lease runs out unless renewed
+	 */
+	public record FleetWorker(String client, String namespace, int workerId, Instant lastSeen, Instant expiry) {
+	}
+
+	/**
+	 * The ranges of a key a fleet client drew through this server.
+	 *
+	 * @param client the client's configured name
+	 * @param key the segment key
+	 * @param lastStart first ID of the latest range
+	 * @param lastEnd first ID past the latest range
+	 * @param ranges how many ranges
+	 * @param ids how many IDs they held
+	 * @param lastDraw when the latest range was drawn
+	 */
+	public record FleetDraws(String client, String key, long lastStart, long lastEnd, long ranges, long ids,
+			@Nullable Instant lastDraw) {
+	}
 
 	/**
 	 * The double buffer of one segment key.

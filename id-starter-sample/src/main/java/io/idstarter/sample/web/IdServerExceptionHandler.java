@@ -45,8 +45,11 @@ public class IdServerExceptionHandler extends ResponseEntityExceptionHandler {
 
 	private final long retryAfterSeconds;
 
-	public IdServerExceptionHandler(IdServerProperties properties) {
+	private final RecentErrors recentErrors;
+
+	public IdServerExceptionHandler(IdServerProperties properties, RecentErrors recentErrors) {
 		this.retryAfterSeconds = wholeSeconds(properties.getRetryAfter());
+		this.recentErrors = recentErrors;
 	}
 
 	@ExceptionHandler
@@ -63,27 +66,31 @@ public class IdServerExceptionHandler extends ResponseEntityExceptionHandler {
 
 	@ExceptionHandler
 	ResponseEntity<ProblemDetail> segmentsExhausted(SegmentsExhaustedException ex) {
-		ProblemDetail problem = unavailable("Segments exhausted", "segments-exhausted", ex);
+		ProblemDetail problem = unavailable("Segments exhausted", "segments-exhausted", ex,
+				"Both segments of key '" + ex.getKey() + "' are used up and the store did not answer in time; "
+						+ "retry later");
 		problem.setProperty("key", ex.getKey());
 		return serviceUnavailable(problem, this.retryAfterSeconds);
 	}
 
 	@ExceptionHandler
 	ResponseEntity<ProblemDetail> segmentStore(SegmentStoreException ex) {
-		return serviceUnavailable(unavailable("Segment store unavailable", "segment-store-unavailable", ex),
-				this.retryAfterSeconds);
+		return serviceUnavailable(unavailable("Segment store unavailable", "segment-store-unavailable", ex,
+				"The segment store cannot be reached; retry later"), this.retryAfterSeconds);
 	}
 
 	@ExceptionHandler
 	ResponseEntity<ProblemDetail> workerIdUnavailable(WorkerIdUnavailableException ex) {
-		ProblemDetail problem = unavailable("No worker ID", "worker-id-unavailable", ex);
+		ProblemDetail problem = unavailable("No worker ID", "worker-id-unavailable", ex,
+				"This server holds no valid worker ID now (" + ex.reason().name() + "); retry later");
 		problem.setProperty("reason", ex.reason().name());
 		return serviceUnavailable(problem, this.retryAfterSeconds);
 	}
 
 	@ExceptionHandler
 	ResponseEntity<ProblemDetail> clockMovedBackwards(ClockMovedBackwardsException ex) {
-		ProblemDetail problem = unavailable("Clock moved backwards", "clock-moved-backwards", ex);
+		ProblemDetail problem = unavailable("Clock moved backwards", "clock-moved-backwards", ex,
+				"This server's clock moved back " + ex.offsetMillis() + " ms; retry when it has caught up");
 		problem.setProperty("offsetMillis", ex.offsetMillis());
 		long untilCaughtUp = wholeSeconds(Duration.ofMillis(ex.offsetMillis()));
 		return serviceUnavailable(problem, Math.max(this.retryAfterSeconds, untilCaughtUp));
@@ -91,13 +98,15 @@ public class IdServerExceptionHandler extends ResponseEntityExceptionHandler {
 
 	@ExceptionHandler({ LeaseLostException.class, LeaseStoreException.class, NoFreeWorkerIdException.class })
 	ResponseEntity<ProblemDetail> workerLease(IdGenerationException ex) {
-		return serviceUnavailable(unavailable("Worker lease unavailable", "worker-lease-unavailable", ex),
-				this.retryAfterSeconds);
+		return serviceUnavailable(unavailable("Worker lease unavailable", "worker-lease-unavailable", ex,
+				"The worker-ID lease store failed; retry later"), this.retryAfterSeconds);
 	}
 
 	@ExceptionHandler
 	ResponseEntity<ProblemDetail> idGeneration(IdGenerationException ex) {
-		return serviceUnavailable(unavailable("IDs unavailable", "ids-unavailable", ex), this.retryAfterSeconds);
+		return serviceUnavailable(
+				unavailable("IDs unavailable", "ids-unavailable", ex, "No ID can be issued safely now; retry later"),
+				this.retryAfterSeconds);
 	}
 
 	/**
@@ -167,8 +176,14 @@ public class IdServerExceptionHandler extends ResponseEntityExceptionHandler {
 		return "'" + error.getField() + "' " + error.getDefaultMessage() + ": " + error.getRejectedValue();
 	}
 
-	private static ProblemDetail unavailable(String title, String code, IdGenerationException ex) {
-		return problem(HttpStatus.SERVICE_UNAVAILABLE, title, code, ex.getMessage());
+	/**
+	 * A 503 for anyone: the store's message names lease owner tokens, hosts, process IDs and tables, so it goes to
+	 * the log and {@link RecentErrors} (shown by the admin API), and the answer says only what happened.
+	 */
+	private ProblemDetail unavailable(String title, String code, IdGenerationException ex, String detail) {
+		logger.warn("Answered 503 {}: {}", code, ex.getMessage());
+		this.recentErrors.record(code, ex);
+		return problem(HttpStatus.SERVICE_UNAVAILABLE, title, code, detail);
 	}
 
 	private static ProblemDetail problem(HttpStatus status, String title, String code, @Nullable String detail) {

@@ -1,0 +1,102 @@
+package io.idstarter.store.http;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+import io.idstarter.segment.SegmentAllocation;
+import io.idstarter.segment.SegmentStore;
+import io.idstarter.segment.SegmentStoreException;
+import io.idstarter.segment.UnknownKeyException;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.HttpMethod;
+import org.springframework.web.util.UriUtils;
+
+/**
+ * A {@link SegmentStore} that draws ranges from the ID servers ({@code POST /api/fleet/segments/{key}/ranges}); the
+ * servers allocate them in their shared store. Each allocation carries a request ID, the same on every retry, so a
+ * retry that reaches the same server after a lost answer gets the same range; a retry on another server draws a
+ * new one and the first becomes a gap, never a duplicate.
+ */
+public class HttpSegmentStore implements SegmentStore {
+
+	private final IdServerClient client;
+
+	/**
+	 * Creates the store.
+	 * @param client the ID servers
+	 */
+	public HttpSegmentStore(IdServerClient client) {
+		this.client = client;
+	}
+
+	@Override
+	public SegmentAllocation allocate(String key) {
+		return allocate(key, null);
+	}
+
+	@Override
+	public SegmentAllocation allocate(String key, int step) {
+		if (step < 1) {
+			throw new IllegalArgumentException("step must be at least 1: " + step);
+		}
+		return allocate(key, (Integer) step);
+	}
+
+	private SegmentAllocation allocate(String key, @Nullable Integer step) {
+		String path = "api/fleet/segments/" + UriUtils.encodePathSegment(key, StandardCharsets.UTF_8) + "/ranges";
+		Map<String, Object> answer = this.client.call("allocate a range of key '" + key + "'", HttpMethod.POST, path,
+				IdServerClient.body("step", step, "requestId", UUID.randomUUID().toString()),
+				(problem) -> refusal(problem, key), SegmentStoreException::new);
+		try {
+			return new SegmentAllocation(key, number(answer, "start"), number(answer, "end"),
+					(int) number(answer, "configuredStep"));
+		}
+		catch (RuntimeException ex) {
+			throw new SegmentStoreException("ID server answered an invalid range of key '" + key + "': " + answer, ex);
+		}
+	}
+
+	private static @Nullable RuntimeException refusal(IdServerClient.Problem problem, String key) {
+		if ("unknown-key".equals(problem.code())) {
+			return new UnknownKeyException(key);
+		}
+		if (problem.status() == 400) {
+			return new SegmentStoreException(
+					"ID server refused the range request of key '" + key + "' as invalid: " + problem.detail());
+		}
+		return null;
+	}
+
+	@Override
+	public Set<String> keys() {
+		Map<String, Object> answer = this.client.call("list the segment keys", HttpMethod.GET, "api/fleet/segments",
+				null, (problem) -> null, SegmentStoreException::new);
+		if (!(answer.get("keys") instanceof Collection<?> keys)) {
+			throw new SegmentStoreException("ID server answered no key list: " + answer);
+		}
+		Set<String> result = new LinkedHashSet<>();
+		keys.forEach((key) -> result.add(String.valueOf(key)));
+		return result;
+	}
+
+	/**
+	 * Returns the ID servers this store calls.
+	 * @return the client
+	 */
+	public IdServerClient client() {
+		return this.client;
+	}
+
+	static long number(Map<String, Object> json, String name) {
+		if (!(json.get(name) instanceof Number number)) {
+			throw new IllegalStateException("'" + name + "' is missing or not a number");
+		}
+		return number.longValue();
+	}
+
+}

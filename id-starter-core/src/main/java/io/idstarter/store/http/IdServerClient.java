@@ -1,0 +1,350 @@
+package io.idstarter.store.http;
+
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BiFunction;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.client.RestClientException;
+
+/**
+ * Calls the fleet API of a set of ID servers with failover: each client starts on a random server (so a fleet
+ * spreads over them), stays on it while it answers, and moves to the next one when a call fails to reach it or the
+ * server answers that its store is unavailable. A call is tried up to {@code maxAttempts} times in all; before going
+ * round to a server it already tried, it waits a jittered, growing backoff. The servers share one store, so any of
+ * them gives the same answer; a refusal that every server would repeat (bad credentials, unknown key, lease lost) is
+ * not retried.
+ *
+ * <p>Thread-safe; no lock is held during a call.
+ */
+public final class IdServerClient implements IdServerStatuses {
+
+	private static final Logger logger = LoggerFactory.getLogger(IdServerClient.class);
+
+	private final RestClient rest;
+
+	private final List<Server> servers;
+
+	private final int maxAttempts;
+
+	private final Duration initialBackoff;
+
+	private final Duration maxBackoff;
+
+	private final @Nullable String authorization;
+
+	private final String credentialsProperty;
+
+	/** Index of the server calls go to first; moved on only from the index that failed, so racing failures move it once. */
+	private final AtomicInteger current;
+
+	/**
+	 * Creates the client.
+	 * @param rest the HTTP client (with the connect and read timeouts set)
+	 * @param servers base URLs of the ID servers, at least one
+	 * @param maxAttempts attempts per call in all, at least 1
+	 * @param initialBackoff wait before the second round over the servers; doubled for each further round
+	 * @param maxBackoff longest wait between rounds
+	 * @param authorization value of the {@code Authorization} header, or {@code null} for none
+	 * @param credentialsProperty the configuration properties of the credentials, named when a server refuses them
+	 */
+	public IdServerClient(RestClient rest, List<URI> servers, int maxAttempts, Duration initialBackoff,
+			Duration maxBackoff, @Nullable String authorization, String credentialsProperty) {
+		this(rest, servers, maxAttempts, initialBackoff, maxBackoff, authorization, credentialsProperty,
+				ThreadLocalRandom.current().nextInt(Math.max(1, servers.size())));
+	}
+
+	IdServerClient(RestClient rest, List<URI> servers, int maxAttempts, Duration initialBackoff, Duration maxBackoff,
+			@Nullable String authorization, String credentialsProperty, int firstServer) {
+		if (servers.isEmpty()) {
+			throw new IllegalArgumentException("at least one ID server URL is needed");
+		}
+		if (maxAttempts < 1) {
+			throw new IllegalArgumentException("maxAttempts must be at least 1: " + maxAttempts);
+		}
+		this.rest = Objects.requireNonNull(rest, "rest");
+		this.servers = servers.stream().map(Server::new).toList();
+		this.maxAttempts = maxAttempts;
+		this.initialBackoff = initialBackoff;
+		this.maxBackoff = maxBackoff;
+		this.authorization = authorization;
+		this.credentialsProperty = credentialsProperty;
+		this.current = new AtomicInteger(firstServer % this.servers.size());
+	}
+
+	/**
+	 * Calls the fleet API.
+	 * @param operation what the call does, for messages ("allocate a range of key 'order'")
+	 * @param method the HTTP method
+	 * @param path the path below the server's base URL, already encoded
+	 * @param body the JSON body, or {@code null}
+	 * @param refusal turns a problem every server would repeat into the exception to throw; returns {@code null} for
+	 * one worth trying on another server
+	 * @param failure builds the exception thrown when no attempt succeeded, from a message naming the servers and
+	 * the last cause
+	 * @return the answer's JSON object, empty for 204
+	 */
+	public Map<String, Object> call(String operation, HttpMethod method, String path,
+			@Nullable Map<String, Object> body, Refusal refusal,
+			BiFunction<String, @Nullable Throwable, RuntimeException> failure) {
+		int count = this.servers.size();
+		int start = this.current.get();
+		Throwable lastCause = null;
+		for (int attempt = 0; attempt < this.maxAttempts; attempt++) {
+			if (attempt > 0 && attempt % count == 0) {
+				backoff(attempt / count);
+			}
+			int index = (start + attempt) % count;
+			Server server = this.servers.get(index);
+			server.calls.incrementAndGet();
+			Answer answer;
+			try {
+				answer = exchange(server, method, path, body);
+			}
+			catch (RestClientException ex) {
+				lastCause = ex;
+				if (Thread.currentThread().isInterrupted()) {
+					// Shutting down: the interrupt, not the server, ended the call; neither retry nor blame it.
+					throw failure.apply("Interrupted while trying to " + operation + " on " + server.url, ex);
+				}
+				failed(index, server, describe(ex));
+				continue;
+			}
+			if (answer.status >= 200 && answer.status < 300) {
+				succeeded(server);
+				return answer.json;
+			}
+			Problem problem = answer.problem();
+			if (answer.status == 401 || answer.status == 403) {
+				server.lastSuccess = Instant.now();
+				throw new IdServerAuthenticationException(server.url.toString(), answer.status,
+						"ID server " + server.url + " refused this client's credentials (" + answer.status + " "
+								+ problem.describe() + ") when asked to " + operation + "; set "
+								+ this.credentialsProperty + " to the credentials of a client listed in the "
+								+ "server's id-server.clients");
+			}
+			RuntimeException refused = refusal.exception(problem);
+			if (refused != null) {
+				succeeded(server);
+				throw refused;
+			}
+			lastCause = new IllegalStateException(answer.status + " " + problem.describe());
+			failed(index, server, "HTTP " + answer.status + " " + problem.describe());
+		}
+		throw failure.apply("No ID server could " + operation + " in " + this.maxAttempts + " attempts (servers: "
+				+ summary() + "); the buffers in memory serve until they run out. Check that a server of "
+				+ "id-worker.http.servers is up and reaches its store", lastCause);
+	}
+
+	/**
+	 * Checks this client's credentials with the servers ({@code GET /api/fleet/whoami}), so that wrong ones fail the
+	 * start rather than the first ID. Servers that cannot be reached are only logged: the generators' own calls then
+	 * decide.
+	 * @return the client's name as a server knows it, or {@code null} if no server answered
+	 * @throws IdServerAuthenticationException if a server refused the credentials
+	 */
+	public @Nullable String verifyCredentials() {
+		try {
+			Map<String, Object> answer = call("check this client's credentials", HttpMethod.GET, "api/fleet/whoami",
+					null, (problem) -> null, IllegalStateException::new);
+			Object client = answer.get("client");
+			logger.info("ID servers {} know this application as client '{}'", summary(), client);
+			return (client != null) ? client.toString() : null;
+		}
+		catch (IdServerAuthenticationException ex) {
+			throw ex;
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not check this client's credentials with the ID servers at start-up: {}",
+					ex.getMessage());
+			return null;
+		}
+	}
+
+	@Override
+	public List<IdServerStatus> servers() {
+		int current = this.current.get();
+		List<IdServerStatus> result = new ArrayList<>(this.servers.size());
+		for (int i = 0; i < this.servers.size(); i++) {
+			Server server = this.servers.get(i);
+			result.add(new IdServerStatus(server.url.toString(), i == current, server.calls.get(), server.failures.get(),
+					server.lastSuccess, server.lastFailure, server.lastError));
+		}
+		return result;
+	}
+
+	@Override
+	public String currentServer() {
+		return this.servers.get(this.current.get()).url.toString();
+	}
+
+	private Answer exchange(Server server, HttpMethod method, String path, @Nullable Map<String, Object> body) {
+		RestClient.RequestBodySpec request = this.rest.method(method)
+			.uri(server.url.resolve(path))
+			.accept(MediaType.APPLICATION_JSON, MediaType.APPLICATION_PROBLEM_JSON);
+		if (this.authorization != null) {
+			request.header(HttpHeaders.AUTHORIZATION, this.authorization);
+		}
+		if (body != null) {
+			request.contentType(MediaType.APPLICATION_JSON).body(body);
+		}
+		return request.exchange((req, response) -> {
+			int status = response.getStatusCode().value();
+			Map<String, Object> json = Map.of();
+			if (status != 204) {
+				try {
+					@SuppressWarnings("unchecked")
+					Map<String, Object> read = response.bodyTo(Map.class);
+					json = (read != null) ? read : Map.of();
+				}
+				catch (RestClientException ex) {
+					if (status >= 200 && status < 300) {
+						throw ex;
+					}
+				}
+			}
+			return new Answer(status, json);
+		});
+	}
+
+	private void succeeded(Server server) {
+		server.lastSuccess = Instant.now();
+	}
+
+	private void failed(int index, Server server, String error) {
+		server.failures.incrementAndGet();
+		server.lastFailure = Instant.now();
+		server.lastError = error;
+		int next = (index + 1) % this.servers.size();
+		if (this.current.compareAndSet(index, next) && next != index) {
+			logger.warn("ID server {} failed ({}); moving to {}", server.url, error, this.servers.get(next).url);
+		}
+	}
+
+	private void backoff(int round) {
+		long cap = Math.min(this.maxBackoff.toNanos(), this.initialBackoff.toNanos() << Math.min(round - 1, 20));
+		long nanos = (cap <= 0) ? 0 : cap / 2 + ThreadLocalRandom.current().nextLong(cap / 2 + 1);
+		LockSupport.parkNanos(nanos);
+	}
+
+	private String summary() {
+		StringBuilder summary = new StringBuilder();
+		for (Server server : this.servers) {
+			if (!summary.isEmpty()) {
+				summary.append(", ");
+			}
+			summary.append(server.url);
+			if (server.lastError != null) {
+				summary.append(" (").append(server.lastError).append(')');
+			}
+		}
+		return summary.toString();
+	}
+
+	private static String describe(RestClientException ex) {
+		Throwable cause = ex;
+		while (cause.getCause() != null && cause.getCause() != cause) {
+			cause = cause.getCause();
+		}
+		String message = cause.getMessage();
+		return cause.getClass().getSimpleName() + ((message != null) ? ": " + message : "");
+	}
+
+	/**
+	 * Turns a problem answer into the exception it stands for.
+	 */
+	@FunctionalInterface
+	public interface Refusal {
+
+		/**
+		 * Returns the exception a problem stands for.
+		 * @param problem the server's answer
+		 * @return the exception to throw, or {@code null} to try another server
+		 */
+		@Nullable RuntimeException exception(Problem problem);
+
+	}
+
+	/**
+	 * An RFC 9457 problem answer of a server.
+	 *
+	 * @param status the HTTP status
+	 * @param code the server's {@code code} member, or {@code null}
+	 * @param title the title, or {@code null}
+	 * @param detail the detail, or {@code null}
+	 */
+	public record Problem(int status, @Nullable String code, @Nullable String title, @Nullable String detail) {
+
+		String describe() {
+			StringBuilder text = new StringBuilder();
+			text.append((this.code != null) ? this.code : (this.title != null) ? this.title : "no problem detail");
+			if (this.detail != null) {
+				text.append(": ").append(this.detail);
+			}
+			return text.toString();
+		}
+
+	}
+
+	private static final class Server {
+
+		final URI url;
+
+		final AtomicLong calls = new AtomicLong();
+
+		final AtomicLong failures = new AtomicLong();
+
+		volatile @Nullable Instant lastSuccess;
+
+		volatile @Nullable Instant lastFailure;
+
+		volatile @Nullable String lastError;
+
+		Server(URI url) {
+			String text = url.toString();
+			this.url = text.endsWith("/") ? url : URI.create(text + "/");
+		}
+
+	}
+
+	private record Answer(int status, Map<String, Object> json) {
+
+		Problem problem() {
+			return new Problem(this.status, text(this.json.get("code")), text(this.json.get("title")),
+					text(this.json.get("detail")));
+		}
+
+		private static @Nullable String text(@Nullable Object value) {
+			return (value != null) ? value.toString() : null;
+		}
+
+	}
+
+	static Map<String, Object> body(Object... keysAndValues) {
+		Map<String, Object> body = new LinkedHashMap<>();
+		for (int i = 0; i < keysAndValues.length; i += 2) {
+			if (keysAndValues[i + 1] != null) {
+				body.put((String) keysAndValues[i], keysAndValues[i + 1]);
+			}
+		}
+		return body;
+	}
+
+}

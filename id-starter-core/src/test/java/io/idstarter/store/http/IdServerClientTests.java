@@ -1,0 +1,153 @@
+package io.idstarter.store.http;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.IntSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.sun.net.httpserver.HttpServer;
+import io.idstarter.lease.LeaseLostException;
+import io.idstarter.lease.WorkerLease;
+import io.idstarter.segment.SegmentAllocation;
+import io.idstarter.segment.SegmentStoreException;
+import io.idstarter.segment.UnknownKeyException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.web.client.RestClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * The failover and error mapping of the HTTP stores, against scripted HTTP endpoints standing in for ID servers
+ * (the real server is exercised in id-starter-sample's tests and drill): which answers move to the next server,
+ * which are final, and that a retried call carries the same request ID.
+ */
+class IdServerClientTests {
+
+	private final List<HttpServer> servers = new ArrayList<>();
+
+	@AfterEach
+	void stop() {
+		this.servers.forEach((server) -> server.stop(0));
+	}
+
+	@Test
+	void movesToTheNextServerOn503AndRetriesWithTheSameRequestId() throws IOException {
+		Scripted unavailable = serve(() -> 503, "{\"code\":\"segment-store-unavailable\",\"detail\":\"store down\"}");
+		Scripted healthy = serve(() -> 200, "{\"key\":\"order\",\"start\":1,\"end\":101,\"configuredStep\":100}");
+		IdServerClient client = client(0, unavailable.url, healthy.url);
+		SegmentAllocation range = new HttpSegmentStore(client).allocate("order", 100);
+		assertThat(range).isEqualTo(new SegmentAllocation("order", 1, 101, 100));
+		assertThat(requestId(unavailable.bodies.get(0))).isNotNull().isEqualTo(requestId(healthy.bodies.get(0)));
+		assertThat(client.currentServer()).isEqualTo(healthy.url + "/");
+		assertThat(client.servers().get(0).failures()).isEqualTo(1);
+		assertThat(client.servers().get(0).lastError()).contains("503", "segment-store-unavailable");
+		assertThat(unavailable.headers.get(0)).isEqualTo("Bearer test-token");
+	}
+
+	@Test
+	void refusedCredentialsAreFinalAndNameTheProperty() throws IOException {
+		Scripted refusing = serve(() -> 401, "{\"code\":\"unauthorized\",\"detail\":\"no\"}");
+		Scripted other = serve(() -> 200, "{\"keys\":[]}");
+		IdServerClient client = client(0, refusing.url, other.url);
+		assertThatExceptionOfType(IdServerAuthenticationException.class)
+			.isThrownBy(() -> new HttpSegmentStore(client).keys())
+			.withMessageContaining("id-worker.http.token")
+			.satisfies((ex) -> assertThat(ex.status()).isEqualTo(401));
+		assertThat(other.bodies).as("no other server asked").isEmpty();
+	}
+
+	@Test
+	void answersEveryServerWouldRepeatAreFinal() throws IOException {
+		Scripted unknown = serve(() -> 404, "{\"code\":\"unknown-key\",\"detail\":\"Unknown ID key 'nope'\"}");
+		Scripted lost = serve(() -> 409, "{\"code\":\"lease-lost\",\"detail\":\"no longer held\"}");
+		assertThatExceptionOfType(UnknownKeyException.class)
+			.isThrownBy(() -> new HttpSegmentStore(client(0, unknown.url, lost.url)).allocate("nope"));
+		WorkerLease lease = new WorkerLease("ns", 3, "token", Duration.ofSeconds(10), -1, 0, 0);
+		assertThatExceptionOfType(LeaseLostException.class)
+			.isThrownBy(() -> new HttpSequenceManager(client(1, unknown.url, lost.url)).renew(lease, 1));
+		assertThat(unknown.bodies).hasSize(1);
+		assertThat(lost.bodies).hasSize(1);
+	}
+
+	@Test
+	void failsNamingEveryServerAndItsErrorWhenNoneAnswers() {
+		String first = "http://127.0.0.1:" + closedPort();
+		String second = "http://127.0.0.1:" + closedPort();
+		IdServerClient client = client(0, first, second);
+		assertThatExceptionOfType(SegmentStoreException.class)
+			.isThrownBy(() -> new HttpSegmentStore(client).allocate("order", 10))
+			.withMessageContaining("No ID server could allocate a range of key 'order' in 4 attempts")
+			.withMessageContaining(first + "/ (")
+			.withMessageContaining(second + "/ (");
+		assertThat(client.servers()).allSatisfy((server) -> {
+			assertThat(server.calls()).isEqualTo(2);
+			assertThat(server.answering()).isFalse();
+		});
+	}
+
+	private IdServerClient client(int first, String... urls) {
+		return new IdServerClient(RestClient.builder().build(), List.of(urls).stream().map(URI::create).toList(), 4,
+				Duration.ofMillis(1), Duration.ofMillis(5), "Bearer test-token", "id-worker.http.token", first);
+	}
+
+	private Scripted serve(IntSupplier status, String body) throws IOException {
+		HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+		Scripted scripted = new Scripted("http://127.0.0.1:" + server.getAddress().getPort());
+		server.createContext("/", (exchange) -> {
+			scripted.bodies.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+			scripted.headers.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
+			byte[] answer = body.getBytes(StandardCharsets.UTF_8);
+			int code = status.getAsInt();
+			exchange.getResponseHeaders()
+				.add("Content-Type", (code < 300) ? "application/json" : "application/problem+json");
+			exchange.sendResponseHeaders(code, answer.length);
+			try (OutputStream out = exchange.getResponseBody()) {
+				out.write(answer);
+			}
+		});
+		server.start();
+		this.servers.add(server);
+		return scripted;
+	}
+
+	private static String requestId(String body) {
+		Matcher matcher = Pattern.compile("\"requestId\":\"([^\"]+)\"").matcher(body);
+		return matcher.find() ? matcher.group(1) : null;
+	}
+
+	private static int closedPort() {
+		try (ServerSocket socket = new ServerSocket(0)) {
+			return socket.getLocalPort();
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private static final class Scripted {
+
+		final String url;
+
+		final List<String> bodies = new CopyOnWriteArrayList<>();
+
+		final List<String> headers = new CopyOnWriteArrayList<>();
+
+		Scripted(String url) {
+			this.url = url;
+		}
+
+	}
+
+}

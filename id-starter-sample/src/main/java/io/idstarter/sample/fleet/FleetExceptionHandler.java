@@ -1,0 +1,94 @@
+package io.idstarter.sample.fleet;
+
+import io.idstarter.lease.LeaseLostException;
+import io.idstarter.lease.LeaseStoreException;
+import io.idstarter.lease.NoFreeWorkerIdException;
+import io.idstarter.sample.IdServerProperties;
+import io.idstarter.segment.SegmentStoreException;
+import io.idstarter.segment.SegmentsExhaustedException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+
+/**
+ * Problems of the fleet API, each with a {@code code} the client maps back to the store exception it stands for:
+ * {@code lease-lost} (409), {@code no-free-worker-id} (503), {@code lease-store-unavailable} and
+ * {@code segment-store-unavailable} (503, the client tries another server). The store's own messages name other
+ * clients' owner tokens, hosts and tables: they go to this server's log, never into an answer.
+ */
+@RestControllerAdvice(assignableTypes = FleetController.class)
+@Order(Ordered.HIGHEST_PRECEDENCE)
+class FleetExceptionHandler {
+
+	private static final Logger logger = LoggerFactory.getLogger(FleetExceptionHandler.class);
+
+	private final String retryAfter;
+
+	FleetExceptionHandler(IdServerProperties properties) {
+		long seconds = Math.max(1, (properties.getRetryAfter().toMillis() + 999) / 1000);
+		this.retryAfter = Long.toString(seconds);
+	}
+
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> leaseLost(LeaseLostException ex) {
+		logger.info("Fleet lease call refused: {}", ex.getMessage());
+		return answer(HttpStatus.CONFLICT, "Lease lost", "lease-lost",
+				"The worker ID is no longer held with this owner token (it expired and may have been taken); "
+						+ "stop issuing under it and borrow again");
+	}
+
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> noFreeWorkerId(NoFreeWorkerIdException ex) {
+		logger.warn("Fleet borrow refused: {}", ex.getMessage());
+		return answer(HttpStatus.SERVICE_UNAVAILABLE, "No free worker ID", "no-free-worker-id",
+				"Every worker ID of the namespace is held; use more worker-ID bits, another namespace or fewer "
+						+ "instances, or wait for a lease to expire");
+	}
+
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> leaseStore(LeaseStoreException ex) {
+		logger.warn("Fleet lease call failed in the store", ex);
+		return answer(HttpStatus.SERVICE_UNAVAILABLE, "Lease store unavailable", "lease-store-unavailable",
+				"This server could not reach its lease store; try another server or again later");
+	}
+
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> segmentStore(SegmentStoreException ex) {
+		logger.warn("Fleet range allocation failed in the store", ex);
+		return answer(HttpStatus.SERVICE_UNAVAILABLE, "Segment store unavailable", "segment-store-unavailable",
+				"This server could not reach its segment store; try another server or again later");
+	}
+
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> segmentsExhausted(SegmentsExhaustedException ex) {
+		return segmentStore(new SegmentStoreException(ex.getMessage(), ex));
+	}
+
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> invalid(IllegalArgumentException ex) {
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, ex.getMessage());
+		problem.setTitle("Invalid request");
+		problem.setProperty("code", "invalid-request");
+		return ResponseEntity.badRequest().body(problem);
+	}
+
+	private ResponseEntity<ProblemDetail> answer(HttpStatus status, String title, String code, String detail) {
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
+		problem.setTitle(title);
+		problem.setProperty("code", code);
+		ResponseEntity.BodyBuilder response = ResponseEntity.status(status);
+		if (status == HttpStatus.SERVICE_UNAVAILABLE) {
+			response.header(HttpHeaders.RETRY_AFTER, this.retryAfter);
+		}
+		return response.body(problem);
+	}
+
+}

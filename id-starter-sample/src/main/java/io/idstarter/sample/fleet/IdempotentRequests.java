@@ -1,0 +1,102 @@
+package io.idstarter.sample.fleet;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * Runs a state-changing request once per request ID: a retry with the same ID (a client whose read timed out while
+ * the first attempt went through) gets the first attempt's answer instead of a second range or worker ID. A retry
+ * that arrives while the first attempt is still running waits for it. Failed attempts are forgotten, so a retry
+ * after a failure tries again. Remembered in this server's memory only: a retry that reaches another server runs
+ * again (a range is then a gap; a lease an orphan that expires after its TTL, unrenewed).
+ */
+final class IdempotentRequests {
+
+	/** Entries kept before expired ones are swept. */
+	private static final int SWEEP_ABOVE = 10_000;
+
+	/** Entries kept at most; beyond, the oldest answers are forgotten (a late retry then runs again). */
+	private static final int MAX_ENTRIES = 200_000;
+
+	/** One attempt per request ID, until it expires; an entry is removed only when expired or when its attempt failed. */
+	private final ConcurrentHashMap<String, Attempt> attempts = new ConcurrentHashMap<>();
+
+	<T> T once(String requestId, Duration keep, Supplier<T> action) {
+		long now = System.nanoTime();
+		Attempt fresh = new Attempt(now + keep.toNanos());
+		while (true) {
+			Attempt existing = this.attempts.putIfAbsent(requestId, fresh);
+			if (existing == null) {
+				break;
+			}
+			if (!existing.expired(now)) {
+				return existing.await();
+			}
+			if (this.attempts.replace(requestId, existing, fresh)) {
+				break;
+			}
+		}
+		try {
+			T result = action.get();
+			fresh.result.complete(result);
+			return result;
+		}
+		catch (RuntimeException | Error ex) {
+			this.attempts.remove(requestId, fresh);
+			fresh.result.completeExceptionally(ex);
+			throw ex;
+		}
+		finally {
+			if (this.attempts.size() > SWEEP_ABOVE) {
+				sweep(now);
+			}
+		}
+	}
+
+	int size() {
+		return this.attempts.size();
+	}
+
+	private void sweep(long now) {
+		this.attempts.values().removeIf((attempt) -> attempt.expired(now));
+		if (this.attempts.size() > MAX_ENTRIES) {
+			this.attempts.values().removeIf((attempt) -> attempt.result.isDone());
+		}
+	}
+
+	private static final class Attempt {
+
+		final CompletableFuture<Object> result = new CompletableFuture<>();
+
+		final long expiresAtNanos;
+
+		Attempt(long expiresAtNanos) {
+			this.expiresAtNanos = expiresAtNanos;
+		}
+
+		boolean expired(long now) {
+			return now - this.expiresAtNanos > 0;
+		}
+
+		@SuppressWarnings("unchecked")
+		<T> T await() {
+			try {
+				return (T) this.result.join();
+			}
+			catch (CompletionException ex) {
+				if (ex.getCause() instanceof RuntimeException runtime) {
+					throw runtime;
+				}
+				if (ex.getCause() instanceof Error error) {
+					throw error;
+				}
+				throw ex;
+			}
+		}
+
+	}
+
+}

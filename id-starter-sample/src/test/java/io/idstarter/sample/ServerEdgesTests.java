@@ -1,0 +1,155 @@
+package io.idstarter.sample;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Locale;
+
+import com.jayway.jsonpath.DocumentContext;
+import com.jayway.jsonpath.JsonPath;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every 4xx of the server is an RFC 9457 problem document: also what Tomcat answers itself (before any servlet),
+ * what Spring Security's firewall refuses, what the actuator answers without a body; and the decode endpoint takes a
+ * decimal ID only. Sent over a raw socket, so that nothing between the test and the server rewrites the request.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@DirtiesContext
+class ServerEdgesTests {
+
+	private static final Path dataDir = TestDataDirs.create("edges");
+
+	@DynamicPropertySource
+	static void properties(DynamicPropertyRegistry registry) {
+		registry.add("id-server.data-dir", dataDir::toString);
+	}
+
+	@LocalServerPort
+	private int port;
+
+	@ParameterizedTest
+	@ValueSource(strings = { "/api/segment/get/a%2Fb", "/api/segment/get/a%00b" })
+	void tomcatsOwnRefusalsAreProblems(String path) {
+		assertProblem(request("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n"), 400);
+	}
+
+	@Test
+	void aRequestLineOverTheLimitIsAProblem() {
+		assertProblem(request("GET /api/segment/get/" + "a".repeat(9000) + " HTTP/1.1\r\nHost: localhost\r\n"), 400);
+	}
+
+	@Test
+	void aHeaderOverTheLimitIsAProblem() {
+		assertProblem(request("GET /api/segment/get/order HTTP/1.1\r\nHost: localhost\r\nX-Big: " + "a".repeat(20_000)
+				+ "\r\n"), 400);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "/api/segment/get/../order", "/api/segment/get/a%25b", "/api/segment/get/order;b=c" })
+	void firewallRefusalsAreProblems(String path) {
+		assertProblem(request("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n"), 400);
+	}
+
+	@Test
+	void traceIsRefusedWithAProblem() {
+		Raw response = request("TRACE /api/segment/get/order HTTP/1.1\r\nHost: localhost\r\n");
+		assertThat(response.status).isBetween(400, 499);
+		assertProblem(response, response.status);
+	}
+
+	@Test
+	void anUnknownActuatorSelectorIsA404Problem() {
+		assertProblem(request("GET /actuator/idworker/nope HTTP/1.1\r\nHost: localhost\r\n"), 404);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "0x10", "%2310", "+10", "0X1F" })
+	void decodeTakesDecimalIdsOnly(String id) {
+		Raw response = request("GET /api/snowflake/decode/" + id + " HTTP/1.1\r\nHost: localhost\r\n");
+		DocumentContext problem = assertProblem(response, 400);
+		assertThat(problem.read("$.code", String.class)).isEqualTo("invalid-parameter");
+		assertThat(problem.read("$.parameter", String.class)).isEqualTo("id");
+	}
+
+	private static DocumentContext assertProblem(Raw response, int status) {
+		assertThat(response.status).as(response.text).isEqualTo(status);
+		assertThat(response.contentType).as(response.text).startsWith("application/problem+json");
+		assertThat(response.body).doesNotContain("<html", "<!doctype", "Apache Tomcat", "\tat ");
+		DocumentContext problem = JsonPath.parse(response.body);
+		assertThat(problem.read("$.status", Integer.class)).isEqualTo(status);
+		assertThat(problem.read("$.title", String.class)).isNotBlank();
+		assertThat(problem.read("$.detail", String.class)).isNotBlank();
+		return problem;
+	}
+
+	private Raw request(String head) {
+		try (Socket socket = new Socket("127.0.0.1", this.port)) {
+			socket.setSoTimeout(10_000);
+			OutputStream out = socket.getOutputStream();
+			out.write((head + "Connection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+			out.flush();
+			InputStream in = socket.getInputStream();
+			ByteArrayOutputStream all = new ByteArrayOutputStream();
+			in.transferTo(all);
+			return Raw.parse(all.toString(StandardCharsets.UTF_8));
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	private record Raw(String text, int status, String contentType, String body) {
+
+		static Raw parse(String text) {
+			int headEnd = text.indexOf("\r\n\r\n");
+			String head = (headEnd >= 0) ? text.substring(0, headEnd) : text;
+			String body = (headEnd >= 0) ? text.substring(headEnd + 4) : "";
+			int status = Integer.parseInt(head.substring(9, 12));
+			String contentType = "";
+			boolean chunked = false;
+			for (String line : head.split("\r\n")) {
+				String lower = line.toLowerCase(Locale.ROOT);
+				if (lower.startsWith("content-type:")) {
+					contentType = line.substring(13).trim();
+				}
+				if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
+					chunked = true;
+				}
+			}
+			return new Raw(text, status, contentType, chunked ? dechunk(body) : body);
+		}
+
+		private static String dechunk(String body) {
+			StringBuilder result = new StringBuilder();
+			int at = 0;
+			while (at < body.length()) {
+				int lineEnd = body.indexOf("\r\n", at);
+				int size = Integer.parseInt(body.substring(at, lineEnd).trim(), 16);
+				if (size == 0) {
+					break;
+				}
+				result.append(body, lineEnd + 2, lineEnd + 2 + size);
+				at = lineEnd + 2 + size + 2;
+			}
+			return result.toString();
+		}
+
+	}
+
+}
