@@ -45,6 +45,10 @@ class IdWorkerConfigurationSelector extends AutoConfigurationImportSelector {
 
 	private static final String MONGO_LEASES = PACKAGE + "mongo.MongoLeaseStoreConfiguration";
 
+	private static final String ZOOKEEPER_LEASES = PACKAGE + "zookeeper.ZooKeeperLeaseStoreConfiguration";
+
+	private static final String ETCD_LEASES = PACKAGE + "etcd.EtcdLeaseStoreConfiguration";
+
 	@Override
 	protected List<String> getCandidateConfigurations(AnnotationMetadata metadata,
 			@Nullable AnnotationAttributes attributes) {
@@ -55,6 +59,8 @@ class IdWorkerConfigurationSelector extends AutoConfigurationImportSelector {
 				case DB -> List.of(SNOWFLAKE, JDBC_LEASES);
 				case REDIS -> List.of(SNOWFLAKE, REDIS_LEASES);
 				case MONGO -> List.of(SNOWFLAKE, MONGO_LEASES);
+				case ZOOKEEPER -> List.of(SNOWFLAKE, ZOOKEEPER_LEASES);
+				case ETCD -> List.of(SNOWFLAKE, ETCD_LEASES);
 			});
 		}
 		return imports;

@@ -28,7 +28,17 @@ public enum IdWorkerMode {
 	/**
 	 * Snowflake IDs with the worker ID leased from MongoDB.
 	 */
-	MONGO(IdWorkerStore.MONGO);
+	MONGO(IdWorkerStore.MONGO),
+
+	/**
+	 * Snowflake IDs with the worker ID held by a ZooKeeper session (ephemeral node), through Apache Curator.
+	 */
+	ZOOKEEPER(IdWorkerStore.ZOOKEEPER),
+
+	/**
+	 * Snowflake IDs with the worker ID held by an etcd lease, through jetcd.
+	 */
+	ETCD(IdWorkerStore.ETCD);
 
 	private final @Nullable IdWorkerStore leaseStore;
 
@@ -38,7 +48,7 @@ public enum IdWorkerMode {
 
 	/**
 	 * Returns whether this mode issues Snowflake IDs.
-	 * @return {@code true} for {@link #DB}, {@link #REDIS} and {@link #MONGO}
+	 * @return {@code true} for every mode but {@link #SEGMENT}
 	 */
 	public boolean isSnowflake() {
 		return this.leaseStore != null;

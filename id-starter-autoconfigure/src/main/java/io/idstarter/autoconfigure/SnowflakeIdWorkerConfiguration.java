@@ -37,6 +37,9 @@ public final class SnowflakeIdWorkerConfiguration {
 	@ConditionalOnMissingBean
 	SnowflakeLayout snowflakeLayout(IdWorkerProperties properties) {
 		IdWorkerProperties.Snowflake snowflake = properties.getSnowflake();
+		if (snowflake.getPreset() == IdWorkerProperties.LayoutPreset.LEAF) {
+			return io.idstarter.store.zookeeper.LeafSnowflake.layout();
+		}
 		return SnowflakeLayout.of(snowflake.getEpoch(), snowflake.getTimestampBits(), snowflake.getWorkerIdBits(),
 				snowflake.getSequenceBits());
 	}

@@ -1,8 +1,10 @@
 package io.idstarter.store.zookeeper;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Objects;
 
+import io.idstarter.snowflake.SnowflakeLayout;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,6 +24,18 @@ public record LeafSnowflake(String leafName, @Nullable String ownAddress) {
 	 * a takeover starts above the report plus this interval.
 	 */
 	public static final Duration REPORT_INTERVAL = Duration.ofSeconds(3);
+
+	/** Leaf's epoch: 1288834974657 ms since the Unix epoch (Twitter's), 2010-11-04T01:42:54.657Z. */
+	public static final Instant EPOCH = Instant.ofEpochMilli(1288834974657L);
+
+	/**
+	 * Returns Leaf's Snowflake layout: {@link #EPOCH}, 41 timestamp bits, 10 worker-ID bits, 12 sequence bits. IDs of
+	 * this layout under a worker ID taken over from Leaf continue above Leaf's.
+	 * @return the layout
+	 */
+	public static SnowflakeLayout layout() {
+		return SnowflakeLayout.of(EPOCH, 41, 10, 12);
+	}
 
 	public LeafSnowflake {
 		Objects.requireNonNull(leafName, "leafName");
