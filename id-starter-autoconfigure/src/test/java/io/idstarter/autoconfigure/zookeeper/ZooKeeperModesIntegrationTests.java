@@ -66,8 +66,7 @@ class ZooKeeperModesIntegrationTests {
 				.withPropertyValues("id-worker.zookeeper.root-path=" + this.rootPath, "id-worker.lease.namespace=own")
 				.run((context) -> {
 					assertThat(context).hasNotFailed();
-					assertThat(context.getBeansOfType(CuratorFramework.class)).containsOnlyKeys(
-							CuratorFramework.class.getName());
+					assertThat(context.getBeansOfType(CuratorFramework.class).values()).containsExactly(own);
 					assertThat(own.getChildren().forPath(this.rootPath + "/own/holders")).hasSize(1);
 				});
 		}
