@@ -160,8 +160,8 @@ public class EtcdSequenceManager implements ISequenceManager {
 		}
 		if (longestFree < 0) {
 			throw new NoFreeWorkerIdException("no free worker id in namespace '" + request.namespace() + "': all "
-					+ (request.maxWorkerId() + 1L) + " slots [0, " + request.maxWorkerId() + "] are held by live etcd "
-					+ "leases (" + this.endpoints + ", keys " + base + "*); use more worker bits, a separate "
+					+ (request.maxWorkerId() + 1L) + " slots [0, " + request.maxWorkerId() + "] are held by live leases "
+					+ "(etcd, " + this.endpoints + ", keys " + base + "*); use more worker bits, a separate "
 					+ "namespace, or fewer instances");
 		}
 		return longestFree;

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 import io.idstarter.lease.ISequenceManager;
 import io.idstarter.lease.LeaseLostException;
@@ -185,8 +186,8 @@ public class ZooKeeperSequenceManager implements ISequenceManager {
 		}
 		if (longestFree < 0) {
 			throw new NoFreeWorkerIdException("no free worker id in namespace '" + request.namespace() + "': all "
-					+ (request.maxWorkerId() + 1L) + " slots [0, " + request.maxWorkerId() + "] are held by live "
-					+ "ZooKeeper sessions" + ((leafNodes.isEmpty()) ? "" : " or by Leaf (" + leafNodes.size()
+					+ (request.maxWorkerId() + 1L) + " slots [0, " + request.maxWorkerId() + "] are held by live leases "
+					+ "(ZooKeeper sessions)" + ((leafNodes.isEmpty()) ? "" : " or by Leaf (" + leafNodes.size()
 							+ " worker ids under " + this.leaf.foreverPath() + ")")
 					+ " (" + connectString() + ", " + base + "); use more worker bits, a separate namespace, or "
 					+ "fewer instances");
@@ -344,6 +345,12 @@ public class ZooKeeperSequenceManager implements ISequenceManager {
 		if (this.client.getState() != CuratorFrameworkState.STARTED) {
 			throw new LeaseStoreException("the Curator client for ZooKeeper " + connectString() + " is "
 					+ this.client.getState() + "; start it before leasing worker ids");
+		}
+		int connectionTimeout = this.client.getZookeeperClient().getConnectionTimeoutMs();
+		if (!this.client.getZookeeperClient().isConnected()
+				&& !this.client.blockUntilConnected(connectionTimeout, TimeUnit.MILLISECONDS)) {
+			throw new LeaseStoreException("no connection to ZooKeeper " + connectString() + " within "
+					+ connectionTimeout + " ms; check that a majority of the ensemble is up and reachable");
 		}
 		long sessionTimeout = this.client.getZookeeperClient().getZooKeeper().getSessionTimeout();
 		if (sessionTimeout <= 0) {

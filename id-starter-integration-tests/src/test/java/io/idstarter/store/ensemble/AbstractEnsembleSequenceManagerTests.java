@@ -11,12 +11,20 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.IntStream;
 
+import io.idstarter.IdWorkerListener;
 import io.idstarter.lease.ISequenceManager;
+import io.idstarter.lease.LeaseSettings;
 import io.idstarter.lease.LeaseLostException;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.NoFreeWorkerIdException;
 import io.idstarter.lease.WorkerLease;
+import io.idstarter.lease.WorkerLeaseKeeper;
+import io.idstarter.snowflake.ClockBackwardsPolicy;
+import io.idstarter.snowflake.SnowflakeIdGenerator;
+import io.idstarter.snowflake.SnowflakeLayout;
+import io.idstarter.snowflake.WorkerIdUnavailableException;
 import io.idstarter.testsupport.TcpProxy;
+import io.idstarter.time.TimeSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -299,6 +307,62 @@ public abstract class AbstractEnsembleSequenceManagerTests {
 			assertThat(holderExists(namespace, 0)).isTrue();
 			assertThatExceptionOfType(NoFreeWorkerIdException.class)
 				.isThrownBy(() -> this.manager.borrow(request(namespace, 0, TTL, -1, NOW)));
+		}
+	}
+
+	@Test
+	void aKeeperCutOffRefusesBeforeAnotherNodeCanHoldItsWorkerIdAndTheNextOneStartsAboveItsCeiling() throws Exception {
+		String namespace = namespace();
+		// Two slots: A takes 0, a filler takes 1, so B can only ever get A's.
+		SnowflakeLayout layout = SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH, 41, 1, 21);
+		LeaseSettings settings = LeaseSettings.builder()
+			.namespace(namespace)
+			.ttl(SHORT_TTL)
+			.heartbeat(Duration.ofMillis(500))
+			.safetyMargin(Duration.ofMillis(500))
+			.instance("node-a")
+			.build();
+		try (TcpProxy proxy = proxyToAMember()) {
+			ISequenceManager cutOff = connectThrough(proxy, this.opened);
+			SnowflakeIdGenerator generator = new SnowflakeIdGenerator(layout, TimeSource.system(),
+					ClockBackwardsPolicy.defaults(), IdWorkerListener.NONE);
+			try (WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(cutOff, generator, settings, TimeSource.system(),
+					IdWorkerListener.NONE)) {
+				keeper.start();
+				assertThat(generator.workerId()).hasValue(0);
+				this.manager.borrow(request(namespace, 1, TTL, -1, System.currentTimeMillis()));
+				long lastId = generator.nextId();
+				Thread.sleep(1200);
+				long cutAt = System.nanoTime();
+				proxy.cut();
+				long refusedAt = 0;
+				while (refusedAt == 0) {
+					try {
+						lastId = generator.nextId();
+						Thread.sleep(1);
+					}
+					catch (WorkerIdUnavailableException ex) {
+						refusedAt = System.nanoTime();
+					}
+				}
+				WorkerLease next = await().atMost(Duration.ofSeconds(30))
+					.pollInterval(Duration.ofMillis(20))
+					.ignoreException(NoFreeWorkerIdException.class)
+					.until(() -> this.manager.borrow(request(namespace, 1, TTL, -1, System.currentTimeMillis())),
+							(lease) -> true);
+				long takenAt = System.nanoTime();
+				long lastTimestamp = layout.parse(lastId).timestamp().toEpochMilli();
+				assertThat(next.workerId()).isZero();
+				assertThat(refusedAt).as("A refused before B held its worker ID").isLessThan(takenAt);
+				assertThat(next.timestampFloor()).as("B's floor: A's last ceiling, at or above A's last ID")
+					.isGreaterThanOrEqualTo(lastTimestamp);
+				System.out.printf("%s: cut off; A refused after %d ms, B held worker 0 after %d ms (%d ms later); "
+						+ "A's last timestamp %d, B's floor %d (+%d ms)%n", getClass().getSimpleName(),
+						(refusedAt - cutAt) / 1_000_000, (takenAt - cutAt) / 1_000_000,
+						(takenAt - refusedAt) / 1_000_000, lastTimestamp, next.timestampFloor(),
+						next.timestampFloor() - lastTimestamp);
+				proxy.restore();
+			}
 		}
 	}
 

@@ -5,10 +5,10 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.RetryForever;
+import org.apache.curator.retry.RetryNTimes;
 
 /**
- * Curator clients for tests: started and connected, retrying every 100 ms, with the session timeout asked for.
+ * Curator clients for tests: started and connected, retrying an operation 3 times, 100 ms apart, with the session timeout asked for.
  */
 final class ZooKeeperTestClients {
 
@@ -20,7 +20,7 @@ final class ZooKeeperTestClients {
 			.connectString(connectString)
 			.sessionTimeoutMs((int) sessionTimeout.toMillis())
 			.connectionTimeoutMs(1000)
-			.retryPolicy(new RetryForever(100))
+			.retryPolicy(new RetryNTimes(3, 100))
 			.build();
 		client.start();
 		try {
