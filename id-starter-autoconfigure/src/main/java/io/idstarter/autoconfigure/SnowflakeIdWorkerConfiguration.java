@@ -23,7 +23,7 @@ import org.springframework.core.env.Environment;
 
 /**
  * The Snowflake generator, bean {@code snowflakeIdWorker}, and the {@link WorkerLeaseKeeper} that leases its worker
- * ID from the application's {@link ISequenceManager}; selected by {@code @EnableIdWorker(mode = DB | REDIS | MONGO)}.
+ * ID from the application's {@link ISequenceManager}; selected by {@code @EnableIdWorker(mode = DB | REDIS | MONGO | ZOOKEEPER | ETCD)}.
  * The worker ID is borrowed while the beans are initialised, before any bean that uses the generator, and given back
  * at shutdown, after them.
  *
