@@ -13,6 +13,7 @@ import io.idstarter.testsupport.TestBackends;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
+import org.apache.zookeeper.KeeperException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -20,6 +21,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * ZOOKEEPER mode on the real three-member ensemble, under a root path of its own.
@@ -72,6 +74,47 @@ class ZooKeeperModesIntegrationTests {
 		}
 		finally {
 			own.close();
+		}
+	}
+
+	@Test
+	void anAuthDigestLocksTheNodesToItsUser() throws Exception {
+		// A top-level path of its own: every node the client creates, parents included, is locked to the user.
+		String lockedRoot = "/idstarter-it-auth-" + UUID.randomUUID();
+		try {
+			this.contextRunner
+				.withPropertyValues("id-worker.zookeeper.root-path=" + lockedRoot + "/ids",
+						"id-worker.zookeeper.auth-digest=ids:secret")
+				.run((context) -> {
+					assertThat(context).hasNotFailed();
+					int workerId = context.getBean(WorkerLeaseKeeper.class).status().workerId();
+					CuratorFramework anonymous = CuratorFrameworkFactory.newClient(this.connectString,
+							new RetryOneTime(100));
+					anonymous.start();
+					try {
+						assertThatExceptionOfType(KeeperException.NoAuthException.class)
+							.isThrownBy(() -> anonymous.getData().forPath(lockedRoot + "/ids/it/slots/" + workerId));
+					}
+					finally {
+						anonymous.close();
+					}
+				});
+		}
+		finally {
+			CuratorFramework owner = CuratorFrameworkFactory.builder()
+				.connectString(this.connectString)
+				.retryPolicy(new RetryOneTime(100))
+				.authorization("digest", "ids:secret".getBytes(java.nio.charset.StandardCharsets.UTF_8))
+				.build();
+			owner.start();
+			try {
+				if (owner.checkExists().forPath(lockedRoot) != null) {
+					owner.delete().deletingChildrenIfNeeded().forPath(lockedRoot);
+				}
+			}
+			finally {
+				owner.close();
+			}
 		}
 	}
 

@@ -37,9 +37,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class EnsembleQuorumIntegrationTests {
 
-	private static final Duration TTL = Duration.ofSeconds(3);
+	/** Long enough that the validity (TTL - margin) outlasts a leader election after a member is killed. */
+	private static final Duration TTL = Duration.ofSeconds(6);
 
-	private static final Duration HEARTBEAT = Duration.ofMillis(500);
+	private static final Duration HEARTBEAT = Duration.ofSeconds(1);
 
 	private static final Duration MARGIN = Duration.ofSeconds(1);
 
@@ -74,9 +75,10 @@ class EnsembleQuorumIntegrationTests {
 				node.keeper.start();
 				node.startIssuing();
 			}
-			Thread.sleep(1000);
+			awaitIssuing(nodes);
 
 			// One member down: quorum holds, both keep issuing.
+			nodes.forEach((node) -> node.refusals.set(0));
 			ensemble.kill(0);
 			Thread.sleep(TTL.toMillis() + 1000);
 			for (Node node : nodes) {
@@ -86,7 +88,7 @@ class EnsembleQuorumIntegrationTests {
 			}
 			ensemble.start(0);
 			ensemble.awaitQuorum(Duration.ofSeconds(60));
-			Thread.sleep(1000);
+			awaitIssuing(nodes);
 
 			// Two members down: no quorum; each node stops within its lease's validity.
 			ensemble.kill(1);
@@ -149,6 +151,15 @@ class EnsembleQuorumIntegrationTests {
 		}
 	}
 
+	/** Waits until every node has issued within the last 200 ms (a busy machine's first calls are slow). */
+	private static void awaitIssuing(List<Node> nodes) throws InterruptedException {
+		long deadline = System.currentTimeMillis() + 30_000;
+		while (nodes.stream().anyMatch((node) -> node.lastIssuedAt.get() < System.currentTimeMillis() - 200)) {
+			assertThat(System.currentTimeMillis()).as("nodes issuing within 30 s").isLessThan(deadline);
+			Thread.sleep(50);
+		}
+	}
+
 	private static ISequenceManager connect(Service service, LocalEnsemble ensemble, List<AutoCloseable> closeables) {
 		if (service == Service.ZOOKEEPER) {
 			CuratorFramework client = CuratorFrameworkFactory.builder()
@@ -163,7 +174,13 @@ class EnsembleQuorumIntegrationTests {
 		}
 		Client client = Client.builder().endpoints(ensemble.connectString().split(",")).build();
 		closeables.add(client);
-		return new EtcdSequenceManager(client, "/quorum-drill/", Duration.ofSeconds(1), ensemble.connectString());
+		try {
+			client.getClusterClient().listMember().get(30, TimeUnit.SECONDS);
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException("no answer from " + ensemble, ex);
+		}
+		return new EtcdSequenceManager(client, "/quorum-drill/", Duration.ofSeconds(2), ensemble.connectString());
 	}
 
 	/**
