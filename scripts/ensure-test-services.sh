@@ -5,6 +5,11 @@
 # Debian's packages when missing and starts them without systemd. Safe to run again; does nothing for a server that
 # already answers and is set up. Servers named in IDSTARTER_POSTGRES_URL / IDSTARTER_MARIADB_URL / IDSTARTER_REDIS_URL /
 # IDSTARTER_REDIS_CLUSTER_NODES are left alone.
+# A three-member ZooKeeper ensemble (clients on 12181-12183) and a three-member etcd cluster (clients on 12401-12403)
+# run from Debian's `zookeeper` and `etcd-server` packages, with data under /var/lib/idstarter-zk-N and
+# /var/lib/idstarter-etcd-N and logs under /var/log/idstarter-*.log; a member that is down is started again, and an
+# ensemble that still does not form is wiped and formed afresh. IDSTARTER_ZOOKEEPER_CONNECT / IDSTARTER_ETCD_ENDPOINTS
+# name external ones instead.
 # Also installs Debian's Chromium and ChromeDriver for the sample server's browser test (monitor page) when missing.
 set -euo pipefail
 
@@ -113,6 +118,138 @@ ensure_redis_cluster() {
   log "Redis Cluster ready on 127.0.0.1:${cluster_ports[0]}-${cluster_ports[2]}"
 }
 
+zk_members=(1 2 3)
+zk_client_port() { echo $((12180 + $1)); }
+
+zk_mode() { # member -> leader, follower, or nothing when it does not serve
+  local port reply
+  port=$(zk_client_port "$1")
+  reply=$(zk_four_letters "$port" srvr 2>/dev/null) || true
+  sed -n 's/^Mode: //p' <<<"$reply"
+}
+
+zk_four_letters() { # port, command
+  exec 3<>"/dev/tcp/127.0.0.1/$1" || return 1
+  printf '%s' "$2" >&3
+  timeout 2 cat <&3
+  exec 3<&-
+}
+
+zk_ok() { # every member serves, one of them leads
+  local n mode leaders=0
+  for n in "${zk_members[@]}"; do
+    mode=$(zk_mode "$n")
+    case "$mode" in leader) leaders=$((leaders + 1)) ;; follower) ;; *) return 1 ;; esac
+  done
+  [ "$leaders" = 1 ]
+}
+
+zk_start_member() { # member
+  local n=$1 dir=/var/lib/idstarter-zk-$1
+  as_root install -d "$dir/data"
+  echo "$n" | as_root tee "$dir/data/myid" >/dev/null
+  # Short ticks so that tests may ask for sessions of a second or two; the admin server (port 8080) stays off.
+  as_root tee "$dir/zoo.cfg" >/dev/null <<CFG
+tickTime=500
+initLimit=20
+syncLimit=10
+minSessionTimeout=1000
+maxSessionTimeout=60000
+dataDir=$dir/data
+clientPort=$(zk_client_port "$n")
+clientPortAddress=127.0.0.1
+admin.enableServer=false
+4lw.commands.whitelist=srvr,ruok,mntr
+server.1=127.0.0.1:12281:12381
+server.2=127.0.0.1:12282:12382
+server.3=127.0.0.1:12283:12383
+CFG
+  as_root setsid -f sh -c 'echo $$ >"$0"; exec "$@"' "$dir/pid" java -Xmx128m -XX:+UseSerialGC -Dzookeeper.log.dir=/var/log \
+    -cp "/usr/share/java/zookeeper.jar:/usr/share/java/slf4j-simple.jar" \
+    org.apache.zookeeper.server.quorum.QuorumPeerMain "$dir/zoo.cfg" >"/var/log/idstarter-zk-$n.log" 2>&1 </dev/null
+}
+
+zk_stop_member() { # member
+  local pidfile=/var/lib/idstarter-zk-$1/pid
+  if [ -f "$pidfile" ]; then as_root kill "$(cat "$pidfile")" 2>/dev/null || true; as_root rm -f "$pidfile"; fi
+  for _ in $(seq 1 20); do answers "$(zk_client_port "$1")" || return 0; sleep 0.25; done
+}
+
+zk_wait() { for _ in $(seq 1 60); do zk_ok && return 0; sleep 0.5; done; return 1; }
+
+ensure_zookeeper() {
+  if [ -n "${IDSTARTER_ZOOKEEPER_CONNECT:-}" ]; then log "ZooKeeper: using IDSTARTER_ZOOKEEPER_CONNECT"; return; fi
+  [ -f /usr/share/java/zookeeper.jar ] || install_packages zookeeper
+  [ -f /usr/share/java/slf4j-simple.jar ] || install_packages libslf4j-java
+  if ! zk_ok; then
+    local n
+    for n in "${zk_members[@]}"; do
+      [ -n "$(zk_mode "$n")" ] && continue
+      zk_stop_member "$n"
+      log "starting ZooKeeper member $n on 127.0.0.1:$(zk_client_port "$n")"
+      zk_start_member "$n"
+    done
+    if ! zk_wait; then
+      log "ZooKeeper ensemble did not form; wiping its members and forming it again"
+      for n in "${zk_members[@]}"; do zk_stop_member "$n"; as_root rm -rf "/var/lib/idstarter-zk-$n"; done
+      for n in "${zk_members[@]}"; do zk_start_member "$n"; done
+      zk_wait || { log "ERROR: ZooKeeper ensemble on 127.0.0.1:12181-12183 did not form; see /var/log/idstarter-zk-*.log"; exit 1; }
+    fi
+  fi
+  log "ZooKeeper ensemble ready on 127.0.0.1:12181-12183"
+}
+
+etcd_members=(1 2 3)
+etcd_client_port() { echo $((12400 + $1)); }
+etcd_endpoints() { echo "127.0.0.1:12401,127.0.0.1:12402,127.0.0.1:12403"; }
+
+etcd_ok() { # every member answers healthy
+  ETCDCTL_API=3 timeout 10 etcdctl --endpoints="$(etcd_endpoints)" --dial-timeout=2s --command-timeout=3s \
+    endpoint health >/dev/null 2>&1
+}
+
+etcd_start_member() { # member, new|existing
+  local n=$1 dir=/var/lib/idstarter-etcd-$1
+  as_root install -d "$dir"
+  as_root setsid -f sh -c 'echo $$ >"$0"; exec "$@"' "$dir/pid" etcd --name "idstarter-etcd-$n" --data-dir "$dir/data" \
+    --listen-client-urls "http://127.0.0.1:$(etcd_client_port "$n")" \
+    --advertise-client-urls "http://127.0.0.1:$(etcd_client_port "$n")" \
+    --listen-peer-urls "http://127.0.0.1:$((12500 + n))" --initial-advertise-peer-urls "http://127.0.0.1:$((12500 + n))" \
+    --initial-cluster "idstarter-etcd-1=http://127.0.0.1:12501,idstarter-etcd-2=http://127.0.0.1:12502,idstarter-etcd-3=http://127.0.0.1:12503" \
+    --initial-cluster-token idstarter-etcd --initial-cluster-state "$2" \
+    --heartbeat-interval 100 --election-timeout 1000 >"/var/log/idstarter-etcd-$n.log" 2>&1 </dev/null
+}
+
+etcd_stop_member() { # member
+  local pidfile=/var/lib/idstarter-etcd-$1/pid
+  if [ -f "$pidfile" ]; then as_root kill "$(cat "$pidfile")" 2>/dev/null || true; as_root rm -f "$pidfile"; fi
+  for _ in $(seq 1 20); do answers "$(etcd_client_port "$1")" || return 0; sleep 0.25; done
+}
+
+etcd_wait() { for _ in $(seq 1 30); do etcd_ok && return 0; sleep 1; done; return 1; }
+
+ensure_etcd() {
+  if [ -n "${IDSTARTER_ETCD_ENDPOINTS:-}" ]; then log "etcd: using IDSTARTER_ETCD_ENDPOINTS"; return; fi
+  command -v etcd >/dev/null || install_packages etcd-server
+  command -v etcdctl >/dev/null || install_packages etcd-client
+  if ! etcd_ok; then
+    local n
+    for n in "${etcd_members[@]}"; do
+      answers "$(etcd_client_port "$n")" && continue
+      etcd_stop_member "$n"
+      log "starting etcd member $n on 127.0.0.1:$(etcd_client_port "$n")"
+      if [ -d "/var/lib/idstarter-etcd-$n/data" ]; then etcd_start_member "$n" existing; else etcd_start_member "$n" new; fi
+    done
+    if ! etcd_wait; then
+      log "etcd cluster did not form; wiping its members and forming it again"
+      for n in "${etcd_members[@]}"; do etcd_stop_member "$n"; as_root rm -rf "/var/lib/idstarter-etcd-$n"; done
+      for n in "${etcd_members[@]}"; do etcd_start_member "$n" new; done
+      etcd_wait || { log "ERROR: etcd cluster on 127.0.0.1:12401-12403 did not form; see /var/log/idstarter-etcd-*.log"; exit 1; }
+    fi
+  fi
+  log "etcd cluster ready on 127.0.0.1:12401-12403"
+}
+
 ensure_chromium() {
   # The sample server's monitor-page test drives a headless Chromium through /usr/bin/chromedriver.
   if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
@@ -129,4 +266,6 @@ ensure_postgres
 ensure_mariadb
 ensure_redis
 ensure_redis_cluster
+ensure_zookeeper
+ensure_etcd
 ensure_chromium

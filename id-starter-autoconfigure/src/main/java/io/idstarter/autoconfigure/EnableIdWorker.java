@@ -12,8 +12,8 @@ import org.springframework.context.annotation.Import;
  * Turns on ID generation: put it once on the application's main class and autowire {@link io.idstarter.IdWorker}.
  *
  * <p>Each mode adds one generator bean: {@link IdWorkerMode#SEGMENT} a {@code SegmentIdGenerator} named
- * {@code segmentIdWorker}; {@link IdWorkerMode#DB}, {@link IdWorkerMode#REDIS}, {@link IdWorkerMode#MONGO} or
- * {@link IdWorkerMode#HTTP} (the ID servers) a
+ * {@code segmentIdWorker}; {@link IdWorkerMode#DB}, {@link IdWorkerMode#REDIS}, {@link IdWorkerMode#MONGO},
+ * {@link IdWorkerMode#ZOOKEEPER}, {@link IdWorkerMode#ETCD} or {@link IdWorkerMode#HTTP} (the ID servers) a
  * {@code SnowflakeIdGenerator} named {@code snowflakeIdWorker}, whose worker ID is leased from that store. With two
  * modes ({@code mode = { SEGMENT, DB }}), the generator of the first is the primary {@code IdWorker} and the other is
  * injected with {@link SegmentIds @SegmentIds} or {@link SnowflakeIds @SnowflakeIds}. At most one Snowflake mode may

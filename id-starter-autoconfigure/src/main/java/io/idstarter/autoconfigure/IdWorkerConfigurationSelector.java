@@ -49,6 +49,10 @@ class IdWorkerConfigurationSelector extends AutoConfigurationImportSelector {
 
 	private static final String HTTP_LEASES = PACKAGE + "http.HttpLeaseStoreConfiguration";
 
+	private static final String ZOOKEEPER_LEASES = PACKAGE + "zookeeper.ZooKeeperLeaseStoreConfiguration";
+
+	private static final String ETCD_LEASES = PACKAGE + "etcd.EtcdLeaseStoreConfiguration";
+
 	@Override
 	protected List<String> getCandidateConfigurations(AnnotationMetadata metadata,
 			@Nullable AnnotationAttributes attributes) {
@@ -59,6 +63,8 @@ class IdWorkerConfigurationSelector extends AutoConfigurationImportSelector {
 				case DB -> List.of(SNOWFLAKE, JDBC_LEASES);
 				case REDIS -> List.of(SNOWFLAKE, REDIS_LEASES);
 				case MONGO -> List.of(SNOWFLAKE, MONGO_LEASES);
+				case ZOOKEEPER -> List.of(SNOWFLAKE, ZOOKEEPER_LEASES);
+				case ETCD -> List.of(SNOWFLAKE, ETCD_LEASES);
 				case HTTP -> List.of(SNOWFLAKE, HTTP_LEASES);
 			});
 		}

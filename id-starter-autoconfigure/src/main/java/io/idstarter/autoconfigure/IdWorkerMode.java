@@ -31,6 +31,16 @@ public enum IdWorkerMode {
 	MONGO(IdWorkerStore.MONGO),
 
 	/**
+	 * Snowflake IDs with the worker ID held by a ZooKeeper session (ephemeral node), through Apache Curator.
+	 */
+	ZOOKEEPER(IdWorkerStore.ZOOKEEPER),
+
+	/**
+	 * Snowflake IDs with the worker ID held by an etcd lease, through jetcd.
+	 */
+	ETCD(IdWorkerStore.ETCD),
+
+	/**
 	 * Snowflake IDs with the worker ID leased from the ID servers over HTTP ({@code id-worker.http.*}).
 	 */
 	HTTP(IdWorkerStore.HTTP);
@@ -43,7 +53,7 @@ public enum IdWorkerMode {
 
 	/**
 	 * Returns whether this mode issues Snowflake IDs.
-	 * @return {@code true} for {@link #DB}, {@link #REDIS} and {@link #MONGO}
+	 * @return {@code true} for every mode but {@link #SEGMENT}
 	 */
 	public boolean isSnowflake() {
 		return this.leaseStore != null;

@@ -47,7 +47,7 @@ public final class IdWorkerModes {
 		}
 		if (modes.isEmpty()) {
 			throw new IllegalStateException("@EnableIdWorker on " + source
-					+ " names no mode: set mode = SEGMENT, DB, REDIS or MONGO (or SEGMENT and one of the others)");
+					+ " names no mode: set mode = SEGMENT, DB, REDIS, MONGO, ZOOKEEPER or ETCD (or SEGMENT and one of the others)");
 		}
 		List<IdWorkerMode> snowflakeModes = modes.stream().filter(IdWorkerMode::isSnowflake).toList();
 		if (snowflakeModes.size() > 1) {
@@ -76,7 +76,7 @@ public final class IdWorkerModes {
 
 	/**
 	 * Returns the Snowflake mode.
-	 * @return {@link IdWorkerMode#DB}, {@link IdWorkerMode#REDIS} or {@link IdWorkerMode#MONGO}, or {@code null}
+	 * @return the Snowflake mode ({@link IdWorkerMode#DB}, {@link IdWorkerMode#REDIS}, ...), or {@code null}
 	 * when only segments are on
 	 */
 	public @Nullable IdWorkerMode snowflake() {

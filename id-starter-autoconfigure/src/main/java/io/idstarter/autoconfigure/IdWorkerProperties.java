@@ -35,6 +35,10 @@ public class IdWorkerProperties implements InitializingBean {
 
 	private final Http http = new Http();
 
+	private final ZooKeeper zookeeper = new ZooKeeper();
+
+	private final Etcd etcd = new Etcd();
+
 	public Snowflake getSnowflake() {
 		return this.snowflake;
 	}
@@ -61,6 +65,14 @@ public class IdWorkerProperties implements InitializingBean {
 
 	public Http getHttp() {
 		return this.http;
+	}
+
+	public ZooKeeper getZookeeper() {
+		return this.zookeeper;
+	}
+
+	public Etcd getEtcd() {
+		return this.etcd;
 	}
 
 	@Override
@@ -103,7 +115,22 @@ public class IdWorkerProperties implements InitializingBean {
 		 */
 		private int sequenceBits = 12;
 
+		/**
+		 * Layout taken whole instead of epoch and bit counts: "leaf" is Meituan Leaf's Snowflake (epoch
+		 * 1288834974657 ms, 41 timestamp, 10 worker-ID and 12 sequence bits), so that IDs continue above a Leaf
+		 * deployment's.
+		 */
+		private @Nullable LayoutPreset preset;
+
 		private final ClockBackwards clockBackwards = new ClockBackwards();
+
+		public @Nullable LayoutPreset getPreset() {
+			return this.preset;
+		}
+
+		public void setPreset(@Nullable LayoutPreset preset) {
+			this.preset = preset;
+		}
 
 		public Instant getEpoch() {
 			return this.epoch;
@@ -140,6 +167,19 @@ public class IdWorkerProperties implements InitializingBean {
 		public ClockBackwards getClockBackwards() {
 			return this.clockBackwards;
 		}
+
+	}
+
+	/**
+	 * Snowflake layouts of other ID generators.
+	 */
+	public enum LayoutPreset {
+
+		/**
+		 * Meituan Leaf's Snowflake: epoch 1288834974657 ms (2010-11-04T01:42:54.657Z), 41 timestamp bits, 10
+		 * worker-ID bits, 12 sequence bits.
+		 */
+		LEAF
 
 	}
 
@@ -723,6 +763,277 @@ public class IdWorkerProperties implements InitializingBean {
 				this.maxBackoff = maxBackoff;
 			}
 
+		}
+
+	}
+
+	/**
+	 * ZooKeeper lease store settings ({@code @EnableIdWorker(mode = ZOOKEEPER)}); the client is built from them unless
+	 * the application defines a {@code CuratorFramework} bean.
+	 */
+	public static class ZooKeeper {
+
+		/**
+		 * Connect string of the ensemble, host:port pairs separated by commas, optionally followed by a chroot path.
+		 */
+		private @Nullable String connectString;
+
+		/**
+		 * Path under which the worker-ID slots of every lease namespace are kept.
+		 */
+		private String rootPath = "/id-starter/worker-ids";
+
+		/**
+		 * Curator namespace (a path prefix without the leading slash) applied to every path of the client built
+		 * from these settings.
+		 */
+		private @Nullable String namespace;
+
+		/**
+		 * Session timeout to ask the ensemble for; the servers bound it by their minSessionTimeout and
+		 * maxSessionTimeout. Must be at least id-worker.lease.ttl, which it defaults to: a node that loses its session
+		 * then has stopped issuing before its worker ID can be taken.
+		 */
+		private @Nullable Duration sessionTimeout;
+
+		/**
+		 * How long to wait for a connection to the ensemble, at start and per attempt.
+		 */
+		private Duration connectionTimeout = Duration.ofSeconds(15);
+
+		/**
+		 * Digest credentials, "user:password". When set, the client authenticates with them and the nodes it
+		 * creates are readable and writable only by that user (ZooKeeper's CREATOR_ALL_ACL).
+		 */
+		private @Nullable String authDigest;
+
+		/**
+		 * Leaf's leaf.name, when a Leaf Snowflake deployment shares the ensemble: every worker ID under
+		 * /snowflake/{leaf-name}/forever is then treated as held by Leaf.
+		 */
+		private @Nullable String leafName;
+
+		/**
+		 * This node's ip:port as Leaf recorded it under /snowflake/{leaf-name}/forever when Leaf ran here; the node
+		 * then takes over that worker ID above Leaf's last reported timestamp.
+		 */
+		private @Nullable String leafAddress;
+
+		public @Nullable String getConnectString() {
+			return this.connectString;
+		}
+
+		public void setConnectString(@Nullable String connectString) {
+			this.connectString = connectString;
+		}
+
+		public String getRootPath() {
+			return this.rootPath;
+		}
+
+		public void setRootPath(String rootPath) {
+			this.rootPath = rootPath;
+		}
+
+		public @Nullable String getNamespace() {
+			return this.namespace;
+		}
+
+		public void setNamespace(@Nullable String namespace) {
+			this.namespace = namespace;
+		}
+
+		public @Nullable Duration getSessionTimeout() {
+			return this.sessionTimeout;
+		}
+
+		public void setSessionTimeout(@Nullable Duration sessionTimeout) {
+			this.sessionTimeout = sessionTimeout;
+		}
+
+		public Duration getConnectionTimeout() {
+			return this.connectionTimeout;
+		}
+
+		public void setConnectionTimeout(Duration connectionTimeout) {
+			this.connectionTimeout = connectionTimeout;
+		}
+
+		public @Nullable String getAuthDigest() {
+			return this.authDigest;
+		}
+
+		public void setAuthDigest(@Nullable String authDigest) {
+			this.authDigest = authDigest;
+		}
+
+		public @Nullable String getLeafName() {
+			return this.leafName;
+		}
+
+		public void setLeafName(@Nullable String leafName) {
+			this.leafName = leafName;
+		}
+
+		public @Nullable String getLeafAddress() {
+			return this.leafAddress;
+		}
+
+		public void setLeafAddress(@Nullable String leafAddress) {
+			this.leafAddress = leafAddress;
+		}
+
+	}
+
+	/**
+	 * etcd lease store settings ({@code @EnableIdWorker(mode = ETCD)}); the client is built from them unless the
+	 * application defines a jetcd {@code Client} bean. The etcd lease lasts id-worker.lease.ttl, rounded up to whole
+	 * seconds.
+	 */
+	public static class Etcd {
+
+		/**
+		 * Client endpoints of the cluster, such as http://10.0.0.1:2379 (https:// for TLS).
+		 */
+		private java.util.List<String> endpoints = new java.util.ArrayList<>();
+
+		/**
+		 * Prefix of every key the lease store writes.
+		 */
+		private String prefix = "/id-starter/worker-ids/";
+
+		/**
+		 * User for etcd's authentication, if enabled.
+		 */
+		private @Nullable String user;
+
+		/**
+		 * Password of the user.
+		 */
+		private @Nullable String password;
+
+		/**
+		 * Longest time one call to etcd may take before it counts as failed.
+		 */
+		private Duration callTimeout = Duration.ofSeconds(5);
+
+		/**
+		 * How long to wait for a first answer from the cluster at start.
+		 */
+		private Duration connectTimeout = Duration.ofSeconds(10);
+
+		private final Tls tls = new Tls();
+
+		public java.util.List<String> getEndpoints() {
+			return this.endpoints;
+		}
+
+		public void setEndpoints(java.util.List<String> endpoints) {
+			this.endpoints = endpoints;
+		}
+
+		public String getPrefix() {
+			return this.prefix;
+		}
+
+		public void setPrefix(String prefix) {
+			this.prefix = prefix;
+		}
+
+		public @Nullable String getUser() {
+			return this.user;
+		}
+
+		public void setUser(@Nullable String user) {
+			this.user = user;
+		}
+
+		public @Nullable String getPassword() {
+			return this.password;
+		}
+
+		public void setPassword(@Nullable String password) {
+			this.password = password;
+		}
+
+		public Duration getCallTimeout() {
+			return this.callTimeout;
+		}
+
+		public void setCallTimeout(Duration callTimeout) {
+			this.callTimeout = callTimeout;
+		}
+
+		public Duration getConnectTimeout() {
+			return this.connectTimeout;
+		}
+
+		public void setConnectTimeout(Duration connectTimeout) {
+			this.connectTimeout = connectTimeout;
+		}
+
+		public Tls getTls() {
+			return this.tls;
+		}
+
+	}
+
+	/**
+	 * TLS files handed to jetcd's SSL context as they are (PEM).
+	 */
+	public static class Tls {
+
+		/**
+		 * CA certificate(s) to trust, PEM; when set, the client connects with TLS.
+		 */
+		private @Nullable Path trustCertificates;
+
+		/**
+		 * Client certificate chain, PEM, for mutual TLS.
+		 */
+		private @Nullable Path keyCertificateChain;
+
+		/**
+		 * Client private key, PKCS#8 PEM, for mutual TLS.
+		 */
+		private @Nullable Path key;
+
+		/**
+		 * Authority (server name) to verify the servers' certificates against, when it differs from the endpoints'
+		 * host names.
+		 */
+		private @Nullable String authority;
+
+		public @Nullable Path getTrustCertificates() {
+			return this.trustCertificates;
+		}
+
+		public void setTrustCertificates(@Nullable Path trustCertificates) {
+			this.trustCertificates = trustCertificates;
+		}
+
+		public @Nullable Path getKeyCertificateChain() {
+			return this.keyCertificateChain;
+		}
+
+		public void setKeyCertificateChain(@Nullable Path keyCertificateChain) {
+			this.keyCertificateChain = keyCertificateChain;
+		}
+
+		public @Nullable Path getKey() {
+			return this.key;
+		}
+
+		public void setKey(@Nullable Path key) {
+			this.key = key;
+		}
+
+		public @Nullable String getAuthority() {
+			return this.authority;
+		}
+
+		public void setAuthority(@Nullable String authority) {
+			this.authority = authority;
 		}
 
 	}

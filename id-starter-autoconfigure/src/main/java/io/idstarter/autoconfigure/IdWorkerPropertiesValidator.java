@@ -51,6 +51,54 @@ final class IdWorkerPropertiesValidator {
 		requireText("redis.key-prefix", properties.getRedis().getKeyPrefix(), 128);
 		requireCollectionName("mongo.segment-collection", properties.getMongo().getSegmentCollection());
 		requireCollectionName("mongo.lease-collection", properties.getMongo().getLeaseCollection());
+		validateZooKeeper(properties.getZookeeper(), properties.getLease());
+		validateEtcd(properties.getEtcd());
+	}
+
+	private static void validateZooKeeper(IdWorkerProperties.ZooKeeper zookeeper, Lease lease) {
+		String rootPath = zookeeper.getRootPath();
+		if (rootPath == null || !rootPath.matches("(/[^/\\s]+)+")) {
+			throw invalid("zookeeper.root-path", rootPath,
+					"must be an absolute ZooKeeper path such as /id-starter/worker-ids (no trailing or double slash)");
+		}
+		Duration sessionTimeout = zookeeper.getSessionTimeout();
+		if (sessionTimeout != null && lease.getTtl() != null && sessionTimeout.compareTo(lease.getTtl()) < 0) {
+			throw invalid("zookeeper.session-timeout", format(sessionTimeout), "must be at least id-worker.lease.ttl ("
+					+ format(lease.getTtl()) + "): a node cut off from the ensemble must stop issuing before its "
+					+ "session expires and another node can take its worker ID");
+		}
+		requirePositive("zookeeper.connection-timeout", zookeeper.getConnectionTimeout());
+		String digest = zookeeper.getAuthDigest();
+		if (digest != null && (digest.indexOf(':') < 1 || digest.endsWith(":"))) {
+			throw invalid("zookeeper.auth-digest", "(hidden)", "must be user:password");
+		}
+		if (zookeeper.getLeafName() != null && (zookeeper.getLeafName().isBlank() || zookeeper.getLeafName().contains("/"))) {
+			throw invalid("zookeeper.leaf-name", zookeeper.getLeafName(), "must be Leaf's leaf.name (not blank, no '/')");
+		}
+		String leafAddress = zookeeper.getLeafAddress();
+		if (leafAddress != null) {
+			if (zookeeper.getLeafName() == null) {
+				throw invalid("zookeeper.leaf-address", leafAddress, "needs id-worker.zookeeper.leaf-name as well");
+			}
+			if (!leafAddress.matches("[^\\s:/]+:\\d{1,5}")) {
+				throw invalid("zookeeper.leaf-address", leafAddress,
+						"must be ip:port exactly as Leaf recorded it under /snowflake/{leaf-name}/forever");
+			}
+		}
+	}
+
+	private static void validateEtcd(IdWorkerProperties.Etcd etcd) {
+		requireText("etcd.prefix", etcd.getPrefix(), 256);
+		requirePositive("etcd.call-timeout", etcd.getCallTimeout());
+		requirePositive("etcd.connect-timeout", etcd.getConnectTimeout());
+		for (String endpoint : etcd.getEndpoints()) {
+			if (!endpoint.matches("(?i)(https?|ip|dns)://\\S+")) {
+				throw invalid("etcd.endpoints", endpoint, "must be URLs such as http://10.0.0.1:2379 (https:// for TLS)");
+			}
+		}
+		if ((etcd.getUser() == null) != (etcd.getPassword() == null)) {
+			throw invalid("etcd.user", etcd.getUser(), "and id-worker.etcd.password must be set together");
+		}
 	}
 
 	private static void validateSnowflake(Snowflake snowflake, Instant now) {
@@ -95,6 +143,14 @@ final class IdWorkerPropertiesValidator {
 		if (snowflake.getClockBackwards().getPolicy() == null) {
 			throw invalid("snowflake.clock-backwards.policy", null, "must be 'fail' or 'tolerate'");
 		}
+		Snowflake defaults = new Snowflake();
+		if (snowflake.getPreset() != null && (!epoch.equals(defaults.getEpoch())
+				|| timestampBits != defaults.getTimestampBits() || workerIdBits != defaults.getWorkerIdBits()
+				|| sequenceBits != defaults.getSequenceBits())) {
+			throw invalid("snowflake.preset", snowflake.getPreset().name().toLowerCase(java.util.Locale.ROOT),
+					"fixes the epoch and the bit counts; remove id-worker.snowflake.epoch, timestamp-bits, "
+							+ "worker-id-bits and sequence-bits, or the preset");
+		}
 	}
 
 	private static void validateLease(Lease lease) {
@@ -127,6 +183,11 @@ final class IdWorkerPropertiesValidator {
 	private static void validateSegment(Segment segment) {
 		if (segment.getStore() == null) {
 			throw invalid("segment.store", null, "must be 'jdbc', 'redis' or 'mongo'");
+		}
+		if (!segment.getStore().holdsSegments()) {
+			throw invalid("segment.store", segment.getStore().name().toLowerCase(java.util.Locale.ROOT),
+					"must be 'jdbc', 'redis' or 'mongo': " + segment.getStore().description()
+							+ " holds worker-ID leases only");
 		}
 		double threshold = segment.getPrefetchThreshold();
 		if (!(threshold > 0 && threshold < 1)) {

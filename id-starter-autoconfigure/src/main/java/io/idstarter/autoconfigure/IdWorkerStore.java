@@ -33,7 +33,21 @@ public enum IdWorkerStore {
 	 */
 	HTTP("the ID servers over HTTP", "org.springframework.web.client.RestClient",
 			"org.springframework.web.client.RestClient", "spring-boot-starter-restclient (or spring-web)",
-			"id-worker.http.servers");
+			"id-worker.http.servers"),
+
+	/**
+	 * A ZooKeeper ensemble through the application's Curator {@code CuratorFramework}, or one built from
+	 * {@code id-worker.zookeeper.*}; worker-ID leases only.
+	 */
+	ZOOKEEPER("ZooKeeper", "org.apache.curator.framework.CuratorFramework",
+			"org.apache.curator.framework.CuratorFramework", "org.apache.curator:curator-framework",
+			"id-worker.zookeeper.connect-string"),
+
+	/**
+	 * An etcd cluster through the application's jetcd {@code Client}, or one built from {@code id-worker.etcd.*};
+	 * worker-ID leases only.
+	 */
+	ETCD("etcd", "io.etcd.jetcd.Client", "io.etcd.jetcd.Client", "io.etcd:jetcd-core", "id-worker.etcd.endpoints");
 
 	private final String description;
 
@@ -60,6 +74,14 @@ public enum IdWorkerStore {
 	 */
 	public String description() {
 		return this.description;
+	}
+
+	/**
+	 * Returns whether segments can be allocated from this store ({@code id-worker.segment.store}).
+	 * @return {@code false} for the coordination services, which hold worker-ID leases only
+	 */
+	public boolean holdsSegments() {
+		return this != ZOOKEEPER && this != ETCD;
 	}
 
 	/**

@@ -16,8 +16,8 @@ class IdWorkerStoreFailureAnalyzer extends AbstractFailureAnalyzer<IdGenerationE
 	private static final String SETUP = "If a table is missing, set id-worker.jdbc.initialize-schema=always, or create "
 			+ "it with the script for your database, classpath:io/idstarter/store/jdbc/schema-{mysql,postgresql,h2}.sql"
 			+ " (with Flyway, Liquibase or spring.sql.init.schema-locations). Otherwise check that the store answers "
-			+ "with the application's connection settings (spring.datasource.*, spring.data.redis.* or "
-			+ "spring.mongodb.*).";
+			+ "with the application's connection settings (spring.datasource.*, spring.data.redis.*, "
+			+ "spring.mongodb.*, id-worker.zookeeper.* or id-worker.etcd.*).";
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, IdGenerationException cause) {

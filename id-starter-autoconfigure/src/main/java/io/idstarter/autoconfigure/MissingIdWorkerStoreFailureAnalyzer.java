@@ -38,7 +38,7 @@ class MissingIdWorkerStoreFailureAnalyzer extends AbstractFailureAnalyzer<Missin
 	private String otherStores(IdWorkerStore missing) {
 		StringBuilder others = new StringBuilder();
 		for (IdWorkerStore store : IdWorkerStore.values()) {
-			if (store != missing) {
+			if (store != missing && store.holdsSegments()) {
 				others.append((others.length() > 0) ? " or " : "").append(store.name().toLowerCase(Locale.ROOT));
 			}
 		}

@@ -23,7 +23,7 @@ import org.springframework.core.env.Environment;
 
 /**
  * The Snowflake generator, bean {@code snowflakeIdWorker}, and the {@link WorkerLeaseKeeper} that leases its worker
- * ID from the application's {@link ISequenceManager}; selected by {@code @EnableIdWorker(mode = DB | REDIS | MONGO)}.
+ * ID from the application's {@link ISequenceManager}; selected by {@code @EnableIdWorker(mode = DB | REDIS | MONGO | ZOOKEEPER | ETCD)}.
  * The worker ID is borrowed while the beans are initialised, before any bean that uses the generator, and given back
  * at shutdown, after them.
  *
@@ -37,6 +37,9 @@ public final class SnowflakeIdWorkerConfiguration {
 	@ConditionalOnMissingBean
 	SnowflakeLayout snowflakeLayout(IdWorkerProperties properties) {
 		IdWorkerProperties.Snowflake snowflake = properties.getSnowflake();
+		if (snowflake.getPreset() == IdWorkerProperties.LayoutPreset.LEAF) {
+			return io.idstarter.store.zookeeper.LeafSnowflake.layout();
+		}
 		return SnowflakeLayout.of(snowflake.getEpoch(), snowflake.getTimestampBits(), snowflake.getWorkerIdBits(),
 				snowflake.getSequenceBits());
 	}

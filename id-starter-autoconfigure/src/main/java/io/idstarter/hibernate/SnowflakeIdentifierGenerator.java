@@ -27,7 +27,7 @@ public class SnowflakeIdentifierGenerator extends IdWorkerIdentifierGenerator
 
 	@Override
 	protected String missingWorkerHint() {
-		return "enable a Snowflake mode (@EnableIdWorker(mode = DB, REDIS or MONGO))";
+		return "enable a Snowflake mode (@EnableIdWorker(mode = DB, REDIS, MONGO, ZOOKEEPER or ETCD))";
 	}
 
 	@Override

@@ -62,7 +62,7 @@ class ClockDisagreementIntegrationTests {
 	Path temp;
 
 	static List<StoreKind> stores() {
-		return StoreKind.selected();
+		return StoreKind.singleServers();
 	}
 
 	@ParameterizedTest(name = "{0}")

@@ -1,10 +1,12 @@
 package io.idstarter.crossprocess;
 
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -15,9 +17,13 @@ import com.mongodb.client.MongoClients;
 import com.mongodb.connection.ClusterConnectionMode;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.options.DeleteOption;
 import io.idstarter.lease.ISequenceManager;
 import io.idstarter.segment.SegmentKeyAdmin;
 import io.idstarter.segment.SegmentStore;
+import io.idstarter.store.etcd.EtcdSequenceManager;
 import io.idstarter.store.jdbc.JdbcSchema;
 import io.idstarter.store.jdbc.JdbcSegmentStore;
 import io.idstarter.store.jdbc.JdbcSequenceManager;
@@ -25,10 +31,14 @@ import io.idstarter.store.mongo.MongoSegmentStore;
 import io.idstarter.store.mongo.MongoSequenceManager;
 import io.idstarter.store.redis.RedisSegmentStore;
 import io.idstarter.store.redis.RedisSequenceManager;
+import io.idstarter.store.zookeeper.ZooKeeperSequenceManager;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryNTimes;
 
 import org.springframework.data.mongodb.core.MongoTemplate;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -70,6 +80,8 @@ abstract sealed class DrillStore implements AutoCloseable {
 			case MARIADB, POSTGRESQL -> new Jdbc(spec, timeouts);
 			case REDIS -> new Redis(spec, timeouts);
 			case MONGO -> new Mongo(spec, timeouts);
+			case ZOOKEEPER -> new ZooKeeper(spec, timeouts);
+			case ETCD -> new Etcd(spec, timeouts);
 		};
 	}
 
@@ -82,6 +94,11 @@ abstract sealed class DrillStore implements AutoCloseable {
 	/** Called by each subclass's constructor once its stores exist. */
 	final void use(SegmentStore segments, ISequenceManager leases) {
 		this.segments = segments;
+		this.leases = leases;
+	}
+
+	/** Called by the ensembles' constructors: they lease worker IDs only. */
+	final void use(ISequenceManager leases) {
 		this.leases = leases;
 	}
 
@@ -295,6 +312,104 @@ abstract sealed class DrillStore implements AutoCloseable {
 		void dropAll() {
 			this.template.dropCollection(this.spec.name() + "_segments");
 			this.template.dropCollection(this.spec.name() + "_leases");
+		}
+
+		@Override
+		public void close() {
+			this.client.close();
+		}
+
+	}
+
+	/**
+	 * A ZooKeeper ensemble through Curator, slots under {@code /idstarter-drill/<name>}.
+	 */
+	static final class ZooKeeper extends DrillStore {
+
+		/** Session timeout: the drills' lease TTL, the shortest a ZooKeeper lease of that TTL accepts. */
+		private static final Duration SESSION_TIMEOUT = Duration.ofSeconds(3);
+
+		private final String rootPath;
+
+		private final CuratorFramework client;
+
+		ZooKeeper(StoreSpec spec, Timeouts timeouts) {
+			this.rootPath = "/idstarter-drill/" + spec.name();
+			this.client = CuratorFrameworkFactory.builder()
+				.connectString(spec.url().substring("zookeeper://".length()))
+				.sessionTimeoutMs((int) SESSION_TIMEOUT.toMillis())
+				.connectionTimeoutMs((int) timeouts.connect().toMillis())
+				.retryPolicy(new RetryNTimes(3, 100))
+				.build();
+			this.client.start();
+			// Connect before the drill starts, as the auto-configuration does: a busy machine's first connection is slow.
+			try {
+				if (!this.client.blockUntilConnected(30, TimeUnit.SECONDS)) {
+					throw new IllegalStateException("no connection to ZooKeeper " + spec.url() + " within 30 s");
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException(ex);
+			}
+			use(new ZooKeeperSequenceManager(this.client, this.rootPath, null));
+		}
+
+		@Override
+		void dropAll() {
+			try {
+				if (this.client.checkExists().forPath(this.rootPath) != null) {
+					this.client.delete().deletingChildrenIfNeeded().forPath(this.rootPath);
+				}
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException("cannot delete " + this.rootPath, ex);
+			}
+		}
+
+		@Override
+		public void close() {
+			this.client.close();
+		}
+
+	}
+
+	/**
+	 * An etcd cluster through jetcd, keys under {@code /idstarter-drill/<name>/}.
+	 */
+	static final class Etcd extends DrillStore {
+
+		private final String prefix;
+
+		private final Client client;
+
+		Etcd(StoreSpec spec, Timeouts timeouts) {
+			this.prefix = "/idstarter-drill/" + spec.name() + "/";
+			String[] endpoints = Arrays.stream(spec.url().substring("etcd://".length()).split(","))
+				.map((endpoint) -> "http://" + endpoint)
+				.toArray(String[]::new);
+			this.client = Client.builder().endpoints(endpoints).connectTimeout(timeouts.connect()).build();
+			// Connect before the drill starts, as the auto-configuration does: a busy machine's first call is slow.
+			try {
+				this.client.getClusterClient().listMember().get(30, TimeUnit.SECONDS);
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException("no answer from etcd " + spec.url() + " within 30 s", ex);
+			}
+			use(new EtcdSequenceManager(this.client, this.prefix, timeouts.command(), String.join(",", endpoints)));
+		}
+
+		@Override
+		void dropAll() {
+			try {
+				this.client.getKVClient()
+					.delete(ByteSequence.from(this.prefix, StandardCharsets.UTF_8),
+							DeleteOption.builder().isPrefix(true).build())
+					.get(10, TimeUnit.SECONDS);
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException("cannot delete the keys under " + this.prefix, ex);
+			}
 		}
 
 		@Override

@@ -24,7 +24,13 @@ enum StoreKind {
 	REDIS,
 
 	/** MongoDB; the in-JVM mongo-java-server of this JVM when no mongod can be found. */
-	MONGO;
+	MONGO,
+
+	/** A three-member ZooKeeper ensemble through Curator; worker-ID leases only. */
+	ZOOKEEPER,
+
+	/** A three-member etcd cluster through jetcd; worker-ID leases only. */
+	ETCD;
 
 	/** System property that narrows a run to some stores, for example {@code -Didstarter.drill.stores=REDIS,MONGO}. */
 	static final String SELECTED_PROPERTY = "idstarter.drill.stores";
@@ -40,6 +46,23 @@ enum StoreKind {
 		}
 		return Arrays.stream(selected.split(",")).map((name) -> valueOf(name.strip().toUpperCase(Locale.ROOT)))
 			.toList();
+	}
+
+	/**
+	 * Returns the stores to drill that are one server reached at one address (every store but the ensembles), for
+	 * drills that cut a store off with one proxy or read one server's clock.
+	 * @return the stores
+	 */
+	static List<StoreKind> singleServers() {
+		return selected().stream().filter((kind) -> kind != ZOOKEEPER && kind != ETCD).toList();
+	}
+
+	/**
+	 * Returns whether the store allocates segments as well as leasing worker IDs.
+	 * @return {@code false} for the ensembles
+	 */
+	boolean holdsSegments() {
+		return this != ZOOKEEPER && this != ETCD;
 	}
 
 	/**
@@ -59,6 +82,10 @@ enum StoreKind {
 				MongoBackend mongo = TestBackends.mongo();
 				yield new StoreSpec(this, mongo.connectionString(), null, null, name);
 			}
+			case ZOOKEEPER -> new StoreSpec(this, "zookeeper://" + TestBackends.zookeeper().connectString(), null,
+					null, name);
+			case ETCD -> new StoreSpec(this,
+					"etcd://" + TestBackends.etcd().connectString().replace("http://", ""), null, null, name);
 		};
 	}
 
@@ -72,6 +99,8 @@ enum StoreKind {
 			case POSTGRESQL -> TestBackends.postgres().origin();
 			case REDIS -> TestBackends.redis().origin();
 			case MONGO -> TestBackends.mongo().origin();
+			case ZOOKEEPER -> TestBackends.zookeeper().origin();
+			case ETCD -> TestBackends.etcd().origin();
 		};
 	}
 

@@ -61,7 +61,7 @@ class StoreOutageIntegrationTests {
 	private static final Duration RECOVERY = Duration.ofSeconds(20);
 
 	static List<StoreKind> stores() {
-		return StoreKind.selected();
+		return StoreKind.singleServers();
 	}
 
 	@ParameterizedTest(name = "{0}")

@@ -50,6 +50,18 @@ public final class TestBackends {
 	/** Environment variable with a {@code mongodb://} connection string. */
 	public static final String MONGO_URI = "IDSTARTER_MONGO_URI";
 
+	/** Environment variable with a ZooKeeper connect string: {@code host:port,host:port,...}. */
+	public static final String ZOOKEEPER_CONNECT = "IDSTARTER_ZOOKEEPER_CONNECT";
+
+	/** First client port of the local ZooKeeper ensemble that {@code scripts/ensure-test-services.sh} forms. */
+	private static final int LOCAL_ZOOKEEPER_PORT = 12181;
+
+	/** Environment variable with etcd endpoints: {@code http://host:port,http://host:port,...}. */
+	public static final String ETCD_ENDPOINTS = "IDSTARTER_ETCD_ENDPOINTS";
+
+	/** First client port of the local etcd cluster that {@code scripts/ensure-test-services.sh} forms. */
+	private static final int LOCAL_ETCD_PORT = 12401;
+
 	private static final String LOCAL_USER = "idstarter";
 
 	private static final String LOCAL_DATABASE = "idstarter";
@@ -180,6 +192,40 @@ public final class TestBackends {
 		});
 	}
 
+	/**
+	 * Returns a three-member ZooKeeper ensemble. There is no Testcontainers fallback: the ensemble comes from
+	 * {@code scripts/ensure-test-services.sh} (Debian's {@code zookeeper} package) or the environment.
+	 * @return the ensemble's connect string
+	 */
+	public static EnsembleBackend zookeeper() {
+		return cached("zookeeper", () -> ensemble("ZooKeeper ensemble", ZOOKEEPER_CONNECT, LOCAL_ZOOKEEPER_PORT, ""));
+	}
+
+	/**
+	 * Returns a three-member etcd cluster. There is no Testcontainers fallback: the cluster comes from
+	 * {@code scripts/ensure-test-services.sh} (Debian's {@code etcd-server} package) or the environment.
+	 * @return the cluster's client endpoints
+	 */
+	public static EnsembleBackend etcd() {
+		return cached("etcd", () -> ensemble("etcd cluster", ETCD_ENDPOINTS, LOCAL_ETCD_PORT, "http://"));
+	}
+
+	private static EnsembleBackend ensemble(String what, String variable, int firstPort, String scheme) {
+		String configured = System.getenv(variable);
+		if (configured != null) {
+			return new EnsembleBackend(Arrays.stream(configured.split(",")).map(String::trim).toList(),
+					"environment variable " + variable);
+		}
+		List<Integer> ports = IntStream.range(firstPort, firstPort + 3).boxed().toList();
+		if (ports.stream().allMatch(TestBackends::answers)) {
+			return new EnsembleBackend(ports.stream().map((port) -> scheme + "127.0.0.1:" + port).toList(),
+					"localhost:" + firstPort + "-" + (firstPort + 2));
+		}
+		throw new IllegalStateException("A three-member " + what + " is required by this test and was not found: set "
+				+ variable + " (" + scheme + "host:port,...) or run scripts/ensure-test-services.sh, which installs "
+				+ "Debian's packages and starts one on 127.0.0.1:" + firstPort + "-" + (firstPort + 2));
+	}
+
 	@SuppressWarnings("unchecked")
 	private static <T> T cached(String name, Supplier<T> locator) {
 		return (T) backends.computeIfAbsent(name, (key) -> locator.get());
@@ -241,6 +287,25 @@ public final class TestBackends {
 	 * @param origin where it was found, for test output
 	 */
 	public record RedisClusterBackend(List<String> nodes, String origin) {
+	}
+
+	/**
+	 * A ZooKeeper ensemble or an etcd cluster.
+	 *
+	 * @param members the members' client addresses ({@code host:port} for ZooKeeper, {@code http://host:port} for
+	 * etcd)
+	 * @param origin where it was found, for test output
+	 */
+	public record EnsembleBackend(List<String> members, String origin) {
+
+		/**
+		 * Returns the members joined by commas: a ZooKeeper connect string or an etcd endpoint list.
+		 * @return the members
+		 */
+		public String connectString() {
+			return String.join(",", this.members);
+		}
+
 	}
 
 	/**

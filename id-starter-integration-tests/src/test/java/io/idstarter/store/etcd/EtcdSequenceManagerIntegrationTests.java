@@ -1,0 +1,143 @@
+package io.idstarter.store.etcd;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.KeyValue;
+import io.etcd.jetcd.options.DeleteOption;
+import io.etcd.jetcd.options.GetOption;
+import io.idstarter.lease.ISequenceManager;
+import io.idstarter.lease.LeaseStoreException;
+import io.idstarter.store.ensemble.AbstractEnsembleSequenceManagerTests;
+import io.idstarter.testsupport.TcpProxy;
+import io.idstarter.testsupport.TestBackends;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * {@link EtcdSequenceManager} against the three-member cluster of {@code TestBackends.etcd()}, each class under a key
+ * prefix of its own.
+ */
+class EtcdSequenceManagerIntegrationTests extends AbstractEnsembleSequenceManagerTests {
+
+	private final String prefix = "/idstarter-test/" + UUID.randomUUID() + "/";
+
+	private Client admin;
+
+	@Override
+	protected ISequenceManager connect(List<AutoCloseable> closeables) {
+		String endpoints = TestBackends.etcd().connectString();
+		Client client = Client.builder().endpoints(endpoints.split(",")).build();
+		closeables.add(client);
+		if (this.admin == null) {
+			this.admin = client;
+		}
+		return new EtcdSequenceManager(client, this.prefix, Duration.ofSeconds(5), endpoints);
+	}
+
+	@Override
+	protected ISequenceManager connectThrough(TcpProxy proxy, List<AutoCloseable> closeables) {
+		String endpoint = "http://127.0.0.1:" + proxy.port();
+		Client client = Client.builder().endpoints(endpoint).connectTimeout(Duration.ofSeconds(1)).build();
+		closeables.add(client);
+		return new EtcdSequenceManager(client, this.prefix, Duration.ofSeconds(1), endpoint);
+	}
+
+	@Override
+	protected TcpProxy proxyToAMember() {
+		String first = TestBackends.etcd().members().get(0).replaceFirst("^https?://", "");
+		return TcpProxy.start(first.substring(0, first.lastIndexOf(':')),
+				Integer.parseInt(first.substring(first.lastIndexOf(':') + 1)));
+	}
+
+	@AfterAll
+	void deletePrefix() throws Exception {
+		if (this.admin != null) {
+			this.admin.getKVClient()
+				.delete(bytes(this.prefix), DeleteOption.builder().isPrefix(true).build())
+				.get(5, TimeUnit.SECONDS);
+		}
+	}
+
+	@Override
+	protected Map<String, String> snapshot(String namespace) {
+		String base = manager().namespaceKey(namespace);
+		Map<String, String> keys = new TreeMap<>();
+		try {
+			for (KeyValue kv : this.admin.getKVClient()
+				.get(bytes(base), GetOption.builder().isPrefix(true).build())
+				.get(5, TimeUnit.SECONDS)
+				.getKvs()) {
+				keys.put(kv.getKey().toString(StandardCharsets.UTF_8),
+						kv.getValue().toString(StandardCharsets.UTF_8) + " @" + kv.getModRevision());
+			}
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+		return keys;
+	}
+
+	@Override
+	protected boolean holderExists(String namespace, int workerId) {
+		try {
+			return !this.admin.getKVClient()
+				.get(bytes(manager().namespaceKey(namespace) + "holders/" + workerId))
+				.get(5, TimeUnit.SECONDS)
+				.getKvs()
+				.isEmpty();
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	@Override
+	protected EtcdSequenceManager manager() {
+		return (EtcdSequenceManager) super.manager();
+	}
+
+	@Test
+	void theEtcdLeaseLastsTheLeaseTtlRoundedUpToWholeSeconds() throws Exception {
+		String namespace = namespace();
+		manager().borrow(request(namespace, 0, Duration.ofMillis(2500), -1, 0));
+		KeyValue holder = this.admin.getKVClient()
+			.get(bytes(manager().namespaceKey(namespace) + "holders/0"))
+			.get(5, TimeUnit.SECONDS)
+			.getKvs()
+			.get(0);
+		long granted = this.admin.getLeaseClient()
+			.timeToLive(holder.getLease(), io.etcd.jetcd.options.LeaseOption.DEFAULT)
+			.get(5, TimeUnit.SECONDS)
+			.getGrantedTTL();
+		assertThat(granted).isEqualTo(3);
+	}
+
+	@Test
+	void aRecordWrittenByAnotherProgramIsReportedNotOverwritten() throws Exception {
+		String namespace = namespace();
+		String key = manager().namespaceKey(namespace) + "slots/0";
+		this.admin.getKVClient().put(bytes(key), bytes("not a record")).get(5, TimeUnit.SECONDS);
+		manager().borrow(request(namespace, 1, TTL, -1, 0));
+		assertThatExceptionOfType(LeaseStoreException.class)
+			.isThrownBy(() -> manager().borrow(request(namespace, 1, TTL, 0, 0)))
+			.withMessageContaining(key)
+			.withMessageContaining("not a record")
+			.withMessageContaining("id-worker.etcd.prefix");
+	}
+
+	private static ByteSequence bytes(String text) {
+		return ByteSequence.from(text, StandardCharsets.UTF_8);
+	}
+
+}
