@@ -5,7 +5,8 @@
 # Debian's packages when missing and starts them without systemd. Safe to run again; does nothing for a server that
 # already answers and is set up. Servers named in IDSTARTER_POSTGRES_URL / IDSTARTER_MARIADB_URL / IDSTARTER_REDIS_URL /
 # IDSTARTER_REDIS_CLUSTER_NODES are left alone.
-# Also installs Debian's Chromium and ChromeDriver for the sample server's browser test (monitor page) when missing.
+# Also installs Debian's Chromium and ChromeDriver for the sample server's browser test (monitor page) when missing,
+# and the spin model checker (with gcc) that checks verification/lease.pml.
 set -euo pipefail
 
 log() { printf '[ensure-test-services] %s\n' "$*"; }
@@ -125,8 +126,16 @@ ensure_chromium() {
   log "Chromium ready: $(dpkg-query -W -f='${Version}' chromium 2>/dev/null || echo "version unknown")"
 }
 
+ensure_spin() {
+  # LeaseProtocolModelIntegrationTests runs spin on verification/lease.pml and compiles its verifier with gcc.
+  command -v spin >/dev/null || install_packages spin
+  command -v gcc >/dev/null || install_packages gcc
+  log "spin ready: $(spin -V 2>/dev/null | head -n 1)"
+}
+
 ensure_postgres
 ensure_mariadb
 ensure_redis
 ensure_redis_cluster
 ensure_chromium
+ensure_spin
