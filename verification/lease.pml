@@ -37,7 +37,7 @@
 #define MARGIN  1               /* safety margin: a node stops issuing this long before the store can expire it */
 #define SKEW    1               /* clock guard: |node clock - store clock| <= SKEW */
 #define TMAX    3               /* real time runs 0..TMAX */
-#define MAXBORROWS 3
+#define MAXBORROWS 3            /* borrows in one run, by all nodes together */
 
 #define NONE    255
 #define IDLE    0
