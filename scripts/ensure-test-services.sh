@@ -10,7 +10,8 @@
 # /var/lib/idstarter-etcd-N and logs under /var/log/idstarter-*.log; a member that is down is started again, and an
 # ensemble that still does not form is wiped and formed afresh. IDSTARTER_ZOOKEEPER_CONNECT / IDSTARTER_ETCD_ENDPOINTS
 # name external ones instead.
-# Also installs Debian's Chromium and ChromeDriver for the sample server's browser test (monitor page) when missing.
+# Also installs Debian's Chromium and ChromeDriver for the sample server's browser test (monitor page) when missing,
+# and the spin model checker (with gcc) that checks verification/lease.pml.
 set -euo pipefail
 
 log() { printf '[ensure-test-services] %s\n' "$*"; }
@@ -262,6 +263,13 @@ ensure_chromium() {
   log "Chromium ready: $(dpkg-query -W -f='${Version}' chromium 2>/dev/null || echo "version unknown")"
 }
 
+ensure_spin() {
+  # LeaseProtocolModelIntegrationTests runs spin on verification/lease.pml and compiles its verifier with gcc.
+  command -v spin >/dev/null || install_packages spin
+  command -v gcc >/dev/null || install_packages gcc
+  log "spin ready: $(spin -V 2>/dev/null | head -n 1)"
+}
+
 ensure_postgres
 ensure_mariadb
 ensure_redis
@@ -269,3 +277,4 @@ ensure_redis_cluster
 ensure_zookeeper
 ensure_etcd
 ensure_chromium
+ensure_spin

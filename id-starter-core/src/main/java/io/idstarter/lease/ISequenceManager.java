@@ -10,6 +10,18 @@ package io.idstarter.lease;
  * timestamp its owners were allowed to stamp IDs with. The store only ever raises it, except on {@link #release}, where
  * an owner that has stopped issuing reports what it really used.
  *
+ * <p>Every store chooses the slot to lend in the same order, so that stores can be swapped without surprises:
+ * <ol>
+ * <li>the preferred slot ({@link LeaseRequest#preferredWorkerId()}, the one this instance held before) if it is
+ * free;</li>
+ * <li>otherwise a slot never used in the namespace, lowest worker ID first;</li>
+ * <li>otherwise the slot that has been free for longest: released earliest, or whose lease expired earliest, by the
+ * store's clock (ties: lowest worker ID).</li>
+ * </ol>
+ * Never-used slots come first because their mark is {@code -1}: the new owner can issue at once, while a slot used
+ * before may make it wait for its clock to pass the mark. A slot's expiry and "free since" are measured by the store's
+ * clock only.
+ *
  * <p>Implementations must make each method a single atomic step in the store (a transaction, a Lua script, a
  * single-document update), and must check the owner token on renew and release so that a node whose lease expired
  * can never extend or free a slot that another node holds now.
@@ -17,8 +29,8 @@ package io.idstarter.lease;
 public interface ISequenceManager {
 
 	/**
-	 * Takes a free slot. Prefers {@link LeaseRequest#preferredWorkerId()} when it is free, then the slot that has
-	 * been free for longest.
+	 * Takes a free slot, in the order the class description gives: the preferred slot if free, else the lowest slot
+	 * never used, else the slot free for longest.
 	 * @param request what to borrow
 	 * @return the lease, whose {@link WorkerLease#timestampFloor()} is the slot's high-water mark before this call
 	 * @throws NoFreeWorkerIdException if every slot of the namespace is held

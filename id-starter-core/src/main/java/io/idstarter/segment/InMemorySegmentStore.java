@@ -11,7 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A {@link SegmentStore} held in memory, with the semantics the real stores follow (Leaf's {@code leaf_alloc}: each
- * allocation moves the key's high mark up by the step and returns the range below it). Thread-safe and lock-free.
+ * allocation moves the key's high mark up by the step and returns the range below it; keys follow
+ * {@link SegmentKeys}). Thread-safe and lock-free.
  * For tests and single-JVM demos only: the ranges it hands out are unique within this object, not across processes.
  *
  * <p>For tests it can simulate a slow store ({@link #setLatency(Duration)}) and an outage
@@ -33,14 +34,14 @@ public final class InMemorySegmentStore implements SegmentStore, SegmentKeyAdmin
 
 	@Override
 	public SegmentAllocation allocate(String key) {
+		SegmentKeys.checkKey(key);
 		return allocate(key, 0, /* configured= */ true);
 	}
 
 	@Override
 	public SegmentAllocation allocate(String key, int step) {
-		if (step < 1) {
-			throw new IllegalArgumentException("step of key '" + key + "' must be at least 1: " + step);
-		}
+		SegmentKeys.checkKey(key);
+		SegmentKeys.checkStep(key, step);
 		return allocate(key, step, /* configured= */ false);
 	}
 
@@ -85,24 +86,14 @@ public final class InMemorySegmentStore implements SegmentStore, SegmentKeyAdmin
 
 	@Override
 	public boolean createKey(String key, long firstId, int step, String description) {
-		Objects.requireNonNull(key, "key");
-		if (key.isBlank()) {
-			throw new IllegalArgumentException("key must not be blank: '" + key + "'");
-		}
-		if (firstId < 0) {
-			throw new IllegalArgumentException("first ID of key '" + key + "' must be at least 0: " + firstId);
-		}
-		if (step < 1) {
-			throw new IllegalArgumentException("step of key '" + key + "' must be at least 1: " + step);
-		}
+		SegmentKeys.checkNewKey(key, firstId, step, description);
 		return this.entries.putIfAbsent(key, new Entry(firstId, step)) == null;
 	}
 
 	@Override
 	public void updateStep(String key, int step) {
-		if (step < 1) {
-			throw new IllegalArgumentException("step of key '" + key + "' must be at least 1: " + step);
-		}
+		SegmentKeys.checkKey(key);
+		SegmentKeys.checkStep(key, step);
 		Entry entry = this.entries.get(key);
 		if (entry == null) {
 			throw new UnknownKeyException(key);

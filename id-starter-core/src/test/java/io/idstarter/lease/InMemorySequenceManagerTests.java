@@ -2,15 +2,6 @@ package io.idstarter.lease;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 import io.idstarter.time.ManualTimeSource;
 import org.junit.jupiter.api.Test;
@@ -18,6 +9,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
+/**
+ * What {@link InMemorySequenceManager} adds to the lease contract (which {@code InMemorySequenceManagerContractTests} in
+ * id-starter-test-support checks): its test hooks (holder, high-water mark, early expiry, outages) and messages.
+ */
 class InMemorySequenceManagerTests {
 
 	private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
@@ -45,25 +40,6 @@ class InMemorySequenceManagerTests {
 		assertThat(this.manager.holder("ns", 0)).hasValue("a");
 		assertThat(this.manager.highWaterMark("ns", 0)).isEqualTo(START_MILLIS + 30_000);
 		assertThat(this.manager.borrow(request(3, -1, "b", 0)).workerId()).isEqualTo(1);
-	}
-
-	@Test
-	void aFreePreferredSlotIsTakenFirst() {
-		assertThat(this.manager.borrow(request(3, 2, "a", 0)).workerId()).isEqualTo(2);
-		// held: the next best
-		assertThat(this.manager.borrow(request(3, 2, "b", 0)).workerId()).isZero();
-	}
-
-	@Test
-	void afterTheNeverUsedSlotsTheSlotFreeForLongestIsTaken() {
-		WorkerLease zero = this.manager.borrow(request(1, -1, "a", 0));
-		WorkerLease one = this.manager.borrow(request(1, -1, "b", 0));
-		this.storeClock.advanceMillis(1000);
-		this.manager.release(one, -1);
-		this.storeClock.advanceMillis(1000);
-		this.manager.release(zero, -1);
-		assertThat(this.manager.borrow(request(1, -1, "c", 0)).workerId()).isEqualTo(1);
-		assertThat(this.manager.borrow(request(1, -1, "d", 0)).workerId()).isZero();
 	}
 
 	@Test
@@ -141,15 +117,6 @@ class InMemorySequenceManagerTests {
 	}
 
 	@Test
-	void aReleaseNeverPutsTheMarkBelowTheLeasesFloor() {
-		WorkerLease first = this.manager.borrow(request(0, -1, "a", START_MILLIS + 30_000));
-		this.manager.release(first, START_MILLIS + 100);
-		WorkerLease second = this.manager.borrow(request(0, -1, "b", START_MILLIS + 30_000));
-		this.manager.release(second, START_MILLIS + 50);
-		assertThat(this.manager.highWaterMark("ns", 0)).isEqualTo(START_MILLIS + 100);
-	}
-
-	@Test
 	void aStaleOwnerCannotReleaseTheSlotOfTheNewOwner() {
 		WorkerLease stale = this.manager.borrow(request(0, -1, "a", START_MILLIS + 30_000));
 		this.manager.expire("ns", 0);
@@ -170,43 +137,6 @@ class InMemorySequenceManagerTests {
 		assertThatExceptionOfType(LeaseStoreException.class).isThrownBy(() -> this.manager.release(lease, -1));
 		this.manager.setAvailable(true);
 		assertThat(this.manager.renew(lease, 0).workerId()).isZero();
-	}
-
-	@Test
-	void namespacesHaveTheirOwnSlots() {
-		this.manager.borrow(request(0, -1, "a", 0));
-		WorkerLease other = this.manager.borrow(new LeaseRequest("other", 0, TTL, -1, "b", 0));
-		assertThat(other.workerId()).isZero();
-	}
-
-	@Test
-	void concurrentBorrowersGetDistinctSlots() throws Exception {
-		int slots = 64;
-		ExecutorService executor = Executors.newFixedThreadPool(8);
-		try {
-			CountDownLatch go = new CountDownLatch(1);
-			Set<Integer> taken = ConcurrentHashMap.newKeySet();
-			List<Future<?>> futures = new ArrayList<>();
-			for (int t = 0; t < 8; t++) {
-				futures.add(executor.submit(() -> {
-					go.await();
-					for (int i = 0; i < slots / 8; i++) {
-						assertThat(taken.add(this.manager.borrow(request(slots - 1, -1, "x", 0)).workerId())).isTrue();
-					}
-					return null;
-				}));
-			}
-			go.countDown();
-			for (Future<?> future : futures) {
-				future.get(10, TimeUnit.SECONDS);
-			}
-			assertThat(taken).hasSize(slots);
-			assertThatExceptionOfType(NoFreeWorkerIdException.class)
-				.isThrownBy(() -> this.manager.borrow(request(slots - 1, -1, "y", 0)));
-		}
-		finally {
-			executor.shutdownNow();
-		}
 	}
 
 }

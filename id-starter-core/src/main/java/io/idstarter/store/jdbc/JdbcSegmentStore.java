@@ -6,14 +6,13 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Collections;
 import java.util.LinkedHashSet;
-import java.util.Objects;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
 
 import io.idstarter.segment.SegmentAllocation;
 import io.idstarter.segment.SegmentKeyAdmin;
+import io.idstarter.segment.SegmentKeys;
 import io.idstarter.segment.SegmentStore;
 import io.idstarter.segment.SegmentStoreException;
 import io.idstarter.segment.UnknownKeyException;
@@ -23,8 +22,8 @@ import io.idstarter.segment.UnknownKeyException;
  * the table of a running Leaf installation, it continues where Leaf left off: a key's next range is
  * {@code [max_id, max_id + step)}, and {@code max_id} is moved to its end.
  *
- * <p>Keys are 1 to {@value #MAX_KEY_LENGTH} characters from ASCII letters, digits, {@code .}, {@code _}, {@code :} and
- * {@code -}; any other key is rejected with an {@link IllegalArgumentException} before the database is touched.
+ * <p>Keys, steps, first IDs and descriptions follow {@link SegmentKeys}; anything else is rejected with an
+ * {@link IllegalArgumentException} before the database is touched.
  *
  * <p>Give it a {@link DataSource} whose connections are not bound to the caller's transaction (a connection pool, not
  * a transaction-aware proxy): an allocation rolled back with the caller's work would hand the same range out again.
@@ -48,15 +47,6 @@ public class JdbcSegmentStore implements SegmentStore, SegmentKeyAdmin {
 
 	/** Table used when none is given; Leaf's name. */
 	public static final String DEFAULT_TABLE_NAME = "leaf_alloc";
-
-	/** Longest key, the width of Leaf's {@code biz_tag} column. */
-	public static final int MAX_KEY_LENGTH = 128;
-
-	/** Longest description, the width of Leaf's {@code description} column. */
-	public static final int MAX_DESCRIPTION_LENGTH = 256;
-
-	/** Characters a key may hold: safe in SQL, URLs, metric tags and log lines. */
-	private static final Pattern KEY_CHARACTERS = Pattern.compile("[A-Za-z0-9._:-]+");
 
 	private final JdbcAccess access;
 
@@ -112,14 +102,14 @@ public class JdbcSegmentStore implements SegmentStore, SegmentKeyAdmin {
 
 	@Override
 	public SegmentAllocation allocate(String key) {
-		checkKey(key);
+		SegmentKeys.checkKey(key);
 		return allocateRange(key, 0);
 	}
 
 	@Override
 	public SegmentAllocation allocate(String key, int step) {
-		checkKey(key);
-		checkStep(key, step);
+		SegmentKeys.checkKey(key);
+		SegmentKeys.checkStep(key, step);
 		return allocateRange(key, step);
 	}
 
@@ -203,17 +193,7 @@ public class JdbcSegmentStore implements SegmentStore, SegmentKeyAdmin {
 
 	@Override
 	public boolean createKey(String key, long firstId, int step, String description) {
-		checkKey(key);
-		checkStep(key, step);
-		Objects.requireNonNull(description, "description");
-		if (firstId < 0 || firstId > Long.MAX_VALUE - step) {
-			throw new IllegalArgumentException("first ID of key '" + key + "' must be in [0, Long.MAX_VALUE - step ("
-					+ (Long.MAX_VALUE - step) + ")]: " + firstId);
-		}
-		if (description.length() > MAX_DESCRIPTION_LENGTH) {
-			throw new IllegalArgumentException("description of key '" + key + "' must be at most "
-					+ MAX_DESCRIPTION_LENGTH + " characters: it has " + description.length());
-		}
+		SegmentKeys.checkNewKey(key, firstId, step, description);
 		try (Connection connection = this.access.connect()) {
 			if (exists(connection, key)) {
 				return false;
@@ -250,8 +230,8 @@ public class JdbcSegmentStore implements SegmentStore, SegmentKeyAdmin {
 
 	@Override
 	public void updateStep(String key, int step) {
-		checkKey(key);
-		checkStep(key, step);
+		SegmentKeys.checkKey(key);
+		SegmentKeys.checkStep(key, step);
 		try (Connection connection = this.access.connect();
 				PreparedStatement update = connection.prepareStatement(this.updateStepSql)) {
 			update.setInt(1, step);
@@ -267,34 +247,6 @@ public class JdbcSegmentStore implements SegmentStore, SegmentKeyAdmin {
 
 	private SegmentStoreException failure(String action, SQLException ex) {
 		return new SegmentStoreException(this.access.failureMessage(action, this.tableName, ex), ex);
-	}
-
-	/**
-	 * Checks a key before it reaches the database.
-	 * @param key the key
-	 * @throws IllegalArgumentException if the key is empty, longer than {@value #MAX_KEY_LENGTH} characters, or holds
-	 * a character other than ASCII letters, digits, {@code .}, {@code _}, {@code :} and {@code -}
-	 */
-	static void checkKey(String key) {
-		Objects.requireNonNull(key, "key");
-		if (key.isEmpty() || key.length() > MAX_KEY_LENGTH) {
-			throw new IllegalArgumentException("key must be 1 to " + MAX_KEY_LENGTH + " characters, it has "
-					+ key.length() + ": '" + abbreviate(key) + "'");
-		}
-		if (!KEY_CHARACTERS.matcher(key).matches()) {
-			throw new IllegalArgumentException("key may hold only ASCII letters, digits, '.', '_', ':' and '-': '"
-					+ key + "'");
-		}
-	}
-
-	private static String abbreviate(String key) {
-		return (key.length() <= MAX_KEY_LENGTH) ? key : key.substring(0, MAX_KEY_LENGTH) + "...";
-	}
-
-	private static void checkStep(String key, int step) {
-		if (step < 1) {
-			throw new IllegalArgumentException("step of key '" + key + "' must be at least 1: " + step);
-		}
 	}
 
 }

@@ -51,9 +51,10 @@ public class JdbcSequenceManager implements ISequenceManager {
 	 *   release  UPDATE ... SET owner_token = NULL, expires_at = now, max_timestamp = reported
 	 *            WHERE slot AND owner_token = mine
 	 * A take or insert is followed by a read of its own row, only to learn the database time it used
-	 * (expires_at - ttl). Borrowing scans the namespace once, tries the preferred slot, then free slots by how long
-	 * they have been free (oldest expires_at first), then slots never used, and scans again when every candidate was
-	 * lost to a concurrent borrower. Rows that cannot be right (worker_id outside the layout, mark below -1, NULLs)
+	 * (expires_at - ttl). Borrowing scans the namespace once and tries the slots in ISequenceManager's order: the
+	 * preferred slot, then slots never used (lowest first), then free slots by how long they have been free (oldest
+	 * expires_at first, which release sets to the time of release); it scans again when every candidate was lost to
+	 * a concurrent borrower. Rows that cannot be right (worker_id outside the layout, mark below -1, NULLs)
 	 * stop the borrow with an error naming the row; no statement here ever matches such a row, so it stays as it is.
 	 */
 
@@ -198,6 +199,15 @@ public class JdbcSequenceManager implements ISequenceManager {
 				}
 			}
 		}
+		for (int workerId = 0; workerId <= request.maxWorkerId(); workerId++) {
+			if (workerId != preferred && !slots.byWorkerId.containsKey(workerId)) {
+				attempted = true;
+				WorkerLease lease = tryInsert(connection, sql, request, workerId, ownerToken);
+				if (lease != null) {
+					return new Outcome(lease, true);
+				}
+			}
+		}
 		List<SlotRow> free = new ArrayList<>();
 		for (SlotRow row : slots.byWorkerId.values()) {
 			if (row.workerId != preferred && row.isFree(slots.now)) {
@@ -210,15 +220,6 @@ public class JdbcSequenceManager implements ISequenceManager {
 			WorkerLease lease = tryTake(connection, sql, request, row, ownerToken);
 			if (lease != null) {
 				return new Outcome(lease, true);
-			}
-		}
-		for (int workerId = 0; workerId <= request.maxWorkerId(); workerId++) {
-			if (workerId != preferred && !slots.byWorkerId.containsKey(workerId)) {
-				attempted = true;
-				WorkerLease lease = tryInsert(connection, sql, request, workerId, ownerToken);
-				if (lease != null) {
-					return new Outcome(lease, true);
-				}
 			}
 		}
 		return new Outcome(null, attempted);

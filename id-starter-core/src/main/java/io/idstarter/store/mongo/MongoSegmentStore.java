@@ -9,7 +9,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.regex.Pattern;
 
 import com.mongodb.MongoException;
 import com.mongodb.ReadPreference;
@@ -19,6 +18,7 @@ import com.mongodb.client.model.ReturnDocument;
 import com.mongodb.client.result.UpdateResult;
 import io.idstarter.segment.SegmentAllocation;
 import io.idstarter.segment.SegmentKeyAdmin;
+import io.idstarter.segment.SegmentKeys;
 import io.idstarter.segment.SegmentStore;
 import io.idstarter.segment.SegmentStoreException;
 import io.idstarter.segment.UnknownKeyException;
@@ -39,8 +39,7 @@ import org.springframework.data.mongodb.core.MongoOperations;
  * {@code max_id} is the first number not yet allocated. Keys are created with {@link #createKey} (or inserted by hand
  * with {@code max_id} as a 32- or 64-bit integer); allocation never creates a key.
  *
- * <p>Keys are 1 to {@value #MAX_KEY_LENGTH} characters from {@code A-Z a-z 0-9 _ . : -}: safe in URLs, log lines and
- * shell commands. Writes use the write concern of the {@code MongoOperations} given; use {@code w: "majority"}
+ * <p>Keys, steps, first IDs and descriptions follow {@link SegmentKeys}. Writes use the write concern of the {@code MongoOperations} given; use {@code w: "majority"}
  * (MongoDB 5.0's default), because with {@code w: 1} a failover can roll back an acknowledged allocation and the same
  * range would be handed out again.
  */
@@ -48,14 +47,6 @@ public final class MongoSegmentStore implements SegmentStore, SegmentKeyAdmin {
 
 	/** Collection used unless another is given. */
 	public static final String DEFAULT_COLLECTION = "id_segments";
-
-	/** Longest key. */
-	public static final int MAX_KEY_LENGTH = 128;
-
-	/** Longest description. */
-	public static final int MAX_DESCRIPTION_LENGTH = 256;
-
-	private static final Pattern KEY = Pattern.compile("[A-Za-z0-9_.:-]+");
 
 	/** Attempts of an allocation whose document changes between reading it and updating it (a new step). */
 	private static final int MAX_ATTEMPTS = 5;
@@ -94,7 +85,7 @@ public final class MongoSegmentStore implements SegmentStore, SegmentKeyAdmin {
 
 	@Override
 	public SegmentAllocation allocate(String key) {
-		requireValidKey(key);
+		SegmentKeys.checkKey(key);
 		Integer known = this.configuredSteps.get(key);
 		int step = (known != null) ? known : configuredStep(key, find(key));
 		return allocate(key, step, true);
@@ -102,8 +93,8 @@ public final class MongoSegmentStore implements SegmentStore, SegmentKeyAdmin {
 
 	@Override
 	public SegmentAllocation allocate(String key, int step) {
-		requireValidKey(key);
-		requireValidStep(key, step);
+		SegmentKeys.checkKey(key);
+		SegmentKeys.checkStep(key, step);
 		return allocate(key, step, false);
 	}
 
@@ -146,16 +137,7 @@ public final class MongoSegmentStore implements SegmentStore, SegmentKeyAdmin {
 
 	@Override
 	public boolean createKey(String key, long firstId, int step, String description) {
-		requireValidKey(key);
-		requireValidStep(key, step);
-		if (firstId < 0) {
-			throw new IllegalArgumentException("first ID of key '" + key + "' must be at least 0: " + firstId);
-		}
-		Objects.requireNonNull(description, "description");
-		if (description.length() > MAX_DESCRIPTION_LENGTH) {
-			throw new IllegalArgumentException("description of key '" + key + "' must be at most "
-					+ MAX_DESCRIPTION_LENGTH + " characters: " + description.length());
-		}
+		SegmentKeys.checkNewKey(key, firstId, step, description);
 		Document document = new Document("_id", key).append(MAX_ID, firstId)
 			.append(STEP, step)
 			.append("description", description)
@@ -166,8 +148,8 @@ public final class MongoSegmentStore implements SegmentStore, SegmentKeyAdmin {
 
 	@Override
 	public void updateStep(String key, int step) {
-		requireValidKey(key);
-		requireValidStep(key, step);
+		SegmentKeys.checkKey(key);
+		SegmentKeys.checkStep(key, step);
 		UpdateResult result = execute("update the step of key '" + key + "'",
 				(collection) -> collection.updateOne(new Document("_id", key), new Document("$set",
 						new Document(STEP, step)).append("$currentDate", new Document("update_time", true))));
@@ -274,20 +256,6 @@ public final class MongoSegmentStore implements SegmentStore, SegmentKeyAdmin {
 
 	private static MongoCollection<Document> primary(MongoCollection<Document> collection) {
 		return collection.withReadPreference(ReadPreference.primary());
-	}
-
-	private static void requireValidKey(String key) {
-		Objects.requireNonNull(key, "key");
-		if (key.isEmpty() || key.length() > MAX_KEY_LENGTH || !KEY.matcher(key).matches()) {
-			throw new IllegalArgumentException("ID key must be 1 to " + MAX_KEY_LENGTH
-					+ " characters from [A-Za-z0-9_.:-]: '" + key + "'");
-		}
-	}
-
-	private static void requireValidStep(String key, int step) {
-		if (step < 1) {
-			throw new IllegalArgumentException("step of key '" + key + "' must be at least 1: " + step);
-		}
 	}
 
 }

@@ -6,6 +6,7 @@ import java.util.Set;
 
 import io.idstarter.segment.SegmentAllocation;
 import io.idstarter.segment.SegmentKeyAdmin;
+import io.idstarter.segment.SegmentKeys;
 import io.idstarter.segment.SegmentStore;
 import io.idstarter.segment.SegmentStoreException;
 import io.idstarter.segment.UnknownKeyException;
@@ -19,16 +20,13 @@ import org.springframework.data.redis.core.script.RedisScript;
  * A {@link SegmentStore} in Redis: one hash per key ({@code max_id}, {@code step}, {@code description},
  * {@code update_time}, as in Leaf's {@code leaf_alloc} table) and a set of all keys, each operation one Lua script.
  *
- * <p>Keys are {@code <prefix>segment:key:<key>} and {@code <prefix>segment:keys}. Segment keys are 1 to
- * {@value #MAX_KEY_LENGTH} characters from {@code A-Z a-z 0-9 . _ : -}. On Redis Cluster, give a prefix with a hash
+ * <p>Keys are {@code <prefix>segment:key:<key>} and {@code <prefix>segment:keys}. Segment keys, steps and first IDs
+ * follow {@link SegmentKeys}. On Redis Cluster, give a prefix with a hash
  * tag (for example {@code {id-starter}:}) so that creating a key, which writes two Redis keys, stays in one slot.
  *
  * @see RedisSequenceManager
  */
 public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
-
-	/** Longest segment key accepted, as Leaf's {@code biz_tag} column. */
-	public static final int MAX_KEY_LENGTH = 128;
 
 	private static final RedisScript<List<Object>> ALLOCATE = RedisSupport.script("segment-allocate.lua");
 
@@ -67,14 +65,14 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 
 	@Override
 	public SegmentAllocation allocate(String key) {
-		checkKey(key);
+		SegmentKeys.checkKey(key);
 		return allocate(key, "");
 	}
 
 	@Override
 	public SegmentAllocation allocate(String key, int step) {
-		checkKey(key);
-		checkStep(key, step);
+		SegmentKeys.checkKey(key);
+		SegmentKeys.checkStep(key, step);
 		return allocate(key, Integer.toString(step));
 	}
 
@@ -112,12 +110,7 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 
 	@Override
 	public boolean createKey(String key, long firstId, int step, String description) {
-		checkKey(key);
-		if (firstId < 0) {
-			throw new IllegalArgumentException("first ID of key '" + key + "' must be at least 0: " + firstId);
-		}
-		checkStep(key, step);
-		Objects.requireNonNull(description, "description");
+		SegmentKeys.checkNewKey(key, firstId, step, description);
 		String record = recordKey(key);
 		List<Object> reply = execute(CREATE_KEY, List.of(record, this.keySet), "create key '" + key + "'", key,
 				Long.toString(firstId), Integer.toString(step), description);
@@ -132,8 +125,8 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 
 	@Override
 	public void updateStep(String key, int step) {
-		checkKey(key);
-		checkStep(key, step);
+		SegmentKeys.checkKey(key);
+		SegmentKeys.checkStep(key, step);
 		String record = recordKey(key);
 		List<Object> reply = execute(UPDATE_STEP, List.of(record), "change the step of key '" + key + "'",
 				Integer.toString(step));
@@ -180,33 +173,6 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 	private static SegmentStoreException unexpected(String record, String status) {
 		return new SegmentStoreException("unexpected reply '" + status + "' from the script on Redis key '" + record
 				+ "'; are the Lua scripts on the classpath from the same id-starter version?");
-	}
-
-	/**
-	 * Checks a segment key: 1 to {@value #MAX_KEY_LENGTH} characters from {@code A-Z a-z 0-9 . _ : -}.
-	 * @param key the key
-	 * @throws IllegalArgumentException if the key is not allowed
-	 */
-	static void checkKey(String key) {
-		Objects.requireNonNull(key, "key");
-		if (key.isEmpty() || key.length() > MAX_KEY_LENGTH) {
-			throw new IllegalArgumentException("key must be 1 to " + MAX_KEY_LENGTH + " characters long, was "
-					+ key.length() + ": '" + key + "'");
-		}
-		for (int i = 0; i < key.length(); i++) {
-			char c = key.charAt(i);
-			if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_'
-					|| c == ':' || c == '-')) {
-				throw new IllegalArgumentException("key '" + key + "' has character '" + c + "' at index " + i
-						+ "; allowed are A-Z a-z 0-9 . _ : -");
-			}
-		}
-	}
-
-	private static void checkStep(String key, int step) {
-		if (step < 1) {
-			throw new IllegalArgumentException("step of key '" + key + "' must be at least 1: " + step);
-		}
 	}
 
 }

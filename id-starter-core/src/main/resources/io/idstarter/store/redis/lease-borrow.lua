@@ -1,6 +1,6 @@
 -- Takes a free worker-ID slot of a namespace, atomically. A slot is free when it has no owner or its lease expired by
--- this server's clock (TIME). Order: the preferred slot if free, then the slot free for longest (ties: lowest ID),
--- then the lowest slot never used. The slot's timestamp high-water mark is kept across owners and expiry.
+-- this server's clock (TIME). Order (ISequenceManager's): the preferred slot if free, then the lowest slot never
+-- used, then the slot free for longest (ties: lowest ID). The slot's timestamp high-water mark is kept across owners and expiry.
 -- (lease-slot.lua, in front of this, has the slot format.)
 --
 -- KEYS[1]  the namespace's hash
@@ -48,18 +48,18 @@ local chosen
 if preferred >= 0 and (free[preferred] or not marks[preferred]) then
 	chosen = preferred
 else
-	local since
-	for id, freed in pairs(free) do
-		if not chosen or freed < since or (freed == since and id < chosen) then
-			chosen, since = id, freed
+	-- Stops at the first gap, so at most one step more than the slots already present.
+	for id = 0, max_worker_id do
+		if not marks[id] then
+			chosen = id
+			break
 		end
 	end
 	if not chosen then
-		-- Stops at the first gap, so at most one step more than the slots already present.
-		for id = 0, max_worker_id do
-			if not marks[id] then
-				chosen = id
-				break
+		local since
+		for id, freed in pairs(free) do
+			if not chosen or freed < since or (freed == since and id < chosen) then
+				chosen, since = id, freed
 			end
 		end
 	end

@@ -9,7 +9,6 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -21,15 +20,15 @@ import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
 import io.idstarter.segment.SegmentAllocation;
+import io.idstarter.segment.SegmentStore;
 import io.idstarter.segment.SegmentStoreException;
 import io.idstarter.segment.UnknownKeyException;
 import io.idstarter.testsupport.TcpProxy;
+import io.idstarter.testsupport.contract.AbstractSegmentStoreContractTests;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -37,11 +36,12 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.awaitility.Awaitility.await;
 
 /**
- * Behaviour of {@link JdbcSegmentStore} that every supported database must show; subclasses name the database. Each
- * class works in a table of its own ({@code leaf_alloc_<random>}), dropped at the end.
+ * {@link JdbcSegmentStore} on every supported database (subclasses name it): the segment contract of
+ * {@link AbstractSegmentStoreContractTests}, and what is particular to the JDBC store (Leaf's table, corrupt rows,
+ * transactions, outages). Each class works in a table of its own ({@code leaf_alloc_<random>}), dropped at the end.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class AbstractJdbcSegmentStoreTests {
+abstract class AbstractJdbcSegmentStoreTests extends AbstractSegmentStoreContractTests {
 
 	protected TestDatabase database;
 
@@ -50,6 +50,8 @@ abstract class AbstractJdbcSegmentStoreTests {
 	protected JdbcSegmentStore store;
 
 	private final List<String> tables = new ArrayList<>();
+
+	private String missingTable = "";
 
 	protected abstract TestDatabase openDatabase();
 
@@ -74,6 +76,23 @@ abstract class AbstractJdbcSegmentStoreTests {
 			this.database.dropTables(this.tables.toArray(String[]::new));
 			this.database.close();
 		}
+	}
+
+	@Override
+	protected SegmentStore createStore() {
+		return this.store;
+	}
+
+	@Override
+	protected SegmentStore createStoreWithoutStorage() {
+		this.missingTable = TestDatabase.unique("no_such_table_");
+		return new JdbcSegmentStore(this.database.dataSource(), this.missingTable);
+	}
+
+	@Override
+	protected List<String> missingStorageMessageParts() {
+		return List.of("table '" + this.missingTable + "' does not exist",
+				"classpath:" + this.database.dialect().schemaLocation(), "JDBC segment store at jdbc:");
 	}
 
 	private String newTable() {
@@ -119,78 +138,6 @@ abstract class AbstractJdbcSegmentStoreTests {
 	}
 
 	@Test
-	void aStepChosenByTheCallerSizesTheRangeAndReportsTheConfiguredStep() {
-		String key = createKey(1000, 100);
-		assertThat(this.store.allocate(key, 7)).isEqualTo(new SegmentAllocation(key, 1000, 1007, 100));
-		assertThat(this.store.allocate(key)).isEqualTo(new SegmentAllocation(key, 1007, 1107, 100));
-		assertThat(this.store.allocate(key, 1_000_000)).isEqualTo(new SegmentAllocation(key, 1107, 1_001_107, 100));
-	}
-
-	@Test
-	void anUnknownKeyIsReportedByName() {
-		String key = TestDatabase.unique("missing-");
-		assertThatExceptionOfType(UnknownKeyException.class).isThrownBy(() -> this.store.allocate(key))
-			.withMessageContaining("'" + key + "'")
-			.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo(key));
-		assertThatExceptionOfType(UnknownKeyException.class).isThrownBy(() -> this.store.allocate(key, 10));
-		assertThatExceptionOfType(UnknownKeyException.class).isThrownBy(() -> this.store.updateStep(key, 10));
-	}
-
-	@ParameterizedTest
-	@ValueSource(strings = { "", " ", "with space", "slash/key", "quote'key", "semi;colon", "percent%", "ключ",
-			"tab\tkey", "new\nline" })
-	void keysOutsideTheSafeCharactersAreRejectedBeforeTheDatabaseIsTouched(String key) {
-		JdbcSegmentStore untouchable = new JdbcSegmentStore(failingDataSource(), this.table);
-		assertThatIllegalArgumentException().isThrownBy(() -> untouchable.allocate(key))
-			.withMessageContaining("'" + key + "'")
-			.withMessageContaining(key.isEmpty() ? "1 to 128 characters" : "ASCII letters, digits");
-		assertThatIllegalArgumentException().isThrownBy(() -> untouchable.allocate(key, 10));
-		assertThatIllegalArgumentException().isThrownBy(() -> untouchable.createKey(key, 1, 10, ""));
-		assertThatIllegalArgumentException().isThrownBy(() -> untouchable.updateStep(key, 10));
-	}
-
-	@Test
-	void keysLongerThan128CharactersAreRejectedAnd128AreAccepted() {
-		String longest = TestDatabase.unique("k").repeat(20).substring(0, 128);
-		JdbcSegmentStore untouchable = new JdbcSegmentStore(failingDataSource(), this.table);
-		assertThatIllegalArgumentException().isThrownBy(() -> untouchable.allocate(longest + "x"))
-			.withMessageContaining("1 to 128 characters, it has 129")
-			.withMessageContaining(longest);
-		assertThat(this.store.createKey(longest, 5, 5, "longest key")).isTrue();
-		assertThat(this.store.allocate(longest)).isEqualTo(new SegmentAllocation(longest, 5, 10, 5));
-		assertThat(this.store.keys()).contains(longest);
-	}
-
-	@ParameterizedTest
-	@ValueSource(ints = { 0, -1, Integer.MIN_VALUE })
-	void stepsBelowOneAreRejected(int step) {
-		String key = createKey(1, 10);
-		assertThatIllegalArgumentException().isThrownBy(() -> this.store.allocate(key, step))
-			.withMessage("step of key '" + key + "' must be at least 1: " + step);
-		assertThatIllegalArgumentException().isThrownBy(() -> this.store.updateStep(key, step))
-			.withMessageContaining("at least 1");
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> this.store.createKey(TestDatabase.unique("k-"), 1, step, ""))
-			.withMessageContaining("at least 1");
-		assertThat(maxIdAndStep(this.table, key)).containsExactly(1L, 10L);
-	}
-
-	@Test
-	void aRangeThatWouldPassLongMaxValueIsRefusedAndTheRowKept() {
-		String key = createKey(Long.MAX_VALUE - 150, 100);
-		assertThat(this.store.allocate(key)).isEqualTo(new SegmentAllocation(key, Long.MAX_VALUE - 150,
-				Long.MAX_VALUE - 50, 100));
-		assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(() -> this.store.allocate(key))
-			.withMessageContaining("'" + key + "'")
-			.withMessageContaining("max_id " + (Long.MAX_VALUE - 50))
-			.withMessageContaining("step 100")
-			.withMessageContaining("Long.MAX_VALUE");
-		assertThat(maxIdAndStep(this.table, key)).containsExactly(Long.MAX_VALUE - 50, 100L);
-		assertThat(this.store.allocate(key, 50)).isEqualTo(new SegmentAllocation(key, Long.MAX_VALUE - 50,
-				Long.MAX_VALUE, 100));
-	}
-
-	@Test
 	void aRowWithAStepBelowOneIsReportedAndLeftUnchanged() {
 		String key = TestDatabase.unique("bad-step-");
 		insertLeafRow(this.table, key, 1, 0);
@@ -211,90 +158,6 @@ abstract class AbstractJdbcSegmentStoreTests {
 			.withMessageContaining("'" + key + "'")
 			.withMessageContaining("max_id -5");
 		assertThat(maxIdAndStep(this.table, key)).containsExactly(-5L, 10L);
-	}
-
-	@Test
-	void createKeyInsertsOnceAndLeavesAnExistingKeyAlone() {
-		String key = TestDatabase.unique("created-");
-		assertThat(this.store.createKey(key, 0, 50, "orders")).isTrue();
-		assertThat(this.store.createKey(key, 999, 7, "other")).isFalse();
-		assertThat(maxIdAndStep(this.table, key)).containsExactly(0L, 50L);
-		assertThat(this.store.keys()).contains(key);
-		assertThat(this.store.allocate(key)).isEqualTo(new SegmentAllocation(key, 0, 50, 50));
-	}
-
-	@Test
-	void createKeyRejectsBadFirstIdsAndDescriptions() {
-		String key = TestDatabase.unique("created-");
-		assertThatIllegalArgumentException().isThrownBy(() -> this.store.createKey(key, -1, 10, ""))
-			.withMessageContaining("first ID of key '" + key + "'")
-			.withMessageContaining(": -1");
-		assertThatIllegalArgumentException().isThrownBy(() -> this.store.createKey(key, Long.MAX_VALUE - 9, 10, ""));
-		assertThatIllegalArgumentException().isThrownBy(() -> this.store.createKey(key, 1, 10, "d".repeat(257)))
-			.withMessageContaining("at most 256 characters");
-		assertThat(this.store.keys()).doesNotContain(key);
-	}
-
-	@Test
-	void concurrentCreatorsOfOneKeyAllSucceedAndExactlyOneCreatesIt() throws Exception {
-		String key = TestDatabase.unique("raced-");
-		List<Boolean> created = runConcurrently(8, () -> this.store.createKey(key, 1, 10, "raced"));
-		assertThat(created).containsOnlyOnce(true).hasSize(8);
-		assertThat(maxIdAndStep(this.table, key)).containsExactly(1L, 10L);
-	}
-
-	@Test
-	void updateStepChangesTheSizeOfLaterRanges() {
-		String key = createKey(1, 10);
-		this.store.updateStep(key, 25);
-		assertThat(this.store.allocate(key)).isEqualTo(new SegmentAllocation(key, 1, 26, 25));
-	}
-
-	@Test
-	void keysListsEveryKeyOfTheTable() {
-		String a = createKey(1, 10);
-		String b = createKey(1, 10);
-		assertThat(this.store.keys()).contains(a, b);
-	}
-
-	@Test
-	void concurrentAllocationsOfOneKeyNeverOverlapAndLeaveNoGap() throws Exception {
-		String key = createKey(1, 3);
-		int threads = 8;
-		int perThread = 60;
-		List<List<SegmentAllocation>> results = runConcurrently(threads, () -> {
-			List<SegmentAllocation> mine = new ArrayList<>();
-			for (int i = 0; i < perThread; i++) {
-				mine.add((i % 3 == 0) ? this.store.allocate(key, 1 + (i % 7)) : this.store.allocate(key));
-			}
-			return mine;
-		});
-		List<SegmentAllocation> all = new ArrayList<>();
-		results.forEach(all::addAll);
-		all.sort(Comparator.comparingLong(SegmentAllocation::start));
-		assertThat(all).hasSize(threads * perThread);
-		long expectedStart = 1;
-		for (SegmentAllocation allocation : all) {
-			assertThat(allocation.start()).as("start of %s", allocation).isEqualTo(expectedStart);
-			expectedStart = allocation.end();
-		}
-		assertThat(maxIdAndStep(this.table, key)).containsExactly(expectedStart, 3L);
-	}
-
-	@Test
-	void aMissingTableIsReportedWithTheScriptThatCreatesIt() {
-		String missing = TestDatabase.unique("no_such_table_");
-		JdbcSegmentStore lost = new JdbcSegmentStore(this.database.dataSource(), missing);
-		String script = "classpath:" + this.database.dialect().schemaLocation();
-		assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(() -> lost.allocate("any-key"))
-			.withMessageContaining("table '" + missing + "' does not exist")
-			.withMessageContaining(script)
-			.withMessageContaining("JDBC segment store at jdbc:");
-		assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(lost::keys)
-			.withMessageContaining(missing)
-			.withMessageContaining(script);
-		assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(() -> lost.createKey("k", 1, 1, ""))
-			.withMessageContaining(script);
 	}
 
 	@Test
@@ -428,13 +291,6 @@ abstract class AbstractJdbcSegmentStoreTests {
 		finally {
 			executor.shutdownNow();
 		}
-	}
-
-	private static DataSource failingDataSource() {
-		return (DataSource) Proxy.newProxyInstance(AbstractJdbcSegmentStoreTests.class.getClassLoader(),
-				new Class<?>[] { DataSource.class }, (proxy, method, args) -> {
-					throw new AssertionError("the database must not be touched, but " + method.getName() + " was called");
-				});
 	}
 
 	/**

@@ -7,14 +7,13 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.IntStream;
 
-import io.idstarter.lease.LeaseLostException;
+import io.idstarter.lease.ISequenceManager;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseStoreException;
-import io.idstarter.lease.NoFreeWorkerIdException;
 import io.idstarter.lease.WorkerLease;
 import io.idstarter.testsupport.TcpProxy;
+import io.idstarter.testsupport.contract.AbstractSequenceManagerContractTests;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,14 +26,13 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.awaitility.Awaitility.await;
 
 /**
- * Behaviour of {@link JdbcSequenceManager} that every supported database must show; subclasses name the database.
- * Each class works in a lease table of its own ({@code id_worker_lease_<random>}), dropped at the end, and each test
- * in namespaces of its own.
+ * {@link JdbcSequenceManager} on every supported database (subclasses name it): the lease contract of
+ * {@link AbstractSequenceManagerContractTests}, and what is particular to the JDBC store (rows, corrupt rows,
+ * transactions, outages). Each class works in a lease table of its own ({@code id_worker_lease_<random>}), dropped at
+ * the end, and each test in namespaces of its own.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class AbstractJdbcSequenceManagerTests {
-
-	private static final Duration TTL = Duration.ofSeconds(30);
+abstract class AbstractJdbcSequenceManagerTests extends AbstractSequenceManagerContractTests {
 
 	protected TestDatabase database;
 
@@ -45,6 +43,8 @@ abstract class AbstractJdbcSequenceManagerTests {
 	private String segmentTable;
 
 	private final List<String> extraTables = new ArrayList<>();
+
+	private String missingTable = "";
 
 	protected abstract TestDatabase openDatabase();
 
@@ -66,9 +66,26 @@ abstract class AbstractJdbcSequenceManagerTests {
 		}
 	}
 
+	@Override
+	protected ISequenceManager createManager() {
+		return this.manager;
+	}
+
+	@Override
+	protected ISequenceManager createManagerWithoutStorage() {
+		this.missingTable = TestDatabase.unique("no_such_lease_table_");
+		return new JdbcSequenceManager(this.database.dataSource(), this.missingTable);
+	}
+
+	@Override
+	protected List<String> missingStorageMessageParts() {
+		return List.of("table '" + this.missingTable + "' does not exist",
+				"classpath:" + this.database.dialect().schemaLocation(), "JDBC lease store at jdbc:");
+	}
+
 	@Test
 	void aFreshNamespaceLendsSlotZeroWithNoFloorAndTheRequestedCeiling() {
-		String namespace = namespace();
+		String namespace = newNamespace();
 		long ceiling = System.currentTimeMillis() + 5000;
 		WorkerLease lease = this.manager.borrow(request(namespace, 15, TTL, -1, ceiling));
 		assertThat(lease.namespace()).isEqualTo(namespace);
@@ -84,167 +101,8 @@ abstract class AbstractJdbcSequenceManagerTests {
 	}
 
 	@Test
-	void eachBorrowTakesADifferentSlot() {
-		String namespace = namespace();
-		List<Integer> workerIds = IntStream.range(0, 3)
-			.mapToObj((i) -> this.manager.borrow(request(namespace, 15, TTL, -1, 0)).workerId())
-			.toList();
-		assertThat(workerIds).containsExactly(0, 1, 2);
-	}
-
-	@Test
-	void thePreferredSlotIsTakenWhenFreeAndPassedOverWhenHeld() {
-		String namespace = namespace();
-		WorkerLease first = this.manager.borrow(request(namespace, 15, TTL, 5, 1000));
-		assertThat(first.workerId()).isEqualTo(5);
-		this.manager.release(first, 900);
-		WorkerLease again = this.manager.borrow(request(namespace, 15, TTL, 5, 2000));
-		assertThat(again.workerId()).isEqualTo(5);
-		assertThat(again.timestampFloor()).isEqualTo(900);
-		assertThat(again.timestampCeiling()).isEqualTo(2000);
-		WorkerLease other = this.manager.borrow(request(namespace, 15, TTL, 5, 2000));
-		assertThat(other.workerId()).isZero();
-	}
-
-	@Test
-	void freeSlotsAreReusedLongestFreeFirstBeforeSlotsNeverUsed() throws InterruptedException {
-		String namespace = namespace();
-		List<WorkerLease> leases = new ArrayList<>();
-		for (int i = 0; i < 3; i++) {
-			leases.add(this.manager.borrow(request(namespace, 15, TTL, -1, 0)));
-		}
-		this.manager.release(leases.get(1), -1);
-		Thread.sleep(20);
-		this.manager.release(leases.get(0), -1);
-		assertThat(this.manager.borrow(request(namespace, 15, TTL, -1, 0)).workerId()).isEqualTo(1);
-		assertThat(this.manager.borrow(request(namespace, 15, TTL, -1, 0)).workerId()).isEqualTo(0);
-		assertThat(this.manager.borrow(request(namespace, 15, TTL, -1, 0)).workerId()).isEqualTo(3);
-	}
-
-	@Test
-	void anExpiredLeaseIsTakenOverAboveThePreviousCeilingAndTheOldOwnerCanNeitherRenewNorRelease() {
-		String namespace = namespace();
-		Duration ttl = Duration.ofSeconds(1);
-		long ceilingA = System.currentTimeMillis() + 60_000;
-		WorkerLease a = this.manager.borrow(request(namespace, 0, ttl, -1, ceilingA));
-		assertThatExceptionOfType(NoFreeWorkerIdException.class)
-			.isThrownBy(() -> this.manager.borrow(request(namespace, 0, ttl, -1, 0)));
-		WorkerLease b = await().atMost(Duration.ofSeconds(10))
-			.pollInterval(Duration.ofMillis(100))
-			.ignoreException(NoFreeWorkerIdException.class)
-			.until(() -> this.manager.borrow(request(namespace, 0, ttl, -1, 10)), (lease) -> true);
-		assertThat(b.workerId()).isZero();
-		assertThat(b.ownerToken()).isNotEqualTo(a.ownerToken());
-		assertThat(b.timestampFloor()).isEqualTo(ceilingA);
-		assertThat(b.timestampCeiling()).isEqualTo(ceilingA);
-		// Both times come from the database's clock: the take happened after A's lease ended by that clock.
-		assertThat(b.storeTimeMillis()).isGreaterThan(a.storeTimeMillis() + ttl.toMillis());
-		LeaseRow held = row(namespace, 0);
-		assertThatExceptionOfType(LeaseLostException.class).isThrownBy(() -> this.manager.renew(a, ceilingA + 1))
-			.withMessageContaining("Worker ID 0 of namespace '" + namespace + "'")
-			.withMessageContaining("owner token " + a.ownerToken())
-			.withMessageContaining("held by instance 'host-a/1' with owner token " + b.ownerToken());
-		this.manager.release(a, 5);
-		assertThat(row(namespace, 0)).isEqualTo(held);
-	}
-
-	@Test
-	void renewExtendsTheLeaseByTheDatabaseClockAndOnlyRaisesTheMark() {
-		String namespace = namespace();
-		WorkerLease lease = this.manager.borrow(request(namespace, 15, TTL, -1, 1000));
-		WorkerLease raised = this.manager.renew(lease, 5000);
-		assertThat(raised.timestampCeiling()).isEqualTo(5000);
-		assertThat(raised.timestampFloor()).isEqualTo(-1);
-		assertThat(raised.ownerToken()).isEqualTo(lease.ownerToken());
-		assertThat(raised.storeTimeMillis()).isGreaterThanOrEqualTo(lease.storeTimeMillis());
-		assertThat(row(namespace, 0).expiresAt()).isEqualTo(raised.storeTimeMillis() + TTL.toMillis());
-		WorkerLease kept = this.manager.renew(raised, 2000);
-		assertThat(kept.timestampCeiling()).isEqualTo(5000);
-		assertThat(row(namespace, 0).maxTimestamp()).isEqualTo(5000);
-	}
-
-	@Test
-	void renewAndReleaseWithAnotherOwnerTokenChangeNothing() {
-		String namespace = namespace();
-		WorkerLease lease = this.manager.borrow(request(namespace, 15, TTL, -1, 1000));
-		WorkerLease impostor = new WorkerLease(namespace, 0, "not-the-owner", TTL, -1, 1000, 0);
-		LeaseRow before = row(namespace, 0);
-		assertThatExceptionOfType(LeaseLostException.class).isThrownBy(() -> this.manager.renew(impostor, 9000))
-			.withMessageContaining("Worker ID 0 of namespace '" + namespace + "'")
-			.withMessageContaining("owner token not-the-owner")
-			.withMessageContaining(lease.ownerToken());
-		this.manager.release(impostor, 10);
-		assertThat(row(namespace, 0)).isEqualTo(before);
-		WorkerLease neverBorrowed = new WorkerLease(namespace, 7, "nobody", TTL, -1, 1000, 0);
-		assertThatExceptionOfType(LeaseLostException.class).isThrownBy(() -> this.manager.renew(neverBorrowed, 9000))
-			.withMessageContaining("Worker ID 7")
-			.withMessageContaining("gone");
-		assertThat(row(namespace, 7)).isNull();
-	}
-
-	@Test
-	void releaseFreesTheSlotAndSetsTheMarkToTheReportedTimestampNeverBelowTheFloor() {
-		String namespace = namespace();
-		WorkerLease lease = this.manager.borrow(request(namespace, 15, TTL, -1, 10_000));
-		lease = this.manager.renew(lease, 20_000);
-		this.manager.release(lease, 15_000);
-		LeaseRow released = row(namespace, 0);
-		assertThat(released.owner()).isNull();
-		assertThat(released.maxTimestamp()).isEqualTo(15_000);
-		assertThat(released.expiresAt()).isLessThanOrEqualTo(dbNow());
-
-		WorkerLease next = this.manager.borrow(request(namespace, 15, TTL, -1, 16_000));
-		assertThat(next.workerId()).isZero();
-		assertThat(next.timestampFloor()).isEqualTo(15_000);
-		next = this.manager.renew(next, 30_000);
-		this.manager.release(next, -1);
-		assertThat(row(namespace, 0).maxTimestamp()).isEqualTo(30_000);
-
-		WorkerLease third = this.manager.borrow(request(namespace, 15, TTL, -1, 0));
-		assertThat(third.timestampFloor()).isEqualTo(30_000);
-		this.manager.release(third, 100);
-		assertThat(row(namespace, 0).maxTimestamp()).isEqualTo(30_000);
-	}
-
-	@Test
-	void concurrentBorrowersGetEverySlotOnceAndTheNextBorrowFindsNoneFree() throws Exception {
-		String namespace = namespace();
-		// First race: every slot is new (INSERT); second race: every slot was released (conditional UPDATE).
-		List<WorkerLease> inserted = borrowAllConcurrently(namespace);
-		inserted.forEach((lease) -> this.manager.release(lease, -1));
-		List<WorkerLease> taken = borrowAllConcurrently(namespace);
-		assertThat(taken).extracting(WorkerLease::timestampFloor).containsOnly(0L);
-		assertThatExceptionOfType(NoFreeWorkerIdException.class)
-			.isThrownBy(() -> this.manager.borrow(request(namespace, 15, TTL, 3, 0)))
-			.withMessageContaining("namespace '" + namespace + "'")
-			.withMessageContaining("all 16 slots [0, 15]");
-		for (WorkerLease lease : taken) {
-			assertThat(row(namespace, lease.workerId()).owner()).isEqualTo(lease.ownerToken());
-		}
-	}
-
-	private List<WorkerLease> borrowAllConcurrently(String namespace) throws Exception {
-		List<List<WorkerLease>> perThread = AbstractJdbcSegmentStoreTests.runConcurrently(4, () -> {
-			List<WorkerLease> mine = new ArrayList<>();
-			while (true) {
-				try {
-					mine.add(this.manager.borrow(request(namespace, 15, TTL, -1, 0)));
-				}
-				catch (NoFreeWorkerIdException ex) {
-					return mine;
-				}
-			}
-		});
-		List<WorkerLease> all = perThread.stream().flatMap(List::stream).toList();
-		assertThat(all).extracting(WorkerLease::workerId)
-			.containsExactlyInAnyOrderElementsOf(IntStream.rangeClosed(0, 15).boxed().toList());
-		assertThat(all).extracting(WorkerLease::ownerToken).doesNotHaveDuplicates();
-		return all;
-	}
-
-	@Test
 	void aRowOutsideTheLayoutIsReportedAndLeftUnchanged() {
-		String namespace = namespace();
+		String namespace = newNamespace();
 		insertRow(namespace, 99, "someone", 0, 12345);
 		LeaseRow before = row(namespace, 99);
 		assertThatExceptionOfType(LeaseStoreException.class)
@@ -259,7 +117,7 @@ abstract class AbstractJdbcSequenceManagerTests {
 
 	@Test
 	void aRowWithANegativeMarkIsReportedAndLeftUnchanged() {
-		String namespace = namespace();
+		String namespace = newNamespace();
 		insertRow(namespace, 3, null, 0, -5);
 		assertThatExceptionOfType(LeaseStoreException.class)
 			.isThrownBy(() -> this.manager.borrow(request(namespace, 15, TTL, 3, 0)))
@@ -270,7 +128,7 @@ abstract class AbstractJdbcSequenceManagerTests {
 
 	@Test
 	void aHeldRowWhoseMarkWasCorruptedIsReportedOnRenewAndLeftUnchanged() {
-		String namespace = namespace();
+		String namespace = newNamespace();
 		WorkerLease lease = this.manager.borrow(request(namespace, 15, TTL, -1, 1000));
 		this.database.execute("UPDATE " + this.table + " SET max_timestamp = -7 WHERE namespace = '" + namespace + "'");
 		LeaseRow corrupted = row(namespace, 0);
@@ -289,19 +147,19 @@ abstract class AbstractJdbcSequenceManagerTests {
 				+ "owner_token varchar(64), instance varchar(255), expires_at bigint, max_timestamp bigint, "
 				+ "updated_at bigint, PRIMARY KEY (namespace, worker_id))");
 		JdbcSequenceManager onLenient = new JdbcSequenceManager(this.database.dataSource(), lenient);
-		String nullMark = namespace();
+		String nullMark = newNamespace();
 		this.database.execute("INSERT INTO " + lenient + " VALUES ('" + nullMark + "', 2, NULL, NULL, 0, NULL, 0)");
 		assertThatExceptionOfType(LeaseStoreException.class)
 			.isThrownBy(() -> onLenient.borrow(request(nullMark, 15, TTL, -1, 0)))
 			.withMessageContaining("row (namespace '" + nullMark + "', worker_id 2)")
 			.withMessageContaining("max_timestamp is NULL");
-		String nullExpiry = namespace();
+		String nullExpiry = newNamespace();
 		this.database.execute("INSERT INTO " + lenient + " VALUES ('" + nullExpiry + "', 4, NULL, NULL, NULL, -1, 0)");
 		assertThatExceptionOfType(LeaseStoreException.class)
 			.isThrownBy(() -> onLenient.borrow(request(nullExpiry, 15, TTL, -1, 0)))
 			.withMessageContaining("worker_id 4")
 			.withMessageContaining("expires_at is NULL");
-		String heldThenNulled = namespace();
+		String heldThenNulled = newNamespace();
 		WorkerLease lease = onLenient.borrow(request(heldThenNulled, 15, TTL, -1, 1000));
 		this.database.execute("UPDATE " + lenient + " SET max_timestamp = NULL WHERE namespace = '" + heldThenNulled + "'");
 		assertThatExceptionOfType(LeaseStoreException.class).isThrownBy(() -> onLenient.renew(lease, 2000))
@@ -328,7 +186,7 @@ abstract class AbstractJdbcSequenceManagerTests {
 
 	@Test
 	void workOnAConnectionThatIsNotInAutoCommitModeIsCommitted() throws SQLException {
-		String namespace = namespace();
+		String namespace = newNamespace();
 		try (Connection connection = this.database.dataSource().getConnection()) {
 			connection.setAutoCommit(false);
 			JdbcSequenceManager onOneConnection = new JdbcSequenceManager(
@@ -345,17 +203,6 @@ abstract class AbstractJdbcSequenceManagerTests {
 	}
 
 	@Test
-	void aMissingTableIsReportedWithTheScriptThatCreatesIt() {
-		String missing = TestDatabase.unique("no_such_lease_table_");
-		JdbcSequenceManager lost = new JdbcSequenceManager(this.database.dataSource(), missing);
-		assertThatExceptionOfType(LeaseStoreException.class)
-			.isThrownBy(() -> lost.borrow(request(namespace(), 15, TTL, -1, 0)))
-			.withMessageContaining("table '" + missing + "' does not exist")
-			.withMessageContaining("classpath:" + this.database.dialect().schemaLocation())
-			.withMessageContaining("JDBC lease store at jdbc:");
-	}
-
-	@Test
 	void invalidTableNamesAreRejected() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> new JdbcSequenceManager(this.database.dataSource(), "lease; DROP TABLE x"))
@@ -364,7 +211,7 @@ abstract class AbstractJdbcSequenceManagerTests {
 
 	@Test
 	void anOutageIsReportedAndTheLeaseSurvivesIt() {
-		String namespace = namespace();
+		String namespace = newNamespace();
 		try (TcpProxy proxy = this.database.startProxy()) {
 			JdbcSequenceManager viaProxy = new JdbcSequenceManager(this.database.dataSourceThrough(proxy), this.table);
 			WorkerLease lease = viaProxy.borrow(request(namespace, 15, TTL, -1, 1000));
@@ -395,7 +242,7 @@ abstract class AbstractJdbcSequenceManagerTests {
 		return new LeaseRequest(namespace, maxWorkerId, ttl, preferred, "host-a/1", ceiling);
 	}
 
-	private static String namespace() {
+	private static String newNamespace() {
 		return TestDatabase.unique("ns-");
 	}
 

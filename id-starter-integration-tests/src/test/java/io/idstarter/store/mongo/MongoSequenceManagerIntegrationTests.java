@@ -1,21 +1,14 @@
 package io.idstarter.store.mongo;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Date;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 import com.mongodb.client.MongoClient;
-import io.idstarter.lease.LeaseLostException;
+import io.idstarter.lease.ISequenceManager;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseStoreException;
-import io.idstarter.lease.NoFreeWorkerIdException;
 import io.idstarter.lease.WorkerLease;
+import io.idstarter.testsupport.contract.AbstractSequenceManagerContractTests;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,15 +18,15 @@ import org.springframework.data.mongodb.core.MongoTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
-import static org.awaitility.Awaitility.await;
 
 /**
  * Integration tests for {@link MongoSequenceManager} on the server of {@code TestBackends.mongo()}: a real MongoDB
  * when one is found, otherwise (on this project's CI machines, which have no {@code mongod}) the in-JVM
- * {@code mongo-java-server}, whose clock is this JVM's; the log line at the start names the one used. The class uses
- * its own collection, and each test its own namespace.
+ * {@code mongo-java-server}, whose clock is this JVM's; the log line at the start names the one used. The lease
+ * contract of {@link AbstractSequenceManagerContractTests}, and what is particular to MongoDB (the slot document,
+ * corrupt documents, outages). The class uses its own collection, and each test its own namespace.
  */
-class MongoSequenceManagerIntegrationTests {
+class MongoSequenceManagerIntegrationTests extends AbstractSequenceManagerContractTests {
 
 	private static final Duration TTL = Duration.ofSeconds(30);
 
@@ -60,10 +53,15 @@ class MongoSequenceManagerIntegrationTests {
 	}
 
 	@BeforeEach
-	void createManager() {
+	void createMongoManager() {
 		this.template = mongo.template();
 		this.manager = new MongoSequenceManager(this.template, collection);
 		this.namespace = MongoTestSupport.unique("ns");
+	}
+
+	@Override
+	protected ISequenceManager createManager() {
+		return new MongoSequenceManager(mongo.template(), collection);
 	}
 
 	@Test
@@ -82,129 +80,6 @@ class MongoSequenceManagerIntegrationTests {
 		assertThat(slot.getString("instance")).isEqualTo("node-a");
 		assertThat(slot.getLong("maxTimestamp")).isEqualTo(5_000L);
 		assertThat(slot.getDate("expiresAt").getTime()).isEqualTo(lease.storeTimeMillis() + TTL.toMillis());
-	}
-
-	@Test
-	void borrowPrefersTheRequestedWorkerIdWhenItIsFree() {
-		assertThat(this.manager.borrow(request(7, TTL, 5, "node-a", 0)).workerId()).isEqualTo(5);
-		assertThat(this.manager.borrow(request(7, TTL, 5, "node-b", 0)).workerId()).isZero();
-	}
-
-	@Test
-	void borrowingEverySlotConcurrentlyGivesEachSlotOnceThenNoFreeWorkerId() throws Exception {
-		int slots = 8;
-		List<Object> outcomes = borrowConcurrently(2 * slots, slots - 1);
-		assertThat(outcomes).filteredOn(WorkerLease.class::isInstance)
-			.extracting((outcome) -> ((WorkerLease) outcome).workerId())
-			.containsExactlyInAnyOrder(0, 1, 2, 3, 4, 5, 6, 7);
-		assertThat(outcomes).filteredOn(NoFreeWorkerIdException.class::isInstance).hasSize(slots);
-		assertThatExceptionOfType(NoFreeWorkerIdException.class)
-			.isThrownBy(() -> this.manager.borrow(request(slots - 1, TTL, 3, "late", 0)))
-			.withMessageContaining("All 8 worker IDs [0, 7] of namespace '" + this.namespace + "'");
-
-		// Released slots are taken again through their existing documents, still once each.
-		for (Object outcome : outcomes) {
-			if (outcome instanceof WorkerLease lease) {
-				this.manager.release(lease, -1);
-			}
-		}
-		List<Object> again = borrowConcurrently(2 * slots, slots - 1);
-		assertThat(again).filteredOn(WorkerLease.class::isInstance)
-			.extracting((outcome) -> ((WorkerLease) outcome).workerId())
-			.containsExactlyInAnyOrder(0, 1, 2, 3, 4, 5, 6, 7);
-		assertThat(again).filteredOn(NoFreeWorkerIdException.class::isInstance).hasSize(slots);
-	}
-
-	@Test
-	void anExpiredLeaseGoesToANewOwnerWhoseFloorIsTheOldCeilingAndTheOldOwnerCannotRenewOrRelease() {
-		Duration ttl = Duration.ofSeconds(1);
-		WorkerLease first = this.manager.borrow(request(0, ttl, -1, "node-a", 123_456));
-		assertThatExceptionOfType(NoFreeWorkerIdException.class)
-			.isThrownBy(() -> this.manager.borrow(request(0, ttl, -1, "node-b", 0)));
-		WorkerLease second = await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100))
-			.ignoreException(NoFreeWorkerIdException.class)
-			.until(() -> this.manager.borrow(request(0, ttl, -1, "node-b", 100_000)), (lease) -> true);
-		assertThat(second.workerId()).isZero();
-		assertThat(second.storeTimeMillis()).isGreaterThanOrEqualTo(first.storeTimeMillis() + ttl.toMillis());
-		assertThat(second.timestampFloor()).isEqualTo(123_456);
-		assertThat(second.timestampCeiling()).isEqualTo(123_456);
-		assertThat(second.ownerToken()).isNotEqualTo(first.ownerToken());
-
-		assertThatExceptionOfType(LeaseLostException.class).isThrownBy(() -> this.manager.renew(first, 200_000))
-			.withMessageContaining("Worker ID 0 of namespace '" + this.namespace + "'")
-			.withMessageContaining("instance 'node-b' holds it now");
-		this.manager.release(first, 1);
-		Document slot = slot(0);
-		assertThat(slot.getString("owner")).isEqualTo(second.ownerToken());
-		assertThat(slot.getLong("maxTimestamp")).isEqualTo(123_456L);
-	}
-
-	@Test
-	void anExpiredLeaseThatNobodyTookCanStillBeRenewed() throws InterruptedException {
-		Duration ttl = Duration.ofSeconds(1);
-		WorkerLease lease = this.manager.borrow(request(0, ttl, -1, "node-a", 1_000));
-		Thread.sleep(1_100);
-		WorkerLease renewed = this.manager.renew(lease, 2_000);
-		assertThat(renewed.timestampCeiling()).isEqualTo(2_000);
-		assertThat(slot(0).getDate("expiresAt").getTime()).isEqualTo(renewed.storeTimeMillis() + ttl.toMillis());
-	}
-
-	@Test
-	void renewExtendsTheLeaseAndOnlyRaisesTheMark() {
-		WorkerLease lease = this.manager.borrow(request(3, TTL, -1, "node-a", 1_000));
-		WorkerLease raised = this.manager.renew(lease, 2_000);
-		assertThat(raised.timestampCeiling()).isEqualTo(2_000);
-		assertThat(raised.timestampFloor()).isEqualTo(-1);
-		assertThat(raised.ownerToken()).isEqualTo(lease.ownerToken());
-		assertThat(raised.storeTimeMillis()).isGreaterThanOrEqualTo(lease.storeTimeMillis());
-		WorkerLease kept = this.manager.renew(raised, 1_500);
-		assertThat(kept.timestampCeiling()).isEqualTo(2_000);
-		Document slot = slot(0);
-		assertThat(slot.getLong("maxTimestamp")).isEqualTo(2_000L);
-		assertThat(slot.getDate("expiresAt").getTime()).isEqualTo(kept.storeTimeMillis() + TTL.toMillis());
-	}
-
-	@Test
-	void renewAndReleaseWithAnotherOwnerTokenLeaveTheSlotAlone() {
-		WorkerLease lease = this.manager.borrow(request(3, TTL, -1, "node-a", 1_000));
-		WorkerLease forged = new WorkerLease(lease.namespace(), lease.workerId(), "not-the-owner", TTL, -1, 1_000, 0);
-		Document before = slot(0);
-		assertThatExceptionOfType(LeaseLostException.class).isThrownBy(() -> this.manager.renew(forged, 9_000))
-			.withMessageContaining("instance 'node-a' holds it now");
-		this.manager.release(forged, 1);
-		assertThat(slot(0)).isEqualTo(before);
-	}
-
-	@Test
-	void releaseLowersTheMarkToTheLastIssuedTimestampButNeverBelowTheFloor() {
-		WorkerLease first = this.manager.borrow(request(0, TTL, -1, "node-a", 5_000));
-		this.manager.release(first, 3_000);
-		assertThat(slot(0).getLong("maxTimestamp")).isEqualTo(3_000L);
-		assertThat(slot(0).get("owner")).isNull();
-
-		WorkerLease second = this.manager.borrow(request(0, TTL, -1, "node-b", 2_000));
-		assertThat(second.timestampFloor()).isEqualTo(3_000);
-		assertThat(second.timestampCeiling()).isEqualTo(3_000);
-		this.manager.release(second, 1_000);
-		assertThat(slot(0).getLong("maxTimestamp")).isEqualTo(3_000L);
-
-		WorkerLease third = this.manager.borrow(request(0, TTL, -1, "node-c", 9_000));
-		assertThat(third.timestampFloor()).isEqualTo(3_000);
-		this.manager.release(third, -1);
-		assertThat(slot(0).getLong("maxTimestamp")).isEqualTo(9_000L);
-		assertThat(this.manager.borrow(request(0, TTL, -1, "node-d", 0)).timestampFloor()).isEqualTo(9_000);
-	}
-
-	@Test
-	void aReleasedSlotIsFreeAtOnceAndTheSlotFreeLongestIsTakenFirst() throws InterruptedException {
-		WorkerLease zero = this.manager.borrow(request(2, TTL, -1, "node-a", 0));
-		WorkerLease one = this.manager.borrow(request(2, TTL, -1, "node-b", 0));
-		this.manager.borrow(request(2, TTL, -1, "node-c", 0));
-		this.manager.release(one, -1);
-		Thread.sleep(20);
-		this.manager.release(zero, -1);
-		assertThat(this.manager.borrow(request(2, TTL, -1, "node-d", 0)).workerId()).isEqualTo(1);
-		assertThat(this.manager.borrow(request(2, TTL, -1, "node-e", 0)).workerId()).isZero();
 	}
 
 	@Test
@@ -240,35 +115,6 @@ class MongoSequenceManagerIntegrationTests {
 				mongo.restore();
 			}
 			assertThat(proxied.renew(lease, 2_000).timestampCeiling()).isEqualTo(2_000);
-		}
-	}
-
-	private List<Object> borrowConcurrently(int borrowers, int maxWorkerId) throws Exception {
-		ExecutorService executor = Executors.newFixedThreadPool(borrowers);
-		try {
-			CountDownLatch start = new CountDownLatch(1);
-			List<Future<WorkerLease>> futures = new ArrayList<>();
-			for (int i = 0; i < borrowers; i++) {
-				String instance = "node-" + i;
-				futures.add(executor.submit(() -> {
-					start.await();
-					return this.manager.borrow(request(maxWorkerId, TTL, -1, instance, 0));
-				}));
-			}
-			start.countDown();
-			List<Object> outcomes = new ArrayList<>();
-			for (Future<WorkerLease> future : futures) {
-				try {
-					outcomes.add(future.get());
-				}
-				catch (ExecutionException ex) {
-					outcomes.add(ex.getCause());
-				}
-			}
-			return outcomes;
-		}
-		finally {
-			executor.shutdownNow();
 		}
 	}
 

@@ -13,16 +13,21 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import io.idstarter.lease.ISequenceManager;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.NoFreeWorkerIdException;
 import io.idstarter.lease.WorkerLease;
 import io.idstarter.segment.SegmentAllocation;
 import io.idstarter.segment.SegmentIdGenerator;
 import io.idstarter.segment.SegmentOptions;
+import io.idstarter.segment.SegmentStore;
 import io.idstarter.segment.SegmentStoreException;
+import io.idstarter.testsupport.contract.AbstractSegmentStoreContractTests;
+import io.idstarter.testsupport.contract.AbstractSequenceManagerContractTests;
 import io.idstarter.testsupport.TestBackends;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
@@ -34,8 +39,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The Redis stores on a real Redis Cluster ({@code TestBackends.redisCluster()}: three masters), each "instance" with
- * its own connection factory, and a key prefix with a hash tag so that every key of the stores is in one slot.
+ * The Redis stores on a real Redis Cluster ({@code TestBackends.redisCluster()}: three masters): the lease and segment
+ * contracts, and several "instances" each with its own connection factory; a key prefix with a hash tag keeps every
+ * key of the stores in one slot.
  */
 class RedisClusterIntegrationTests {
 
@@ -45,9 +51,16 @@ class RedisClusterIntegrationTests {
 
 	private static StringRedisTemplate redis;
 
+	private static RedisSequenceManager sharedManager;
+
+	private static RedisSegmentStore sharedStore;
+
 	@BeforeAll
 	static void connect() {
-		redis = new StringRedisTemplate(newFactory());
+		LettuceConnectionFactory factory = newFactory();
+		redis = new StringRedisTemplate(factory);
+		sharedManager = new RedisSequenceManager(factory, PREFIX);
+		sharedStore = new RedisSegmentStore(factory, PREFIX);
 	}
 
 	@AfterAll
@@ -66,6 +79,32 @@ class RedisClusterIntegrationTests {
 		factory.afterPropertiesSet();
 		factories.add(factory);
 		return factory;
+	}
+
+	/**
+	 * The lease contract on the cluster.
+	 */
+	@Nested
+	class LeaseContract extends AbstractSequenceManagerContractTests {
+
+		@Override
+		protected ISequenceManager createManager() {
+			return sharedManager;
+		}
+
+	}
+
+	/**
+	 * The segment contract on the cluster.
+	 */
+	@Nested
+	class SegmentContract extends AbstractSegmentStoreContractTests {
+
+		@Override
+		protected SegmentStore createStore() {
+			return sharedStore;
+		}
+
 	}
 
 	@Test

@@ -1,34 +1,32 @@
 package io.idstarter.store.redis;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
-import io.idstarter.lease.LeaseLostException;
+import io.idstarter.lease.ISequenceManager;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.NoFreeWorkerIdException;
 import io.idstarter.lease.WorkerLease;
+import io.idstarter.testsupport.contract.AbstractSequenceManagerContractTests;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
-import static org.awaitility.Awaitility.await;
 
 /**
- * {@link RedisSequenceManager} against the real Redis of {@code TestBackends.redis()}.
+ * {@link RedisSequenceManager} against the real Redis of {@code TestBackends.redis()}: the lease contract of
+ * {@link AbstractSequenceManagerContractTests}, and what is particular to Redis (the hash's format, corrupt fields,
+ * the key prefix).
  */
-class RedisSequenceManagerIntegrationTests {
+class RedisSequenceManagerIntegrationTests extends AbstractSequenceManagerContractTests {
 
 	private static final Duration TTL = Duration.ofSeconds(30);
 
@@ -47,6 +45,11 @@ class RedisSequenceManagerIntegrationTests {
 	@AfterAll
 	static void cleanUp() {
 		server.close();
+	}
+
+	@Override
+	protected ISequenceManager createManager() {
+		return manager;
 	}
 
 	@Test
@@ -68,35 +71,6 @@ class RedisSequenceManagerIntegrationTests {
 	}
 
 	@Test
-	void manyThreadsBorrowingASmallNamespaceGetEachSlotExactlyOnceAndTheNextBorrowFails() throws Exception {
-		String namespace = newNamespace();
-		int threads = 32;
-		CountDownLatch start = new CountDownLatch(1);
-		List<Callable<WorkerLease>> borrowers = new ArrayList<>();
-		for (int i = 0; i < threads; i++) {
-			borrowers.add(() -> {
-				start.await();
-				try {
-					return manager.borrow(request(namespace, 15, TTL, -1, NOW));
-				}
-				catch (NoFreeWorkerIdException ex) {
-					return null;
-				}
-			});
-		}
-		List<WorkerLease> leases = RedisSegmentStoreIntegrationTests.runAll(borrowers, start).stream()
-			.filter((lease) -> lease != null).toList();
-
-		assertThat(leases).extracting(WorkerLease::workerId)
-			.containsExactlyInAnyOrderElementsOf(IntStream.rangeClosed(0, 15).boxed().toList());
-		assertThat(leases.stream().map(WorkerLease::ownerToken).collect(Collectors.toSet())).hasSize(16);
-		assertThatExceptionOfType(NoFreeWorkerIdException.class)
-			.isThrownBy(() -> manager.borrow(request(namespace, 15, TTL, 3, NOW)))
-			.withMessageContaining("'" + namespace + "'")
-			.withMessageContaining("all 16 slots [0, 15]");
-	}
-
-	@Test
 	void borrowsEvery1024SlotsOfALargeNamespaceQuickly() {
 		String namespace = newNamespace();
 		long started = System.nanoTime();
@@ -112,105 +86,6 @@ class RedisSequenceManagerIntegrationTests {
 	}
 
 	@Test
-	void anExpiredLeaseFreesItsSlotByRedisClockAndTheNewOwnerStartsAboveTheOldCeiling() {
-		String namespace = newNamespace();
-		Duration oneSecond = Duration.ofSeconds(1);
-		WorkerLease first = manager.borrow(request(namespace, 0, oneSecond, -1, NOW + 1000));
-		WorkerLease renewed = manager.renew(first, NOW + 2000);
-		assertThatExceptionOfType(NoFreeWorkerIdException.class)
-			.isThrownBy(() -> manager.borrow(request(namespace, 0, oneSecond, -1, NOW)));
-
-		WorkerLease second = await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
-			.ignoreException(NoFreeWorkerIdException.class)
-			.until(() -> manager.borrow(request(namespace, 0, oneSecond, -1, NOW)), (lease) -> true);
-
-		assertThat(second.workerId()).isZero();
-		assertThat(second.storeTimeMillis()).isGreaterThanOrEqualTo(renewed.storeTimeMillis() + 1000);
-		assertThat(second.timestampFloor()).as("high-water mark survives expiry").isEqualTo(NOW + 2000);
-		assertThat(second.timestampCeiling()).isEqualTo(NOW + 2000);
-		assertThatExceptionOfType(LeaseLostException.class).isThrownBy(() -> manager.renew(first, NOW + 3000))
-			.withMessageContaining("worker id 0 of namespace '" + namespace + "'")
-			.withMessageContaining("instance 'host-a:1' holds it");
-	}
-
-	@Test
-	void renewExtendsTheLeaseFromRedisTimeAndOnlyRaisesTheMark() {
-		String namespace = newNamespace();
-		WorkerLease lease = manager.borrow(request(namespace, 3, TTL, -1, NOW + 1000));
-
-		WorkerLease raised = manager.renew(lease, NOW + 3000);
-		WorkerLease kept = manager.renew(raised, NOW + 2000);
-
-		assertThat(raised.timestampCeiling()).isEqualTo(NOW + 3000);
-		assertThat(raised.timestampFloor()).isEqualTo(-1);
-		assertThat(raised.ownerToken()).isEqualTo(lease.ownerToken());
-		assertThat(kept.timestampCeiling()).as("stored max(mark, requested)").isEqualTo(NOW + 3000);
-		assertThat(kept.storeTimeMillis()).isGreaterThanOrEqualTo(raised.storeTimeMillis());
-		assertThat(hash(namespace)).containsOnly(Map.entry("0", (kept.storeTimeMillis() + TTL.toMillis()) + " "
-				+ (NOW + 3000) + " -1 " + lease.ownerToken() + " host-a:1"));
-	}
-
-	@Test
-	void renewAndReleaseNeedTheOwnerToken() {
-		String namespace = newNamespace();
-		WorkerLease lease = manager.borrow(request(namespace, 0, TTL, -1, NOW));
-		WorkerLease impostor = new WorkerLease(namespace, 0, UUID.randomUUID().toString(), TTL, -1, NOW, NOW);
-		Map<String, String> before = hash(namespace);
-
-		assertThatExceptionOfType(LeaseLostException.class).isThrownBy(() -> manager.renew(impostor, NOW + 9000))
-			.withMessageContaining("no longer held with this lease's owner token");
-		manager.release(impostor, NOW + 9000);
-
-		assertThat(hash(namespace)).isEqualTo(before);
-		assertThatExceptionOfType(NoFreeWorkerIdException.class)
-			.isThrownBy(() -> manager.borrow(request(namespace, 0, TTL, -1, NOW)));
-		assertThat(manager.renew(lease, NOW).workerId()).isZero();
-	}
-
-	@Test
-	void aReleasedLeaseCannotBeRenewed() {
-		String namespace = newNamespace();
-		WorkerLease lease = manager.borrow(request(namespace, 0, TTL, -1, NOW));
-		manager.release(lease, NOW);
-
-		assertThatExceptionOfType(LeaseLostException.class).isThrownBy(() -> manager.renew(lease, NOW))
-			.withMessageContaining("the slot is free");
-	}
-
-	@Test
-	void anExpiredLeaseThatNobodyTookCanStillBeRenewed() {
-		String namespace = newNamespace();
-		WorkerLease lease = manager.borrow(request(namespace, 0, Duration.ofSeconds(1), -1, NOW));
-		String slot = hash(namespace).get("0");
-		server.redis.opsForHash().put(manager.namespaceKey(namespace), "0", "1" + slot.substring(slot.indexOf(' ')));
-
-		WorkerLease renewed = manager.renew(lease, NOW + 10);
-
-		assertThat(renewed.timestampCeiling()).isEqualTo(NOW + 10);
-		assertThatExceptionOfType(NoFreeWorkerIdException.class)
-			.isThrownBy(() -> manager.borrow(request(namespace, 0, TTL, -1, NOW)));
-	}
-
-	@Test
-	void releaseSetsTheMarkToTheLastIssuedTimestampButNotBelowTheFloor() {
-		String namespace = newNamespace();
-		WorkerLease first = manager.borrow(request(namespace, 0, TTL, -1, NOW + 5000));
-		manager.release(first, NOW + 1000);
-		WorkerLease second = manager.borrow(request(namespace, 0, TTL, -1, NOW));
-		assertThat(second.timestampFloor()).as("lowered to what was really issued").isEqualTo(NOW + 1000);
-		assertThat(second.timestampCeiling()).isEqualTo(NOW + 1000);
-
-		manager.release(second, NOW + 500);
-		WorkerLease third = manager.borrow(request(namespace, 0, TTL, -1, NOW));
-		assertThat(third.timestampFloor()).as("never below the previous owners' mark").isEqualTo(NOW + 1000);
-
-		manager.renew(third, NOW + 7000);
-		manager.release(third, -1);
-		WorkerLease fourth = manager.borrow(request(namespace, 0, TTL, -1, NOW));
-		assertThat(fourth.timestampFloor()).as("unknown last timestamp keeps the mark").isEqualTo(NOW + 7000);
-	}
-
-	@Test
 	void aReleasedSlotCountsAsFreeSinceItsRelease() {
 		String namespace = newNamespace();
 		WorkerLease lease = manager.borrow(request(namespace, 0, TTL, -1, NOW));
@@ -222,38 +97,6 @@ class RedisSequenceManagerIntegrationTests {
 		assertThat(slot).hasSize(5);
 		assertThat(Long.parseLong(slot[0])).as("free since").isBetween(before, after);
 		assertThat(slot).endsWith(Long.toString(NOW), "-1", "-", "host-a:1");
-	}
-
-	@Test
-	void thePreferredSlotIsTakenWhenFreeAndAnotherWhenItIsHeld() {
-		String namespace = newNamespace();
-		WorkerLease preferred = manager.borrow(request(namespace, 7, TTL, 5, NOW));
-		WorkerLease other = manager.borrow(request(namespace, 7, TTL, 5, NOW));
-		manager.release(preferred, NOW + 100);
-		WorkerLease reclaimed = manager.borrow(request(namespace, 7, TTL, 5, NOW));
-
-		assertThat(preferred.workerId()).isEqualTo(5);
-		assertThat(other.workerId()).isZero();
-		assertThat(reclaimed.workerId()).isEqualTo(5);
-		assertThat(reclaimed.timestampFloor()).isEqualTo(NOW + 100);
-	}
-
-	@Test
-	void withoutAPreferenceTheSlotFreeForLongestComesBeforeANeverUsedOne() throws Exception {
-		String namespace = newNamespace();
-		List<WorkerLease> leases = new ArrayList<>();
-		for (int i = 0; i < 4; i++) {
-			leases.add(manager.borrow(request(namespace, 15, TTL, -1, NOW)));
-		}
-		assertThat(leases).extracting(WorkerLease::workerId).containsExactly(0, 1, 2, 3);
-		manager.release(leases.get(2), NOW);
-		Thread.sleep(5); // Redis time moves on, so the two slots were freed at different milliseconds
-		manager.release(leases.get(0), NOW);
-		Thread.sleep(5);
-		manager.release(leases.get(3), NOW);
-
-		assertThat(IntStream.range(0, 4).map((i) -> manager.borrow(request(namespace, 15, TTL, -1, NOW)).workerId()))
-			.containsExactly(2, 0, 3, 4);
 	}
 
 	@Test

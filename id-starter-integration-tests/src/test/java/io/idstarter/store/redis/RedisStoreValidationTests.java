@@ -12,8 +12,6 @@ import io.lettuce.core.SocketOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -57,50 +55,6 @@ class RedisStoreValidationTests {
 	@AfterAll
 	static void close() {
 		nowhere.destroy();
-	}
-
-	@ParameterizedTest
-	@ValueSource(strings = { "", "a b", "a/b", "ключ", "a*", "{tag}", "tab\tkey", "new\nline" })
-	void keysOutsideTheSafeCharactersAreRejected(String key) {
-		assertThatIllegalArgumentException().isThrownBy(() -> store.allocate(key)).withMessageContaining("key");
-		assertThatIllegalArgumentException().isThrownBy(() -> store.allocate(key, 10));
-		assertThatIllegalArgumentException().isThrownBy(() -> store.createKey(key, 0, 10, ""));
-		assertThatIllegalArgumentException().isThrownBy(() -> store.updateStep(key, 10));
-	}
-
-	@Test
-	void keysLongerThan128CharactersAreRejectedAndTheRuleNamed() {
-		String key = "k".repeat(129);
-		assertThatIllegalArgumentException().isThrownBy(() -> store.allocate(key))
-			.withMessageContaining("1 to 128 characters").withMessageContaining("was 129");
-		assertThatIllegalArgumentException().isThrownBy(() -> store.createKey(key, 0, 1, ""));
-	}
-
-	@Test
-	void anIllegalCharacterIsNamedWithItsPosition() {
-		assertThatIllegalArgumentException().isThrownBy(() -> store.allocate("order s"))
-			.withMessage("key 'order s' has character ' ' at index 5; allowed are A-Z a-z 0-9 . _ : -");
-	}
-
-	@Test
-	void keysOfTheSafeCharactersPassValidation() {
-		RedisSegmentStore.checkKey("Order.v2_eu-west:1");
-		RedisSegmentStore.checkKey("k".repeat(128));
-	}
-
-	@ParameterizedTest
-	@ValueSource(ints = { 0, -1, Integer.MIN_VALUE })
-	void stepsBelowOneAreRejected(int step) {
-		assertThatIllegalArgumentException().isThrownBy(() -> store.allocate("orders", step))
-			.withMessage("step of key 'orders' must be at least 1: " + step);
-		assertThatIllegalArgumentException().isThrownBy(() -> store.createKey("orders", 0, step, ""));
-		assertThatIllegalArgumentException().isThrownBy(() -> store.updateStep("orders", step));
-	}
-
-	@Test
-	void aNegativeFirstIdIsRejected() {
-		assertThatIllegalArgumentException().isThrownBy(() -> store.createKey("orders", -1, 10, ""))
-			.withMessage("first ID of key 'orders' must be at least 0: -1");
 	}
 
 	@Test

@@ -1,0 +1,296 @@
+package io.idstarter.testsupport.contract;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.idstarter.segment.SegmentAllocation;
+import io.idstarter.segment.SegmentKeyAdmin;
+import io.idstarter.segment.SegmentKeys;
+import io.idstarter.segment.SegmentStore;
+import io.idstarter.segment.SegmentStoreException;
+import io.idstarter.segment.UnknownKeyException;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * What every {@link SegmentStore} (with its {@link SegmentKeyAdmin}) promises, written once: extend this class,
+ * return the store under test from {@link #createStore()}, and every store (the shipped ones and yours) is held to the
+ * same contract.
+ *
+ * <p>Each test creates keys of its own, so one store may serve every test of a class. The contract: a key's ranges
+ * start at its first ID and follow each other without gap or overlap, whatever the steps and however many callers
+ * allocate at once, even while its step changes; {@code allocate(key)} uses the configured step,
+ * {@code allocate(key, step)} the caller's, and both report the configured one; a range never passes
+ * {@link Long#MAX_VALUE}; keys are created once; keys, steps, first IDs and descriptions follow {@link SegmentKeys}
+ * and a bad one is refused before the store changes; an unknown key is an {@link UnknownKeyException} and is not
+ * created; a store that is not set up fails with a {@link SegmentStoreException}.
+ */
+public abstract class AbstractSegmentStoreContractTests {
+
+	private SegmentStore store;
+
+	private SegmentKeyAdmin admin;
+
+	/**
+	 * Returns the store under test; it must also implement {@link SegmentKeyAdmin}, or {@link #createAdmin} must be
+	 * overridden. Called before each test; may return the same instance every time.
+	 * @return the store
+	 */
+	protected abstract SegmentStore createStore();
+
+	/**
+	 * Returns the key administration of the store under test.
+	 * @param store the store {@link #createStore()} returned
+	 * @return the store itself by default
+	 */
+	protected SegmentKeyAdmin createAdmin(SegmentStore store) {
+		assertThat(store).as("the store must implement SegmentKeyAdmin, or the test must override createAdmin")
+			.isInstanceOf(SegmentKeyAdmin.class);
+		return (SegmentKeyAdmin) store;
+	}
+
+	/**
+	 * Returns a store of the same kind whose storage is not set up (a table never created), or {@code null} if the
+	 * store creates its storage on first use (as Redis keys and MongoDB collections are); the test of the error
+	 * is then skipped, and says why.
+	 * @return the store, or {@code null}
+	 */
+	protected @Nullable SegmentStore createStoreWithoutStorage() {
+		return null;
+	}
+
+	/**
+	 * Returns what the error of a store without its storage must say, such as the table and the script that creates
+	 * it.
+	 * @return message fragments
+	 */
+	protected List<String> missingStorageMessageParts() {
+		return List.of();
+	}
+
+	@BeforeEach
+	void createStoreAndAdmin() {
+		this.store = createStore();
+		this.admin = createAdmin(this.store);
+	}
+
+	/**
+	 * Returns the store under test.
+	 * @return the store of this test
+	 */
+	protected SegmentStore store() {
+		return this.store;
+	}
+
+	/**
+	 * Returns a key no other test uses.
+	 * @return a valid key
+	 */
+	protected String newKey() {
+		return ContractSupport.unique("contract-key-");
+	}
+
+	private String createKey(long firstId, int step) {
+		String key = newKey();
+		assertThat(this.admin.createKey(key, firstId, step, "contract test")).isTrue();
+		return key;
+	}
+
+	@Test
+	void rangesStartAtTheFirstIdAndUseTheConfiguredOrTheCallersStep() {
+		String key = createKey(1000, 100);
+		assertThat(this.store.allocate(key)).isEqualTo(new SegmentAllocation(key, 1000, 1100, 100));
+		assertThat(this.store.allocate(key, 7)).isEqualTo(new SegmentAllocation(key, 1100, 1107, 100));
+		assertThat(this.store.allocate(key)).isEqualTo(new SegmentAllocation(key, 1107, 1207, 100));
+		assertThat(this.store.allocate(key, 1_000_000)).isEqualTo(new SegmentAllocation(key, 1207, 1_001_207, 100));
+		assertThat(this.store.keys()).contains(key);
+	}
+
+	@Test
+	void createKeyCreatesOnceAndLeavesAnExistingKeyUnchanged() {
+		String key = newKey();
+		assertThat(this.admin.createKey(key, 7, 10, "first")).isTrue();
+		assertThat(this.admin.createKey(key, 1000, 99, "second")).isFalse();
+		assertThat(this.store.allocate(key)).isEqualTo(new SegmentAllocation(key, 7, 17, 10));
+	}
+
+	@Test
+	void ofConcurrentCreatorsOfOneKeyExactlyOneCreatesIt() throws Exception {
+		String key = newKey();
+		List<Boolean> created = ContractSupport.concurrently(8, () -> this.admin.createKey(key, 1, 10, "raced"));
+		assertThat(created).hasSize(8).containsOnlyOnce(true);
+		assertThat(this.store.allocate(key)).isEqualTo(new SegmentAllocation(key, 1, 11, 10));
+	}
+
+	@Test
+	void updateStepChangesTheSizeOfLaterRangesOnly() {
+		String key = createKey(0, 10);
+		SegmentAllocation before = this.store.allocate(key);
+		this.admin.updateStep(key, 25);
+		assertThat(before).isEqualTo(new SegmentAllocation(key, 0, 10, 10));
+		assertThat(this.store.allocate(key)).isEqualTo(new SegmentAllocation(key, 10, 35, 25));
+		assertThat(this.store.allocate(key, 5)).isEqualTo(new SegmentAllocation(key, 35, 40, 25));
+	}
+
+	@Test
+	void anUnknownKeyIsReportedByNameAndNotCreated() {
+		String key = newKey();
+		assertThatExceptionOfType(UnknownKeyException.class).isThrownBy(() -> this.store.allocate(key))
+			.withMessageContaining("'" + key + "'")
+			.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo(key));
+		assertThatExceptionOfType(UnknownKeyException.class).isThrownBy(() -> this.store.allocate(key, 10));
+		assertThatExceptionOfType(UnknownKeyException.class).isThrownBy(() -> this.admin.updateStep(key, 10));
+		assertThat(this.store.keys()).doesNotContain(key);
+	}
+
+	@Test
+	void keysListsEveryKeyCreated() {
+		String a = createKey(0, 1);
+		String b = createKey(0, 1);
+		Set<String> keys = this.store.keys();
+		assertThat(keys).contains(a, b);
+	}
+
+	@Test
+	void concurrentAllocationsTileTheKeyWithoutGapOrOverlapWhileItsStepChanges() throws Exception {
+		String key = createKey(1, 3);
+		int threads = 6;
+		int perThread = 50;
+		AtomicBoolean allocating = new AtomicBoolean(true);
+		AtomicReference<@Nullable Throwable> stepperFailure = new AtomicReference<>();
+		Thread stepper = new Thread(() -> {
+			try {
+				for (int step = 4; allocating.get(); step = (step % 9) + 1) {
+					this.admin.updateStep(key, step);
+					Thread.sleep(5);
+				}
+			}
+			catch (Throwable ex) {
+				stepperFailure.set(ex);
+			}
+		}, "contract-step-changer");
+		Set<SegmentAllocation> configured = ConcurrentHashMap.newKeySet();
+		List<List<SegmentAllocation>> results;
+		stepper.start();
+		try {
+			results = ContractSupport.concurrently(threads, () -> {
+				List<SegmentAllocation> mine = new ArrayList<>();
+				for (int i = 0; i < perThread; i++) {
+					if (i % 3 == 0) {
+						mine.add(this.store.allocate(key, 1 + (i % 7)));
+					}
+					else {
+						SegmentAllocation range = this.store.allocate(key);
+						configured.add(range);
+						mine.add(range);
+					}
+				}
+				return mine;
+			});
+		}
+		finally {
+			allocating.set(false);
+			stepper.join();
+		}
+		assertThat(stepperFailure.get()).isNull();
+		List<SegmentAllocation> all = new ArrayList<>();
+		results.forEach(all::addAll);
+		all.sort(Comparator.comparingLong(SegmentAllocation::start));
+		assertThat(all).hasSize(threads * perThread);
+		long next = 1;
+		for (SegmentAllocation range : all) {
+			assertThat(range.start()).as("start of %s", range).isEqualTo(next);
+			assertThat(range.configuredStep()).isBetween(1, 9);
+			next = range.end();
+		}
+		assertThat(configured).allSatisfy((range) -> assertThat(range.size())
+			.as("a range of the configured step is as long as the step it reports: %s", range)
+			.isEqualTo(range.configuredStep()));
+		this.admin.updateStep(key, 5);
+		assertThat(this.store.allocate(key)).isEqualTo(new SegmentAllocation(key, next, next + 5, 5));
+	}
+
+	@Test
+	void aRangeNeverPassesLongMaxValue() {
+		String key = createKey(Long.MAX_VALUE - 15, 10);
+		assertThat(this.store.allocate(key))
+			.isEqualTo(new SegmentAllocation(key, Long.MAX_VALUE - 15, Long.MAX_VALUE - 5, 10));
+		assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(() -> this.store.allocate(key))
+			.withMessageContaining("'" + key + "'")
+			.withMessageContaining("Long.MAX_VALUE");
+		assertThat(this.store.allocate(key, 5))
+			.as("the refused allocation moved nothing")
+			.isEqualTo(new SegmentAllocation(key, Long.MAX_VALUE - 5, Long.MAX_VALUE, 10));
+		assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(() -> this.store.allocate(key, 1));
+		assertThatExceptionOfType(SegmentStoreException.class)
+			.isThrownBy(() -> this.store.allocate(key, Integer.MAX_VALUE));
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "", " ", "with space", "slash/key", "quote'key", "semi;colon", "dollar$key", "ключ",
+			"tab\tkey", "new\nline" })
+	void keysOutsideTheAllowedCharactersAreRefusedBeforeTheStoreChanges(String key) {
+		assertThatIllegalArgumentException().isThrownBy(() -> this.store.allocate(key))
+			.withMessageContaining(key.isEmpty() ? "1 to 128 characters" : "[A-Za-z0-9._:-]");
+		assertThatIllegalArgumentException().isThrownBy(() -> this.store.allocate(key, 10));
+		assertThatIllegalArgumentException().isThrownBy(() -> this.admin.createKey(key, 1, 10, ""));
+		assertThatIllegalArgumentException().isThrownBy(() -> this.admin.updateStep(key, 10));
+		assertThat(this.store.keys()).doesNotContain(key);
+	}
+
+	@Test
+	void keysOf128CharactersAreAcceptedAndLongerOnesRefused() {
+		String longest = (newKey() + "x".repeat(SegmentKeys.MAX_KEY_LENGTH)).substring(0, SegmentKeys.MAX_KEY_LENGTH);
+		assertThatIllegalArgumentException().isThrownBy(() -> this.admin.createKey(longest + "y", 5, 5, ""))
+			.withMessageContaining("1 to 128 characters, it has 129");
+		assertThat(this.admin.createKey(longest, 5, 5, "longest key")).isTrue();
+		assertThat(this.store.allocate(longest)).isEqualTo(new SegmentAllocation(longest, 5, 10, 5));
+		assertThat(this.store.keys()).contains(longest);
+	}
+
+	@Test
+	void badStepsFirstIdsAndDescriptionsAreRefusedBeforeTheStoreChanges() {
+		String key = createKey(1, 10);
+		for (int step : new int[] { 0, -1, Integer.MIN_VALUE }) {
+			assertThatIllegalArgumentException().isThrownBy(() -> this.store.allocate(key, step))
+				.withMessage("step of key '" + key + "' must be at least 1: " + step);
+			assertThatIllegalArgumentException().isThrownBy(() -> this.admin.updateStep(key, step));
+		}
+		String other = newKey();
+		assertThatIllegalArgumentException().isThrownBy(() -> this.admin.createKey(other, 1, 0, ""))
+			.withMessageContaining("at least 1");
+		assertThatIllegalArgumentException().isThrownBy(() -> this.admin.createKey(other, -1, 10, ""))
+			.withMessageContaining("first ID of key '" + other + "'");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.admin.createKey(other, Long.MAX_VALUE - 9, 10, ""));
+		assertThatIllegalArgumentException().isThrownBy(() -> this.admin.createKey(other, 1, 10, "d".repeat(257)))
+			.withMessageContaining("at most 256 characters");
+		assertThat(this.store.keys()).doesNotContain(other);
+		assertThat(this.store.allocate(key)).as("the refused calls moved nothing")
+			.isEqualTo(new SegmentAllocation(key, 1, 11, 10));
+	}
+
+	@Test
+	void aStoreThatIsNotSetUpFailsWithASegmentStoreException() {
+		SegmentStore unset = createStoreWithoutStorage();
+		Assumptions.assumeTrue(unset != null, "this store creates its storage on first use");
+		assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(() -> unset.allocate("any-key"))
+			.satisfies((ex) -> assertThat(ex.getMessage()).contains(missingStorageMessageParts()));
+		assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(unset::keys)
+			.satisfies((ex) -> assertThat(ex.getMessage()).contains(missingStorageMessageParts()));
+	}
+
+}
