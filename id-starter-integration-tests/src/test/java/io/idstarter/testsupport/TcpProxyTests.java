@@ -52,6 +52,17 @@ class TcpProxyTests {
 	}
 
 	@Test
+	void forwardsAServerThatSpeaksFirst() throws IOException {
+		try (EchoServer greeting = new EchoServer("hi!"); TcpProxy proxy = TcpProxy.start("127.0.0.1", greeting.port());
+				Socket socket = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
+			socket.setSoTimeout(5000);
+			assertThat(receive(socket, 3)).isEqualTo("hi!");
+			send(socket, "ok");
+			assertThat(receive(socket, 2)).isEqualTo("ok");
+		}
+	}
+
+	@Test
 	void cutClosesOpenConnectionsAndClosesNewOnesUntilRestored() throws IOException {
 		try (Socket open = connect()) {
 			send(open, "one");
@@ -195,7 +206,17 @@ class TcpProxyTests {
 
 		private final AtomicInteger closed = new AtomicInteger();
 
+		private final byte[] greeting;
+
 		EchoServer() throws IOException {
+			this("");
+		}
+
+		/**
+		 * @param greeting sent first on every connection, before anything is read
+		 */
+		EchoServer(String greeting) throws IOException {
+			this.greeting = greeting.getBytes(StandardCharsets.US_ASCII);
 			this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
 			Thread acceptor = new Thread(this::accept, "echo-accept");
 			acceptor.setDaemon(true);
@@ -235,6 +256,8 @@ class TcpProxyTests {
 
 		private void echo(Socket socket) {
 			try (socket; InputStream in = socket.getInputStream(); OutputStream out = socket.getOutputStream()) {
+				out.write(this.greeting);
+				out.flush();
 				byte[] buffer = new byte[1024];
 				int read;
 				while ((read = in.read(buffer)) != -1) {

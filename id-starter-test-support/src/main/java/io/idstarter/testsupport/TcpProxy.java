@@ -195,9 +195,9 @@ public final class TcpProxy implements AutoCloseable {
 	}
 
 	/**
-	 * One client connection: the upstream socket is opened by the client-to-server writer when it first may forward
-	 * (so a connection accepted during a stall does not reach the server before the stall ends), then the
-	 * server-to-client direction starts.
+	 * One client connection: the upstream socket is opened by the client-to-server writer at once, or, for a
+	 * connection accepted during a stall, once the stall ends; then the server-to-client direction starts (some
+	 * servers, MariaDB's for one, speak first).
 	 */
 	private final class Connection {
 
@@ -217,8 +217,10 @@ public final class TcpProxy implements AutoCloseable {
 		}
 
 		private void writeToServer(BlockingQueue<Chunk> queue) {
-			Chunk first = next(queue);
-			if (first == END || first == null) {
+			while (TcpProxy.this.fault.stalled && !this.client.isClosed()) {
+				sleepNanos(POLL_NANOS);
+			}
+			if (TcpProxy.this.fault.cut || this.client.isClosed()) {
 				closeBoth();
 				return;
 			}
@@ -240,8 +242,8 @@ public final class TcpProxy implements AutoCloseable {
 			}
 			BlockingQueue<Chunk> toClient = new ArrayBlockingQueue<>(QUEUE_CHUNKS);
 			thread("read-server", () -> read(server, toClient));
-			thread("write-client", () -> write(toClient, this.client, null));
-			write(queue, server, first);
+			thread("write-client", () -> write(toClient, this.client));
+			write(queue, server);
 		}
 
 		/**
@@ -273,9 +275,9 @@ public final class TcpProxy implements AutoCloseable {
 		 * Writes chunks to a socket as they fall due, outside a stall, until the end of stream; then closes both
 		 * sides.
 		 */
-		private void write(BlockingQueue<Chunk> queue, Socket to, @Nullable Chunk first) {
+		private void write(BlockingQueue<Chunk> queue, Socket to) {
 			try (OutputStream out = to.getOutputStream()) {
-				Chunk chunk = (first != null) ? first : next(queue);
+				Chunk chunk = next(queue);
 				while (chunk != null && chunk.bytes.length > 0) {
 					out.write(chunk.bytes);
 					out.flush();
