@@ -71,6 +71,43 @@ final class DrillChild {
 	}
 
 	/**
+	 * Freezes the process with SIGSTOP, as a long GC pause, a VM migration or a laptop lid does: every thread stops
+	 * wherever it is, and the monotonic clock goes on.
+	 * @return when, wall-clock ms
+	 */
+	long pause() {
+		signal("STOP");
+		return System.currentTimeMillis();
+	}
+
+	/**
+	 * Lets a paused process go on with SIGCONT.
+	 * @return when, wall-clock ms
+	 */
+	long resume() {
+		signal("CONT");
+		return System.currentTimeMillis();
+	}
+
+	private void signal(String signal) {
+		try {
+			Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid())).redirectErrorStream(true)
+				.start();
+			String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+			if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+				throw new IllegalStateException("kill -" + signal + " " + pid() + " failed: " + output);
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("cannot run kill -" + signal, ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("interrupted", ex);
+		}
+	}
+
+	/**
 	 * Waits for the process to exit.
 	 * @param timeout how long at most
 	 * @return its exit status
