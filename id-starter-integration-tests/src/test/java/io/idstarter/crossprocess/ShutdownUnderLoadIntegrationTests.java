@@ -96,7 +96,8 @@ class ShutdownUnderLoadIntegrationTests {
 			}
 		}
 		logger.info("Shutdown under load on {}: {} rounds, the closing nodes issued {} IDs, {} IDs checked (the last "
-				+ "{} of each closing thread, {} by the new owners), {} IDs issued after close() above the reported last timestamp (in {} rounds), "
+				+ "{} of each closing thread, {} by the new owners), {} IDs issued after close() above the reported "
+				+ "last timestamp (in {} rounds), "
 				+ "{} duplicates (in {} rounds); the new owner issued its first ID {} to {} ms after the old one "
 				+ "gave the worker ID back; {}", kind, totals.rounds, totals.issuedA,
 				totals.idsA + totals.idsB, Tail.SIZE, totals.idsB, totals.late, totals.roundsWithLate,
