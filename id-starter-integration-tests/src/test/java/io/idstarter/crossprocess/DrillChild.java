@@ -73,7 +73,7 @@ final class DrillChild {
 	/**
 	 * Freezes the process with SIGSTOP, as a long GC pause, a VM migration or a laptop lid does: every thread stops
 	 * wherever it is, and the monotonic clock goes on.
-	 * @return when, wall-clock ms
+	 * @return when the signal had been delivered, wall-clock ms: the process was frozen by then
 	 */
 	long pause() {
 		signal("STOP");
@@ -82,16 +82,18 @@ final class DrillChild {
 
 	/**
 	 * Lets a paused process go on with SIGCONT.
-	 * @return when, wall-clock ms
+	 * @return when the signal was about to be sent, wall-clock ms: the process ran again no earlier
 	 */
 	long resume() {
+		long at = System.currentTimeMillis();
 		signal("CONT");
-		return System.currentTimeMillis();
+		return at;
 	}
 
 	private void signal(String signal) {
 		try {
-			Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid())).redirectErrorStream(true)
+			// The shell's built-in kill: no procps package needed.
+			Process kill = new ProcessBuilder("sh", "-c", "kill -" + signal + " " + pid()).redirectErrorStream(true)
 				.start();
 			String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 			if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
