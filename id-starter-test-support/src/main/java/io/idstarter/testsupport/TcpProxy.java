@@ -206,6 +206,9 @@ public final class TcpProxy implements AutoCloseable {
 		/** Set once by the client-to-server writer; null until the server is connected. */
 		private volatile @Nullable Socket upstream;
 
+		/** Set once both sockets are closed; a reader waiting for room in its queue gives up then. */
+		private volatile boolean closed;
+
 		Connection(Socket client) {
 			this.client = client;
 		}
@@ -257,17 +260,33 @@ public final class TcpProxy implements AutoCloseable {
 				int read;
 				while ((read = in.read(buffer)) != -1) {
 					long due = System.nanoTime() + TcpProxy.this.fault.delayNanos;
-					queue.put(new Chunk(Arrays.copyOf(buffer, read), due));
+					if (!enqueue(queue, new Chunk(Arrays.copyOf(buffer, read), due))) {
+						return;
+					}
 				}
 			}
-			catch (IOException | InterruptedException ex) {
+			catch (IOException ex) {
 				// Closed or reset: forward the end like a close.
 			}
+			enqueue(queue, new Chunk(END.bytes, System.nanoTime() + TcpProxy.this.fault.delayNanos));
+		}
+
+		/**
+		 * Waits for room in the queue (the writer is behind, or stalled) unless the connection is closed meanwhile.
+		 * @return whether the chunk was queued
+		 */
+		private boolean enqueue(BlockingQueue<Chunk> queue, Chunk chunk) {
 			try {
-				queue.put(new Chunk(END.bytes, System.nanoTime() + TcpProxy.this.fault.delayNanos));
+				while (!queue.offer(chunk, POLL_NANOS, TimeUnit.NANOSECONDS)) {
+					if (this.closed) {
+						return false;
+					}
+				}
+				return true;
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
+				return false;
 			}
 		}
 
@@ -319,6 +338,7 @@ public final class TcpProxy implements AutoCloseable {
 		}
 
 		private void closeBoth() {
+			this.closed = true;
 			closeQuietly(this.client);
 			TcpProxy.this.open.remove(this.client);
 			Socket server = this.upstream;
