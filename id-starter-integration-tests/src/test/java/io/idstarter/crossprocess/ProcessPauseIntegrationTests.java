@@ -118,7 +118,8 @@ class ProcessPauseIntegrationTests {
 			long takenAt = System.currentTimeMillis();
 			assertThat(generatorB.workerId()).as("worker ID of B").hasValue(workerP);
 			issuersB = new Issuers(generatorB);
-			Thread.sleep(300);
+			// Frozen for longer than the TTL, and B has issued for a while.
+			Thread.sleep(Math.max(300, pausedAt + TTL.toMillis() + 300 - System.currentTimeMillis()));
 
 			long resumedAt = p.resume();
 			paused = false;
@@ -153,6 +154,7 @@ class ProcessPauseIntegrationTests {
 	private void check(Drill drill, DrillChild p, EventLog.MemoryLog logB, EventLog.MemoryLog logC, long[] idsB,
 			long pausedAt, long resumedAt, long releasedAt, StoreKind kind, int refusalsB, long takenAt,
 			DrillEvent lost, DrillEvent again) {
+		assertThat(resumedAt - pausedAt).as("how long P was frozen, ms").isGreaterThan(TTL.toMillis());
 		long now = System.currentTimeMillis();
 		LeaseHistory history = LeaseHistory.of(TTL, List.of(p.toSource(),
 				new LeaseHistory.Source("B", logB.events(), null, now),
