@@ -64,7 +64,7 @@ class StoreOutageIntegrationTests {
 	/** How long a store that is back may take to be used again: pools and clients reconnect, retries back off. */
 	private static final Duration RECOVERY = Duration.ofSeconds(20);
 
-	/** Refused calls of the node under test in the current drill (JUnit makes an instance per test). */
+	/** Refused calls of the node under test since the fault began (JUnit makes an instance per test). */
 	private long refusals;
 
 	static Stream<Arguments> storesAndFaults() {
@@ -93,7 +93,10 @@ class StoreOutageIntegrationTests {
 					SegmentIdGenerator other = new SegmentIdGenerator(outage.admin.segmentStore(), options)) {
 				node.start();
 				other.start();
-				for (int i = 0; i < STEP / 5; i++) {
+				// The first range of a new connection may take longer than maxWait on a busy machine.
+				ids.add(await("the first ID of the node", () -> tryNextId(node)));
+				ids.add(await("the first ID of the other node", () -> tryNextId(other)));
+				for (int i = 1; i < STEP / 5; i++) {
 					ids.add(node.nextId(KEY));
 				}
 				SegmentBufferView loaded = await("the next range of the cut-off node", () -> node.view(KEY)
@@ -101,6 +104,7 @@ class StoreOutageIntegrationTests {
 				long buffered = loaded.current().remaining() + loaded.next().remaining();
 
 				fault.apply(outage.proxy);
+				this.refusals = 0;
 				long cutAt = System.nanoTime();
 				// Another node, still connected, takes ranges meanwhile.
 				ids.addAll(other.nextIds(KEY, 3 * STEP));
@@ -159,6 +163,7 @@ class StoreOutageIntegrationTests {
 				issueFor(generator, ids, Duration.ofMillis(1500));
 
 				fault.apply(outage.proxy);
+				this.refusals = 0;
 				long cutAt = System.currentTimeMillis();
 				int before = ids.size();
 				WorkerIdUnavailableException refused = issueUntilRefused(generator, ids);
@@ -232,6 +237,7 @@ class StoreOutageIntegrationTests {
 				issueFor(generatorA, idsA, Duration.ofMillis(1200));
 
 				fault.apply(outage.proxy);
+				this.refusals = 0;
 				issueUntilRefused(generatorA, idsA);
 				// B, connected, is refused until the store lets A's lease expire, and then gets A's worker ID.
 				int refusals = startWhenASlotIsFree(keeperB);
