@@ -68,9 +68,10 @@ final class Drill implements AutoCloseable {
 	 * @param node the node it stands for: restarts of a node share its worker-ID cache file
 	 * @param count IDs per thread
 	 * @param rate IDs per second per thread, 0 for as fast as it can
+	 * @param extraArgs further {@code --name=value} options of {@link IdDrillProcess}
 	 * @return the child
 	 */
-	DrillChild launch(String label, String node, long count, long rate) {
+	DrillChild launch(String label, String node, long count, long rate, String... extraArgs) {
 		List<String> command = new ArrayList<>();
 		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
 		command.add("-Xmx128m");
@@ -98,6 +99,8 @@ final class Drill implements AutoCloseable {
 		command.add("--margin-ms=" + this.settings.margin().toMillis());
 		command.add("--cache=" + cacheFile(node));
 		command.add("--startup-timeout-ms=" + this.settings.startupTimeout().toMillis());
+		command.add("--stop=" + this.directory.resolve("stop"));
+		command.addAll(List.of(extraArgs));
 		Path log = this.directory.resolve(label + ".log");
 		try {
 			Process process = new ProcessBuilder(command).redirectErrorStream(true)
@@ -143,6 +146,14 @@ final class Drill implements AutoCloseable {
 	long go() {
 		createFile("go");
 		return System.currentTimeMillis();
+	}
+
+	/**
+	 * Ends the issuing of every child, as if each thread had issued its count (children launched later issue a burst
+	 * at most).
+	 */
+	void stopIssuing() {
+		createFile("stop");
 	}
 
 	/**

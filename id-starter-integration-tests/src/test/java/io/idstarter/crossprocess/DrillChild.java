@@ -71,6 +71,45 @@ final class DrillChild {
 	}
 
 	/**
+	 * Freezes the process with SIGSTOP, as a long GC pause, a VM migration or a laptop lid does: every thread stops
+	 * wherever it is, and the monotonic clock goes on.
+	 * @return when the signal had been delivered, wall-clock ms: the process was frozen by then
+	 */
+	long pause() {
+		signal("STOP");
+		return System.currentTimeMillis();
+	}
+
+	/**
+	 * Lets a paused process go on with SIGCONT.
+	 * @return when the signal was about to be sent, wall-clock ms: the process ran again no earlier
+	 */
+	long resume() {
+		long at = System.currentTimeMillis();
+		signal("CONT");
+		return at;
+	}
+
+	private void signal(String signal) {
+		try {
+			// The shell's built-in kill: no procps package needed.
+			Process kill = new ProcessBuilder("sh", "-c", "kill -" + signal + " " + pid()).redirectErrorStream(true)
+				.start();
+			String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+			if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+				throw new IllegalStateException("kill -" + signal + " " + pid() + " failed: " + output);
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("cannot run kill -" + signal, ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("interrupted", ex);
+		}
+	}
+
+	/**
 	 * Waits for the process to exit.
 	 * @param timeout how long at most
 	 * @return its exit status

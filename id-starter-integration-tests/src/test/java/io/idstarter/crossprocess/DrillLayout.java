@@ -24,4 +24,16 @@ final class DrillLayout {
 				SnowflakeLayout.TOTAL_BITS - TIMESTAMP_BITS - workerIdBits);
 	}
 
+	/**
+	 * Returns a layout with few sequence numbers per millisecond, so that callers spend most of their time inside
+	 * {@code nextId} waiting for the next millisecond; the timestamp field takes the remaining bits.
+	 * @param workerIdBits 1 to 21
+	 * @param sequenceBits 1 to 21
+	 * @return the layout
+	 */
+	static SnowflakeLayout of(int workerIdBits, int sequenceBits) {
+		return SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH,
+				SnowflakeLayout.TOTAL_BITS - workerIdBits - sequenceBits, workerIdBits, sequenceBits);
+	}
+
 }

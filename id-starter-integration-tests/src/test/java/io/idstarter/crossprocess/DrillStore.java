@@ -184,9 +184,10 @@ abstract sealed class DrillStore implements AutoCloseable {
 			long socket = timeouts.command().toMillis();
 			return switch (spec.kind()) {
 				case MARIADB -> spec.url() + separator + "connectTimeout=" + connect + "&socketTimeout=" + socket;
-				// PostgreSQL's driver counts these in seconds.
+				// PostgreSQL's driver counts these in seconds; its login (startup and authentication) has a timeout
+				// of its own, unbounded by default.
 				case POSTGRESQL -> spec.url() + separator + "connectTimeout=" + Math.max(1, connect / 1000)
-						+ "&socketTimeout=" + Math.max(1, socket / 1000);
+						+ "&socketTimeout=" + Math.max(1, socket / 1000) + "&loginTimeout=" + Math.max(1, socket / 1000);
 				default -> throw new IllegalArgumentException("not a JDBC store: " + spec.kind());
 			};
 		}

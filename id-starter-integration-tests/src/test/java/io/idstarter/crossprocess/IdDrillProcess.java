@@ -27,6 +27,7 @@ import io.idstarter.segment.SegmentOptions;
 import io.idstarter.segment.SegmentsExhaustedException;
 import io.idstarter.snowflake.ClockBackwardsPolicy;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
+import io.idstarter.snowflake.SnowflakeLayout;
 import io.idstarter.snowflake.WorkerIdUnavailableException;
 import io.idstarter.time.TimeSource;
 
@@ -44,8 +45,10 @@ import io.idstarter.time.TimeSource;
  * {@code finish} (a file whose existence lets the process stop once it has issued its IDs; until then it keeps its
  * worker ID); for
  * segments {@code key} and {@code max-step}; for Snowflake {@code worker-bits}, {@code ttl-ms}, {@code heartbeat-ms},
- * {@code margin-ms}, {@code cache} (the worker-ID cache file) and {@code startup-timeout-ms} (how long to retry while
- * every worker ID is taken). Exits 0 when every thread issued its count, 1 otherwise.
+ * {@code margin-ms}, {@code cache} (the worker-ID cache file), {@code startup-timeout-ms} (how long to retry while
+ * every worker ID is taken) and optionally {@code sequence-bits} (fewer sequence bits, more timestamp bits); and
+ * optionally {@code stop} (a file whose existence ends the issuing early, as if every thread had issued its count).
+ * Exits 0 when every thread issued its count (or was stopped), 1 otherwise.
  */
 public final class IdDrillProcess {
 
@@ -55,8 +58,8 @@ public final class IdDrillProcess {
 	/** How long a thread retries a refused call (no lease, no range) before it gives up. */
 	private static final Duration REFUSAL_TIMEOUT = Duration.ofSeconds(30);
 
-	/** Refusals per thread recorded as events; the rest are only counted. */
-	private static final int REFUSALS_RECORDED = 3;
+	/** Refusal streaks per thread recorded as events (their first refusal and their end); the rest are counted. */
+	private static final int REFUSALS_RECORDED = 20;
 
 	private final Map<String, String> options;
 
@@ -130,7 +133,9 @@ public final class IdDrillProcess {
 
 	private Generator startSnowflake(DrillStore store) {
 		int workerBits = intOption("worker-bits");
-		SnowflakeIdGenerator generator = new SnowflakeIdGenerator(DrillLayout.of(workerBits), TimeSource.system(),
+		SnowflakeLayout layout = this.options.containsKey("sequence-bits")
+				? DrillLayout.of(workerBits, intOption("sequence-bits")) : DrillLayout.of(workerBits);
+		SnowflakeIdGenerator generator = new SnowflakeIdGenerator(layout, TimeSource.system(),
 				ClockBackwardsPolicy.defaults(), IdWorkerListener.NONE);
 		LeaseSettings settings = LeaseSettings.builder()
 			.namespace(this.spec.name())
@@ -221,8 +226,11 @@ public final class IdDrillProcess {
 				1 << 16))) {
 			long start = System.nanoTime();
 			long issued = 0;
-			int refusedHere = 0;
+			int streaks = 0;
 			long refusedSince = 0;
+			long refusedInStreak = 0;
+			String stopOption = this.options.get("stop");
+			Path stop = (stopOption != null) ? Path.of(stopOption) : null;
 			while (issued < count) {
 				long id;
 				try {
@@ -232,22 +240,33 @@ public final class IdDrillProcess {
 					long now = System.nanoTime();
 					if (refusedSince == 0) {
 						refusedSince = now;
+						if (streaks < REFUSALS_RECORDED) {
+							this.events.record("refused", "issued=" + issued + " " + EventLog.error(ex));
+						}
 					}
 					else if (now - refusedSince > REFUSAL_TIMEOUT.toNanos()) {
 						throw new IdGenerationException("refused for " + REFUSAL_TIMEOUT.toSeconds() + " s", ex);
 					}
 					this.refusals.incrementAndGet();
-					if (refusedHere++ < REFUSALS_RECORDED) {
-						this.events.record("refused", "issued=" + issued + " " + EventLog.error(ex));
-					}
+					refusedInStreak++;
 					sleep(5);
 					continue;
 				}
-				refusedSince = 0;
+				if (refusedSince != 0) {
+					if (streaks++ < REFUSALS_RECORDED) {
+						this.events.record("issuing-again", "refused=" + refusedInStreak + " ms="
+								+ TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - refusedSince));
+					}
+					refusedSince = 0;
+					refusedInStreak = 0;
+				}
 				ids.writeLong(id);
 				issued++;
 				if (issued % BURST == 0) {
 					ids.flush();
+					if (stop != null && Files.exists(stop)) {
+						break;
+					}
 					pace(start, issued, rate);
 				}
 			}

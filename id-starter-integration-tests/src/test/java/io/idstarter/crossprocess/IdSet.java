@@ -109,6 +109,14 @@ final class IdSet {
 	 * Returns how many IDs there are, duplicates included.
 	 * @return the count
 	 */
+	/**
+	 * Returns every ID, in the order read.
+	 * @return a copy
+	 */
+	long[] toArray() {
+		return this.ids.clone();
+	}
+
 	int size() {
 		return this.ids.length;
 	}

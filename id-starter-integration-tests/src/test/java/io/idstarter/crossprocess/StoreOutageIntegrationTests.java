@@ -1,12 +1,14 @@
 package io.idstarter.crossprocess;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import io.idstarter.IdWorkerListener;
 import io.idstarter.lease.LeaseSettings;
@@ -26,6 +28,7 @@ import io.idstarter.snowflake.WorkerIdUnavailableException;
 import io.idstarter.testsupport.TcpProxy;
 import io.idstarter.time.TimeSource;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,10 +38,11 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
- * A real store goes away for one node and comes back, through a {@link TcpProxy} that cuts the node's connections
- * (the shared server itself keeps running for everyone else). Segment IDs are served from the ranges in memory until
- * they are spent, then refused with an error naming the key and the store's failure; Snowflake IDs are issued while
- * the lease is provably valid, then refused; both recover when the store returns, and no ID is issued twice.
+ * A real store goes away for one node and comes back, through a {@link TcpProxy} between the node and the store (the
+ * shared server itself keeps running for everyone else), under each {@link NetworkFault}: connections cut, a black
+ * hole (stall), or every byte arriving seconds late. Segment IDs are served from the ranges in memory until they are
+ * spent, then refused with an error naming the key and the store's failure; Snowflake IDs are issued while the lease
+ * is provably valid, then refused; both recover when the fault ends, and no ID is issued twice.
  *
  * <p>The node runs in this JVM with short driver timeouts ({@link DrillStore#SHORT}). For MongoDB the server may be
  * the in-JVM {@code mongo-java-server}.
@@ -60,13 +64,23 @@ class StoreOutageIntegrationTests {
 	/** How long a store that is back may take to be used again: pools and clients reconnect, retries back off. */
 	private static final Duration RECOVERY = Duration.ofSeconds(20);
 
-	static List<StoreKind> stores() {
-		return StoreKind.singleServers();
+	/** Refused calls of the node under test since the fault began (JUnit makes an instance per test). */
+	private long refusals;
+
+	static Stream<Arguments> storesAndFaults() {
+		List<Arguments> arguments = new ArrayList<>();
+		for (StoreKind store : StoreKind.singleServers()) {
+			for (NetworkFault fault : NetworkFault.values()) {
+				arguments.add(Arguments.of(store, fault));
+			}
+		}
+		return arguments.stream();
 	}
 
-	@ParameterizedTest(name = "{0}")
-	@MethodSource("stores")
-	void segmentModeServesFromItsBuffersThroughAnOutageAndSaysWhenTheyAreSpent(StoreKind kind) throws Exception {
+	@ParameterizedTest(name = "{0}, {1}")
+	@MethodSource("storesAndFaults")
+	void segmentModeServesFromItsBuffersThroughAnOutageAndSaysWhenTheyAreSpent(StoreKind kind, NetworkFault fault)
+			throws Exception {
 		try (Outage outage = Outage.on(kind, "xo_")) {
 			outage.admin.keyAdmin().createKey(KEY, 1, STEP, "outage drill");
 			// A fixed step, so that the ranges in memory are known.
@@ -79,14 +93,18 @@ class StoreOutageIntegrationTests {
 					SegmentIdGenerator other = new SegmentIdGenerator(outage.admin.segmentStore(), options)) {
 				node.start();
 				other.start();
-				for (int i = 0; i < STEP / 5; i++) {
+				// The first range of a new connection may take longer than maxWait on a busy machine.
+				ids.add(await("the first ID of the node", () -> tryNextId(node)));
+				ids.add(await("the first ID of the other node", () -> tryNextId(other)));
+				for (int i = 1; i < STEP / 5; i++) {
 					ids.add(node.nextId(KEY));
 				}
 				SegmentBufferView loaded = await("the next range of the cut-off node", () -> node.view(KEY)
 					.filter((view) -> view.next() != null && !view.fetchInFlight()));
 				long buffered = loaded.current().remaining() + loaded.next().remaining();
 
-				outage.proxy.cut();
+				fault.apply(outage.proxy);
+				this.refusals = 0;
 				long cutAt = System.nanoTime();
 				// Another node, still connected, takes ranges meanwhile.
 				ids.addAll(other.nextIds(KEY, 3 * STEP));
@@ -98,6 +116,7 @@ class StoreOutageIntegrationTests {
 						served++;
 					}
 					catch (SegmentsExhaustedException ex) {
+						this.refusals++;
 						spent = ex;
 					}
 				}
@@ -119,17 +138,17 @@ class StoreOutageIntegrationTests {
 
 				IdSet all = IdSet.of(Map.of("all", ids.toArray()));
 				assertThat(all.duplicateCount()).as("duplicates: %s", all.describeDuplicates(5)).isZero();
-				logger.info("Segment outage on {}: served {} buffered IDs, refused after {} ms ({}), recovered {} ms "
-						+ "after the store returned; {} IDs, 0 duplicates", kind, served, outageMillis,
-						withCause.getCause(), recoveryMillis, all.size());
+				logger.info("Segment outage on {} ({}): served {} buffered IDs, refused after {} ms ({}), recovered {} "
+						+ "ms after the store returned; {} refusals, {} IDs checked, 0 duplicates", kind, fault, served,
+						outageMillis, withCause.getCause(), recoveryMillis, this.refusals, all.size());
 			}
 		}
 	}
 
-	@ParameterizedTest(name = "{0}")
-	@MethodSource("stores")
-	void snowflakeModeIssuesWhileItsLeaseIsProvablyValidThenRefusesAndRecoversWhenTheStoreReturns(StoreKind kind)
-			throws Exception {
+	@ParameterizedTest(name = "{0}, {1}")
+	@MethodSource("storesAndFaults")
+	void snowflakeModeIssuesWhileItsLeaseIsProvablyValidThenRefusesAndRecoversWhenTheStoreReturns(StoreKind kind,
+			NetworkFault fault) throws Exception {
 		try (Outage outage = Outage.on(kind, "xs_")) {
 			EventLog.MemoryLog log = EventLog.inMemory("node");
 			SnowflakeLayout layout = DrillLayout.of(2);
@@ -143,7 +162,8 @@ class StoreOutageIntegrationTests {
 				awaitFirstId(generator, ids);
 				issueFor(generator, ids, Duration.ofMillis(1500));
 
-				outage.proxy.cut();
+				fault.apply(outage.proxy);
+				this.refusals = 0;
 				long cutAt = System.currentTimeMillis();
 				int before = ids.size();
 				WorkerIdUnavailableException refused = issueUntilRefused(generator, ids);
@@ -164,6 +184,7 @@ class StoreOutageIntegrationTests {
 				// Still refused after the store has let the lease expire.
 				sleepUntil(freeFrom + 300);
 				assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(generator::nextId);
+				this.refusals++;
 
 				outage.proxy.restore();
 				long restoredAt = System.nanoTime();
@@ -179,19 +200,20 @@ class StoreOutageIntegrationTests {
 				boolean reborrowed = log.events().stream()
 					.filter((event) -> event.kind().equals("lease-borrow-ok"))
 					.count() > 1;
-				logger.info("Snowflake outage on {}: cut {} ms after the last renewal was sent, issued for {} ms more "
-						+ "(until {} ms before the store's earliest expiry), refused {} ms after the cut; recovered "
-						+ "{} ms after the store returned, by {}; {} IDs, 0 duplicates", kind,
-						cutAt - lease.lastConfirmedStart, duringOutage[1] - cutAt, freeFrom - duringOutage[1],
-						refusedAt - cutAt, recoveryMillis, reborrowed ? "borrowing again" : "renewal", all.size());
+				logger.info("Snowflake outage on {} ({}): fault {} ms after the last renewal was sent, issued for {} ms "
+						+ "more (until {} ms before the store's earliest expiry), refused {} ms after the fault began; "
+						+ "recovered {} ms after it ended, by {}; {} refusals, {} IDs checked, 0 duplicates", kind,
+						fault, cutAt - lease.lastConfirmedStart, duringOutage[1] - cutAt, freeFrom - duringOutage[1],
+						refusedAt - cutAt, recoveryMillis, reborrowed ? "borrowing again" : "renewal", this.refusals,
+						all.size());
 			}
 		}
 	}
 
-	@ParameterizedTest(name = "{0}")
-	@MethodSource("stores")
-	void aSnowflakeNodeWhoseWorkerIdWasTakenDuringAnOutageBorrowsAnotherWhenTheStoreReturns(StoreKind kind)
-			throws Exception {
+	@ParameterizedTest(name = "{0}, {1}")
+	@MethodSource("storesAndFaults")
+	void aSnowflakeNodeWhoseWorkerIdWasTakenDuringAnOutageBorrowsAnotherWhenTheStoreReturns(StoreKind kind,
+			NetworkFault fault) throws Exception {
 		try (Outage outage = Outage.on(kind, "xt_")) {
 			// Two slots: A (cut off) holds one, C (connected) the other, so B can only ever get A's.
 			SnowflakeLayout layout = DrillLayout.of(1);
@@ -214,7 +236,8 @@ class StoreOutageIntegrationTests {
 				awaitFirstId(generatorC, idsC);
 				issueFor(generatorA, idsA, Duration.ofMillis(1200));
 
-				outage.proxy.cut();
+				fault.apply(outage.proxy);
+				this.refusals = 0;
 				issueUntilRefused(generatorA, idsA);
 				// B, connected, is refused until the store lets A's lease expire, and then gets A's worker ID.
 				int refusals = startWhenASlotIsFree(keeperB);
@@ -228,6 +251,7 @@ class StoreOutageIntegrationTests {
 					.filter((event) -> event.kind().equals("lease-renew-lost")).findFirst());
 				assertThatExceptionOfType(WorkerIdUnavailableException.class).as("A without a worker ID")
 					.isThrownBy(generatorA::nextId);
+				this.refusals++;
 				keeperC.close();
 				idsA.add(await("an ID of A after C gave its worker ID back", () -> tryNextId(generatorA)));
 				long recoveryMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restoredAt);
@@ -251,11 +275,11 @@ class StoreOutageIntegrationTests {
 				assertThat(all.duplicateCount()).as("duplicates: %s", all.describeDuplicates(5)).isZero();
 				assertThat(all.filesNotIncreasing()).isEmpty();
 				assertThat(all.workerTimestampOverlaps(layout)).isEmpty();
-				logger.info("Snowflake outage with take-over on {}: B was refused {} times, then took worker {} {} ms "
-						+ "after A's last renewal was sent; A lost it and, once C gave its worker ID back, issued "
-						+ "under worker {} {} ms after the store returned; {} IDs, 0 duplicates", kind, refusals,
-						workerA, leaseB.grantedAt - leaseA.lastConfirmedStart, 1 - workerA, recoveryMillis,
-						all.size());
+				logger.info("Snowflake outage with take-over on {} ({}): B was refused {} times, then took worker {} "
+						+ "{} ms after A's last renewal was sent; A lost it and, once C gave its worker ID back, issued "
+						+ "under worker {} {} ms after the fault ended; A refused {} calls; {} IDs checked, "
+						+ "0 duplicates", kind, fault, refusals, workerA, leaseB.grantedAt - leaseA.lastConfirmedStart,
+						1 - workerA, recoveryMillis, this.refusals, all.size());
 			}
 		}
 	}
@@ -331,14 +355,14 @@ class StoreOutageIntegrationTests {
 	 * Waits for a keeper's first grant to be usable: the first call on a new connection can outlast a short lease's
 	 * validity, and then IDs are refused until the next renewal.
 	 */
-	private static void awaitFirstId(SnowflakeIdGenerator generator, LongList ids) {
+	private void awaitFirstId(SnowflakeIdGenerator generator, LongList ids) {
 		ids.add(await("the first ID", () -> tryNextId(generator)));
 	}
 
 	/**
 	 * Issues IDs, about 10 a millisecond, until the generator refuses.
 	 */
-	private static WorkerIdUnavailableException issueUntilRefused(SnowflakeIdGenerator generator, LongList ids) {
+	private WorkerIdUnavailableException issueUntilRefused(SnowflakeIdGenerator generator, LongList ids) {
 		long deadline = System.nanoTime() + TTL.multipliedBy(3).toNanos();
 		while (System.nanoTime() - deadline < 0) {
 			try {
@@ -347,6 +371,7 @@ class StoreOutageIntegrationTests {
 				}
 			}
 			catch (WorkerIdUnavailableException ex) {
+				this.refusals++;
 				return ex;
 			}
 			sleep(1);
@@ -368,20 +393,22 @@ class StoreOutageIntegrationTests {
 		return new long[] { least, greatest };
 	}
 
-	private static Optional<Long> tryNextId(SnowflakeIdGenerator generator) {
+	private Optional<Long> tryNextId(SnowflakeIdGenerator generator) {
 		try {
 			return Optional.of(generator.nextId());
 		}
 		catch (WorkerIdUnavailableException ex) {
+			this.refusals++;
 			return Optional.empty();
 		}
 	}
 
-	private static Optional<Long> tryNextId(SegmentIdGenerator generator) {
+	private Optional<Long> tryNextId(SegmentIdGenerator generator) {
 		try {
 			return Optional.of(generator.nextId(KEY));
 		}
 		catch (SegmentsExhaustedException ex) {
+			this.refusals++;
 			return Optional.empty();
 		}
 	}
@@ -389,7 +416,7 @@ class StoreOutageIntegrationTests {
 	/**
 	 * Asks for IDs while the store is cut off until the refusal carries the store's failure as its cause.
 	 */
-	private static SegmentsExhaustedException awaitFailureWithCause(SegmentIdGenerator generator) {
+	private SegmentsExhaustedException awaitFailureWithCause(SegmentIdGenerator generator) {
 		long deadline = System.nanoTime() + RECOVERY.toNanos();
 		while (System.nanoTime() - deadline < 0) {
 			try {
@@ -397,6 +424,7 @@ class StoreOutageIntegrationTests {
 				return fail("issued %s while the store was cut off and its ranges were spent", id);
 			}
 			catch (SegmentsExhaustedException ex) {
+				this.refusals++;
 				if (ex.getCause() != null) {
 					return ex;
 				}

@@ -7,23 +7,53 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import org.jspecify.annotations.Nullable;
 
 /**
- * A TCP forwarder on a loopback port that a test can cut and restore, to take a real store "down" for one client
- * without stopping the server other tests share. While cut, open connections are closed and new ones are closed as
- * soon as they are accepted, which a driver sees as the server going away.
+ * A TCP forwarder on a loopback port that a test can put into a network fault, to take a real store "down" for one
+ * client without stopping the server other tests share. The faults:
+ * <ul>
+ * <li>{@link #cut()}: open connections are closed and new ones are closed as soon as they are accepted, which a
+ * driver sees as the server going away (a reset);</li>
+ * <li>{@link #stall()}: a black hole, as when packets are dropped. Connections are accepted and kept open, but no
+ * byte is forwarded either way, and neither is a close; a new connection does not reach the server. Nothing is lost:
+ * what was held is delivered, in order, once the stall ends, as TCP retransmission would after a partition heals, so
+ * a request a client gave up on may still reach the server late;</li>
+ * <li>{@link #latency(Duration)}: every chunk read from either side is forwarded, in order, that long after it was
+ * read (closes too).</li>
+ * </ul>
+ * {@link #restore()} ends the fault. Each direction of a connection has a reader thread, which stamps each chunk with
+ * the time it is due, and a writer thread, which forwards it when due and not stalled.
  */
 public final class TcpProxy implements AutoCloseable {
+
+	/** Most chunks read ahead of the writer per direction; then the reader stops reading (back-pressure). */
+	private static final int QUEUE_CHUNKS = 256;
+
+	/** Longest sleep of a writer that waits for a chunk's due time or for a stall to end. */
+	private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
+	/** End of stream: the reading side closed (or failed); the writer closes the connection after what came before. */
+	private static final Chunk END = new Chunk(new byte[0], 0);
 
 	private final InetSocketAddress target;
 
 	private final ServerSocket server;
 
+	/** Every socket of every connection, so that a cut can close them. */
 	private final Set<Socket> open = ConcurrentHashMap.newKeySet();
 
-	private volatile boolean cut;
+	/** The fault in force; replaced whole. */
+	private volatile Fault fault = Fault.NONE;
 
 	private TcpProxy(InetSocketAddress target) throws IOException {
 		this.target = target;
@@ -60,67 +90,67 @@ public final class TcpProxy implements AutoCloseable {
 	 * Closes every open connection and refuses new ones until {@link #restore()}.
 	 */
 	public void cut() {
-		this.cut = true;
-		this.open.forEach(TcpProxy::closeQuietly);
-		this.open.clear();
+		this.fault = Fault.CUT;
+		closeAll();
 	}
 
 	/**
-	 * Lets connections through again.
+	 * Forwards nothing, and closes nothing, until {@link #restore()}: connections stay open and new ones are accepted,
+	 * but no byte reaches the other side.
+	 */
+	public void stall() {
+		this.fault = Fault.STALL;
+	}
+
+	/**
+	 * Forwards every chunk read from now on that long after it was read, until {@link #restore()}.
+	 * @param delay the added delay, positive
+	 */
+	public void latency(Duration delay) {
+		Objects.requireNonNull(delay, "delay");
+		if (delay.isNegative() || delay.isZero()) {
+			throw new IllegalArgumentException("delay must be positive: " + delay);
+		}
+		this.fault = new Fault(false, false, delay.toNanos());
+	}
+
+	/**
+	 * Ends the fault: connections go through again; what a stall held is forwarded now, and chunks already delayed
+	 * by {@link #latency} are forwarded when they are due.
 	 */
 	public void restore() {
-		this.cut = false;
+		this.fault = Fault.NONE;
 	}
 
 	@Override
 	public void close() {
-		cut();
+		this.fault = Fault.CUT;
 		closeQuietly(this.server);
+		closeAll();
+	}
+
+	private void closeAll() {
+		this.open.forEach(TcpProxy::closeQuietly);
+		this.open.clear();
 	}
 
 	private void accept() {
 		while (!this.server.isClosed()) {
+			Socket client;
 			try {
-				Socket client = this.server.accept();
-				if (this.cut) {
-					closeQuietly(client);
-					continue;
-				}
-				Socket upstream = new Socket();
-				upstream.connect(this.target, 2000);
-				this.open.add(client);
-				this.open.add(upstream);
-				pipe(client, upstream);
-				pipe(upstream, client);
+				client = this.server.accept();
 			}
 			catch (IOException ex) {
-				// Accept failed (closed) or the target refused: the client sees a closed connection.
+				// Closed.
+				continue;
 			}
+			if (this.fault.cut) {
+				closeQuietly(client);
+				continue;
+			}
+			this.open.add(client);
+			new Connection(client).start();
 		}
-	}
-
-	private void pipe(Socket from, Socket to) {
-		Thread thread = new Thread(() -> {
-			byte[] buffer = new byte[16384];
-			try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-				int read;
-				while ((read = in.read(buffer)) != -1) {
-					out.write(buffer, 0, read);
-					out.flush();
-				}
-			}
-			catch (IOException ex) {
-				// One side closed; close both below.
-			}
-			finally {
-				closeQuietly(from);
-				closeQuietly(to);
-				this.open.remove(from);
-				this.open.remove(to);
-			}
-		}, "tcp-proxy-pipe");
-		thread.setDaemon(true);
-		thread.start();
 	}
 
 	private static void closeQuietly(AutoCloseable closeable) {
@@ -130,6 +160,200 @@ public final class TcpProxy implements AutoCloseable {
 		catch (Exception ex) {
 			// Already closed.
 		}
+	}
+
+	private static void sleepNanos(long nanos) {
+		try {
+			TimeUnit.NANOSECONDS.sleep(Math.max(nanos, 1));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/**
+	 * A fault: what the proxy does with connections and bytes.
+	 *
+	 * @param cut whether connections are closed and refused
+	 * @param stalled whether nothing is forwarded
+	 * @param delayNanos how long after it was read a chunk is forwarded
+	 */
+	private record Fault(boolean cut, boolean stalled, long delayNanos) {
+
+		static final Fault NONE = new Fault(false, false, 0);
+
+		static final Fault CUT = new Fault(true, false, 0);
+
+		static final Fault STALL = new Fault(false, true, 0);
+
+	}
+
+	/**
+	 * Bytes read from one side, to be written to the other no earlier than {@code dueNanos}.
+	 */
+	private record Chunk(byte[] bytes, long dueNanos) {
+	}
+
+	/**
+	 * One client connection: the upstream socket is opened by the client-to-server writer at once, or, for a
+	 * connection accepted during a stall, once the stall ends; then the server-to-client direction starts (some
+	 * servers, MariaDB's for one, speak first).
+	 */
+	private final class Connection {
+
+		private final Socket client;
+
+		/** Set once by the client-to-server writer; null until the server is connected. */
+		private volatile @Nullable Socket upstream;
+
+		/** Set once both sockets are closed; a reader waiting for room in its queue gives up then. */
+		private volatile boolean closed;
+
+		Connection(Socket client) {
+			this.client = client;
+		}
+
+		void start() {
+			BlockingQueue<Chunk> toServer = new ArrayBlockingQueue<>(QUEUE_CHUNKS);
+			thread("read-client", () -> read(this.client, toServer));
+			thread("write-server", () -> writeToServer(toServer));
+		}
+
+		private void writeToServer(BlockingQueue<Chunk> queue) {
+			while (TcpProxy.this.fault.stalled && !this.client.isClosed()) {
+				sleepNanos(POLL_NANOS);
+			}
+			if (TcpProxy.this.fault.cut || this.client.isClosed()) {
+				closeBoth();
+				return;
+			}
+			Socket server = new Socket();
+			try {
+				server.connect(TcpProxy.this.target, 2000);
+			}
+			catch (IOException ex) {
+				// The target refused: the client sees a closed connection.
+				closeQuietly(server);
+				closeBoth();
+				return;
+			}
+			this.upstream = server;
+			TcpProxy.this.open.add(server);
+			if (TcpProxy.this.fault.cut) {
+				closeBoth();
+				return;
+			}
+			BlockingQueue<Chunk> toClient = new ArrayBlockingQueue<>(QUEUE_CHUNKS);
+			thread("read-server", () -> read(server, toClient));
+			thread("write-client", () -> write(toClient, this.client));
+			write(queue, server);
+		}
+
+		/**
+		 * Reads chunks from a socket until it closes, stamping each with its due time.
+		 */
+		private void read(Socket from, BlockingQueue<Chunk> queue) {
+			byte[] buffer = new byte[16384];
+			try {
+				// Not closed here: what is still queued must reach the other side first.
+				InputStream in = from.getInputStream();
+				int read;
+				while ((read = in.read(buffer)) != -1) {
+					long due = System.nanoTime() + TcpProxy.this.fault.delayNanos;
+					if (!enqueue(queue, new Chunk(Arrays.copyOf(buffer, read), due))) {
+						return;
+					}
+				}
+			}
+			catch (IOException ex) {
+				// Closed or reset: forward the end like a close.
+			}
+			enqueue(queue, new Chunk(END.bytes, System.nanoTime() + TcpProxy.this.fault.delayNanos));
+		}
+
+		/**
+		 * Waits for room in the queue (the writer is behind, or stalled) unless the connection is closed meanwhile.
+		 * @return whether the chunk was queued
+		 */
+		private boolean enqueue(BlockingQueue<Chunk> queue, Chunk chunk) {
+			try {
+				while (!queue.offer(chunk, POLL_NANOS, TimeUnit.NANOSECONDS)) {
+					if (this.closed) {
+						return false;
+					}
+				}
+				return true;
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return false;
+			}
+		}
+
+		/**
+		 * Writes chunks to a socket as they fall due, outside a stall, until the end of stream; then closes both
+		 * sides.
+		 */
+		private void write(BlockingQueue<Chunk> queue, Socket to) {
+			try (OutputStream out = to.getOutputStream()) {
+				Chunk chunk = next(queue);
+				while (chunk != null && chunk.bytes.length > 0) {
+					out.write(chunk.bytes);
+					out.flush();
+					chunk = next(queue);
+				}
+			}
+			catch (IOException ex) {
+				// The other side went away.
+			}
+			finally {
+				closeBoth();
+			}
+		}
+
+		/**
+		 * Takes the next chunk once it is due and no stall holds it.
+		 * @return the chunk (an empty one for the end of stream), or null if the proxy was cut meanwhile
+		 */
+		private @Nullable Chunk next(BlockingQueue<Chunk> queue) {
+			Chunk chunk;
+			try {
+				chunk = queue.take();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return null;
+			}
+			for (;;) {
+				Fault fault = TcpProxy.this.fault;
+				if (fault.cut || this.client.isClosed()) {
+					return null;
+				}
+				long wait = chunk.dueNanos - System.nanoTime();
+				if (!fault.stalled && wait <= 0) {
+					return (chunk.bytes.length == 0) ? END : chunk;
+				}
+				sleepNanos(fault.stalled ? POLL_NANOS : Math.min(wait, POLL_NANOS));
+			}
+		}
+
+		private void closeBoth() {
+			this.closed = true;
+			closeQuietly(this.client);
+			TcpProxy.this.open.remove(this.client);
+			Socket server = this.upstream;
+			if (server != null) {
+				closeQuietly(server);
+				TcpProxy.this.open.remove(server);
+			}
+		}
+
+		private void thread(String name, Runnable task) {
+			Thread thread = new Thread(task, "tcp-proxy-" + name);
+			thread.setDaemon(true);
+			thread.start();
+		}
+
 	}
 
 }
