@@ -27,7 +27,8 @@ public final class RedisLeaseStoreConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(ISequenceManager.class)
 	RedisSequenceManager redisSequenceManager(RedisConnectionFactory connectionFactory, IdWorkerProperties properties) {
-		return new RedisSequenceManager(connectionFactory, properties.getRedis().getKeyPrefix());
+		return new RedisSequenceManager(connectionFactory, properties.getRedis().getKeyPrefix(),
+				RedisStoreDurability.of(properties, connectionFactory, "lease store"));
 	}
 
 }

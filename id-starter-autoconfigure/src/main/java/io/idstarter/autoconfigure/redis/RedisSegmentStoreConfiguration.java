@@ -29,7 +29,8 @@ public final class RedisSegmentStoreConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(SegmentStore.class)
 	RedisSegmentStore redisSegmentStore(RedisConnectionFactory connectionFactory, IdWorkerProperties properties) {
-		return new RedisSegmentStore(connectionFactory, properties.getRedis().getKeyPrefix());
+		return new RedisSegmentStore(connectionFactory, properties.getRedis().getKeyPrefix(),
+				RedisStoreDurability.of(properties, connectionFactory, "segment store"));
 	}
 
 }

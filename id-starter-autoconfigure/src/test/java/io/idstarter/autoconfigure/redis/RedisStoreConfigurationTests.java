@@ -1,15 +1,19 @@
 package io.idstarter.autoconfigure.redis;
 
+import java.time.Duration;
+
 import io.idstarter.lease.ISequenceManager;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.WorkerLease;
 import io.idstarter.segment.SegmentAllocation;
 import io.idstarter.segment.SegmentStore;
+import io.idstarter.store.redis.RedisDurability;
 import io.idstarter.store.redis.RedisSegmentStore;
 import io.idstarter.store.redis.RedisSequenceManager;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -36,6 +40,57 @@ class RedisStoreConfigurationTests {
 			.run((context) -> assertThat(context).hasSingleBean(RedisSegmentStore.class));
 		this.contextRunner.withPropertyValues("id-worker.segment.store=mongo")
 			.run((context) -> assertThat(context).doesNotHaveBean(SegmentStore.class));
+	}
+
+	@Test
+	void storesDemandAnAppendOnlyFileAndNoReplicaAcknowledgementByDefault() {
+		this.contextRunner.withPropertyValues("id-worker.segment.store=redis").run((context) -> {
+			RedisDurability expected = RedisDurability.persistent(0, Duration.ofSeconds(1));
+			assertThat(context.getBean(RedisSequenceManager.class).durability()).isEqualTo(expected);
+			assertThat(context.getBean(RedisSegmentStore.class).durability()).isEqualTo(expected);
+		});
+	}
+
+	@Test
+	void waitAndAllowVolatileReachBothStores() {
+		this.contextRunner
+			.withPropertyValues("id-worker.segment.store=redis", "id-worker.redis.wait.replicas=2",
+					"id-worker.redis.wait.timeout=250ms", "id-worker.redis.allow-volatile=true")
+			.run((context) -> {
+				RedisDurability expected = new RedisDurability(2, Duration.ofMillis(250), false);
+				assertThat(context.getBean(RedisSequenceManager.class).durability()).isEqualTo(expected);
+				assertThat(context.getBean(RedisSegmentStore.class).durability()).isEqualTo(expected);
+			});
+	}
+
+	@Test
+	void badWaitSettingsFailWithTheKey() {
+		this.contextRunner.withPropertyValues("id-worker.redis.wait.replicas=-1")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.hasMessageContaining("id-worker.redis.wait.replicas"));
+		this.contextRunner.withPropertyValues("id-worker.redis.wait.timeout=0s")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.hasMessageContaining("id-worker.redis.wait.timeout"));
+	}
+
+	@Test
+	void replicaAcknowledgementOnRedisClusterFailsWithTheKey() {
+		this.contextRunner
+			.withPropertyValues("spring.data.redis.cluster.nodes=127.0.0.1:7001", "id-worker.redis.wait.replicas=1")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.hasMessageContaining("id-worker.redis.wait.replicas")
+				.hasMessageContaining("Redis Cluster"));
+		this.contextRunner.withPropertyValues("spring.data.redis.cluster.nodes=127.0.0.1:7001")
+			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(RedisSequenceManager.class));
 	}
 
 	@Test

@@ -81,6 +81,14 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 		this.scripts = new RedisScriptRunner(this.redis, durability, this.server);
 	}
 
+	/**
+	 * Returns what this store demands of the server.
+	 * @return the durability given at construction
+	 */
+	public RedisDurability durability() {
+		return this.scripts.durability();
+	}
+
 	@Override
 	public SegmentAllocation allocate(String key) {
 		checkKey(key);

@@ -91,6 +91,14 @@ public class RedisSequenceManager implements ISequenceManager {
 		this.scripts = new RedisScriptRunner(new StringRedisTemplate(factory), durability, this.server);
 	}
 
+	/**
+	 * Returns what this store demands of the server.
+	 * @return the durability given at construction
+	 */
+	public RedisDurability durability() {
+		return this.scripts.durability();
+	}
+
 	@Override
 	public WorkerLease borrow(LeaseRequest request) {
 		Objects.requireNonNull(request, "request");

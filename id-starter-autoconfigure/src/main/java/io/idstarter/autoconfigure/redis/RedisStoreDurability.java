@@ -1,0 +1,48 @@
+package io.idstarter.autoconfigure.redis;
+
+import java.lang.reflect.Method;
+
+import io.idstarter.autoconfigure.IdWorkerProperties;
+import io.idstarter.store.redis.RedisDurability;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.util.ReflectionUtils;
+
+/**
+ * The {@link RedisDurability} the auto-configured Redis stores demand, from {@code id-worker.redis.*}: an append-only
+ * file unless {@code allow-volatile}, and {@code wait.replicas} acknowledgements per write.
+ */
+final class RedisStoreDurability {
+
+	private static final Logger logger = LoggerFactory.getLogger(RedisStoreDurability.class);
+
+	private RedisStoreDurability() {
+	}
+
+	static RedisDurability of(IdWorkerProperties properties, RedisConnectionFactory factory, String store) {
+		IdWorkerProperties.Redis redis = properties.getRedis();
+		int replicas = redis.getWait().getReplicas();
+		if (replicas > 0 && isCluster(factory)) {
+			throw new InvalidConfigurationPropertyValueException("id-worker.redis.wait.replicas", replicas,
+					"replica acknowledgement (WAIT) is not available on Redis Cluster, where the client would send it "
+							+ "to another shard than the write; use a standalone or Sentinel-managed Redis for IDs, "
+							+ "or set it to 0 and accept that a failover may lose the last writes (docs/redis.md)");
+		}
+		if (redis.isAllowVolatile()) {
+			logger.warn("id-worker.redis.allow-volatile=true: the Redis {} is accepted without an append-only file; a "
+					+ "restart of Redis then loses worker-ID leases and segment marks, and IDs may repeat", store);
+			return new RedisDurability(replicas, redis.getWait().getTimeout(), false);
+		}
+		return RedisDurability.persistent(replicas, redis.getWait().getTimeout());
+	}
+
+	/** Whether the factory talks to a Redis Cluster; works for Lettuce and Jedis without loading either. */
+	private static boolean isCluster(RedisConnectionFactory factory) {
+		Method method = ReflectionUtils.findMethod(factory.getClass(), "getClusterConfiguration");
+		return method != null && ReflectionUtils.invokeMethod(method, factory) != null;
+	}
+
+}
