@@ -162,8 +162,10 @@ public final class RedisServerProcess implements AutoCloseable {
 
 	@Override
 	public void close() {
-		resume();
-		kill();
+		if (this.process.isAlive()) {
+			resume();
+			kill();
+		}
 	}
 
 	private Process launch() {

@@ -17,7 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class TcpProxy implements AutoCloseable {
 
-	private final InetSocketAddress target;
+	/** Where new connections go; changed by {@link #redirect(String, int)}. */
+	private volatile InetSocketAddress target;
 
 	private final ServerSocket server;
 
@@ -70,6 +71,19 @@ public final class TcpProxy implements AutoCloseable {
 	 */
 	public void restore() {
 		this.cut = false;
+	}
+
+	/**
+	 * Sends new connections to another server, as a failover does, and closes the open ones so that clients
+	 * reconnect there.
+	 * @param host the new server's host
+	 * @param port the new server's port
+	 */
+	public void redirect(String host, int port) {
+		this.target = new InetSocketAddress(host, port);
+		boolean wasCut = this.cut;
+		cut();
+		this.cut = wasCut;
 	}
 
 	@Override
