@@ -39,6 +39,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * slot gone and borrowing it again returns no mark.
  * </ul>
  *
+ * <p>The refusals come from the node-side guards: segment ranges below a node's high mark of the key, and lease marks
+ * below the ceiling a node was granted for its slot. Without them the segment drills issue thousands of duplicates
+ * and the Snowflake drills none, but no refusal either; both fail here.
+ *
  * <p>Segment mode on a Redis failover is drilled; Snowflake is not, because there a replica that missed renewals still
  * has every lease with its owner, and renewing raises the stale mark again: nothing goes backwards that a node could
  * see. A node that joins while a lost lease is still live elsewhere cannot be protected by any node-side guard; only
