@@ -1,13 +1,16 @@
 package io.idstarter.autoconfigure.redis;
 
 import java.lang.reflect.Method;
+import java.time.Duration;
 
 import io.idstarter.autoconfigure.IdWorkerProperties;
 import io.idstarter.store.redis.RedisDurability;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.util.ReflectionUtils;
 
@@ -22,9 +25,19 @@ final class RedisStoreDurability {
 	private RedisStoreDurability() {
 	}
 
-	static RedisDurability of(IdWorkerProperties properties, RedisConnectionFactory factory, String store) {
+	static RedisDurability of(IdWorkerProperties properties, RedisConnectionFactory factory, Environment environment,
+			String store) {
 		IdWorkerProperties.Redis redis = properties.getRedis();
 		int replicas = redis.getWait().getReplicas();
+		Duration waitTimeout = redis.getWait().getTimeout();
+		Duration commandTimeout = Binder.get(environment).bind("spring.data.redis.timeout", Duration.class).orElse(null);
+		if (replicas > 0 && commandTimeout != null && !commandTimeout.isZero()
+				&& waitTimeout.compareTo(commandTimeout) >= 0) {
+			// The client would give up on WAIT first and report a timeout instead of the missing acknowledgements.
+			throw new InvalidConfigurationPropertyValueException("id-worker.redis.wait.timeout", waitTimeout,
+					"must be less than spring.data.redis.timeout (" + commandTimeout + "), the client's command "
+							+ "timeout, which WAIT must not outlast");
+		}
 		if (replicas > 0 && isCluster(factory)) {
 			throw new InvalidConfigurationPropertyValueException("id-worker.redis.wait.replicas", replicas,
 					"replica acknowledgement (WAIT) is not available on Redis Cluster, where the client would send it "
@@ -34,9 +47,9 @@ final class RedisStoreDurability {
 		if (redis.isAllowVolatile()) {
 			logger.warn("id-worker.redis.allow-volatile=true: the Redis {} is accepted without an append-only file; a "
 					+ "restart of Redis then loses worker-ID leases and segment marks, and IDs may repeat", store);
-			return new RedisDurability(replicas, redis.getWait().getTimeout(), false);
+			return new RedisDurability(replicas, waitTimeout, false);
 		}
-		return RedisDurability.persistent(replicas, redis.getWait().getTimeout());
+		return RedisDurability.persistent(replicas, waitTimeout);
 	}
 
 	/** Whether the factory talks to a Redis Cluster; works for Lettuce and Jedis without loading either. */

@@ -80,6 +80,23 @@ class RedisStoreConfigurationTests {
 	}
 
 	@Test
+	void aWaitTimeoutThatTheClientWouldCutShortFailsWithTheKey() {
+		this.contextRunner
+			.withPropertyValues("spring.data.redis.timeout=1s", "id-worker.redis.wait.replicas=1",
+					"id-worker.redis.wait.timeout=1s")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.hasMessageContaining("id-worker.redis.wait.timeout")
+				.hasMessageContaining("spring.data.redis.timeout"));
+		this.contextRunner
+			.withPropertyValues("spring.data.redis.timeout=2s", "id-worker.redis.wait.replicas=1",
+					"id-worker.redis.wait.timeout=1s")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
 	void replicaAcknowledgementOnRedisClusterFailsWithTheKey() {
 		this.contextRunner
 			.withPropertyValues("spring.data.redis.cluster.nodes=127.0.0.1:7001", "id-worker.redis.wait.replicas=1")
