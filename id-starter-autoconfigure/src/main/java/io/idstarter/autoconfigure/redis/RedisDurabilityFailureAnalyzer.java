@@ -9,7 +9,8 @@ import org.springframework.core.annotation.Order;
 
 /**
  * Explains a start refused because Redis does not give the durability the ID stores demand: no append-only file, too
- * few replicas acknowledging writes, or {@code WAIT} asked for on Redis Cluster. Ordered before the generic store
+ * few replicas acknowledging writes, or {@code WAIT} asked for on Redis Cluster with a client that cannot send it to
+ * the write's shard. Ordered before the generic store
  * analyzer, which would otherwise blame the connection.
  */
 @Order(Ordered.HIGHEST_PRECEDENCE)
@@ -33,8 +34,9 @@ class RedisDurabilityFailureAnalyzer extends AbstractFailureAnalyzer<RedisDurabi
 							+ "id-worker.redis.wait.timeout.",
 					cause);
 			case UNSUPPORTED -> new FailureAnalysis(cause.getMessage(),
-					"Set id-worker.redis.wait.replicas=0, or point the ID stores at a standalone or Sentinel-managed "
-							+ "Redis.",
+					"Use the Lettuce client (Spring Boot's default) for Redis Cluster, or set "
+							+ "id-worker.redis.wait.replicas=0, or point the ID stores at a standalone or "
+							+ "Sentinel-managed Redis.",
 					cause);
 		};
 	}

@@ -12,6 +12,7 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
 /**
@@ -38,11 +39,12 @@ final class RedisStoreDurability {
 					"must be less than spring.data.redis.timeout (" + commandTimeout + "), the client's command "
 							+ "timeout, which WAIT must not outlast");
 		}
-		if (replicas > 0 && isCluster(factory)) {
+		if (replicas > 0 && isCluster(factory) && !isLettuce(factory)) {
 			throw new InvalidConfigurationPropertyValueException("id-worker.redis.wait.replicas", replicas,
-					"replica acknowledgement (WAIT) is not available on Redis Cluster, where the client would send it "
-							+ "to another shard than the write; use a standalone or Sentinel-managed Redis for IDs, "
-							+ "or set it to 0 and accept that a failover may lose the last writes (docs/redis.md)");
+					"replica acknowledgement (WAIT) on Redis Cluster needs the Lettuce client, which sends it to the "
+							+ "shard of the write; with " + factory.getClass().getSimpleName() + " use a standalone or "
+							+ "Sentinel-managed Redis for IDs, or set it to 0 and accept that a failover may lose the "
+							+ "last writes (docs/redis.md)");
 		}
 		if (redis.isAllowVolatile()) {
 			logger.warn("id-worker.redis.allow-volatile=true: the Redis {} is accepted without an append-only file; a "
@@ -52,10 +54,27 @@ final class RedisStoreDurability {
 		return RedisDurability.persistent(replicas, waitTimeout);
 	}
 
+	private static boolean isLettuce(RedisConnectionFactory factory) {
+		String lettuce = "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory";
+		ClassLoader loader = factory.getClass().getClassLoader();
+		return ClassUtils.isPresent(lettuce, loader)
+				&& ClassUtils.resolveClassName(lettuce, loader).isInstance(factory);
+	}
+
 	/** Whether the factory talks to a Redis Cluster; works for Lettuce and Jedis without loading either. */
 	private static boolean isCluster(RedisConnectionFactory factory) {
 		Method method = ReflectionUtils.findMethod(factory.getClass(), "getClusterConfiguration");
-		return method != null && ReflectionUtils.invokeMethod(method, factory) != null;
+		if (method == null) {
+			return false;
+		}
+		try {
+			ReflectionUtils.makeAccessible(method);
+			return ReflectionUtils.invokeMethod(method, factory) != null;
+		}
+		catch (RuntimeException ex) {
+			// A factory we cannot ask: the stores refuse WAIT on a cluster connection at their first call.
+			return false;
+		}
 	}
 
 }

@@ -17,7 +17,12 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisSentinelConnection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.Mockito.mock;
@@ -97,17 +102,23 @@ class RedisStoreConfigurationTests {
 	}
 
 	@Test
-	void replicaAcknowledgementOnRedisClusterFailsWithTheKey() {
+	void replicaAcknowledgementOnRedisClusterIsAcceptedWithLettuce() {
 		this.contextRunner
 			.withPropertyValues("spring.data.redis.cluster.nodes=127.0.0.1:7001", "id-worker.redis.wait.replicas=1")
+			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(RedisSequenceManager.class));
+	}
+
+	@Test
+	void replicaAcknowledgementOnRedisClusterWithAnotherClientFailsWithTheKey() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(RedisLeaseStoreConfiguration.class))
+			.withBean(RedisConnectionFactory.class, OtherClusterClientFactory::new)
+			.withPropertyValues("id-worker.redis.wait.replicas=1")
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.rootCause()
 				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
 				.hasMessageContaining("id-worker.redis.wait.replicas")
-				.hasMessageContaining("Redis Cluster"));
-		this.contextRunner.withPropertyValues("spring.data.redis.cluster.nodes=127.0.0.1:7001")
-			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(RedisSequenceManager.class));
+				.hasMessageContaining("needs the Lettuce client"));
 	}
 
 	@Test
@@ -150,6 +161,40 @@ class RedisStoreConfigurationTests {
 				assertThat(context.getBean(ISequenceManager.class)).isInstanceOf(UserSequenceManager.class);
 				assertThat(context.getBean(SegmentStore.class)).isInstanceOf(UserSegmentStore.class);
 			});
+	}
+
+	/** A connection factory of another client (as Jedis's) that talks to a cluster. */
+	static class OtherClusterClientFactory implements RedisConnectionFactory {
+
+		public RedisClusterConfiguration getClusterConfiguration() {
+			return new RedisClusterConfiguration(java.util.List.of("127.0.0.1:7001"));
+		}
+
+		@Override
+		public boolean getConvertPipelineAndTxResults() {
+			return false;
+		}
+
+		@Override
+		public RedisConnection getConnection() {
+			throw new UnsupportedOperationException();
+		}
+
+		@Override
+		public RedisClusterConnection getClusterConnection() {
+			throw new UnsupportedOperationException();
+		}
+
+		@Override
+		public RedisSentinelConnection getSentinelConnection() {
+			throw new UnsupportedOperationException();
+		}
+
+		@Override
+		public DataAccessException translateExceptionIfPossible(RuntimeException ex) {
+			return null;
+		}
+
 	}
 
 	static class UserSequenceManager implements ISequenceManager {

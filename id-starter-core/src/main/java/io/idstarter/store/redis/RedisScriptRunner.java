@@ -23,10 +23,10 @@ import org.springframework.util.ClassUtils;
  *
  * <p>{@code WAIT} counts the writes of the connection it is sent on, so script and {@code WAIT} run in one
  * {@link SessionCallback}, which binds one connection for both (with Lettuce's shared connection, that shared
- * connection; other commands on it queue behind a {@code WAIT} for at most the wait timeout). On Redis Cluster the
- * client routes the script to the key's master but a key-less {@code WAIT} elsewhere, so acknowledgement cannot be
- * asked for there and is refused rather than silently checked on the wrong shard. A script must reply {@code ok} or
- * {@code created} exactly when it wrote.
+ * connection; other commands on it queue behind a {@code WAIT} for at most the wait timeout). On Redis Cluster a
+ * client routes the script to the key's master but a key-less {@code WAIT} elsewhere, so with Lettuce both go to the
+ * connection to the key's master ({@link LettuceClusterScript}); with another client acknowledgement is refused
+ * rather than checked on the wrong shard. A script must reply {@code ok} or {@code created} exactly when it wrote.
  */
 final class RedisScriptRunner {
 
@@ -76,11 +76,7 @@ final class RedisScriptRunner {
 				StringRedisTemplate bound = RedisScriptRunner.this.redis;
 				if (Boolean.TRUE.equals(bound.execute(
 						(RedisCallback<Boolean>) (connection) -> connection instanceof RedisClusterConnection))) {
-					throw new RedisDurabilityException(RedisDurabilityException.Reason.UNSUPPORTED,
-							RedisScriptRunner.this.server + ": replica acknowledgement (WAIT) cannot be asked for on "
-									+ "Redis Cluster by these stores; use a standalone or Sentinel-managed Redis "
-									+ "for IDs, or set the wait replicas to 0 and accept that a failover may lose "
-									+ "the last writes (see docs/redis.md)");
+					return runOnCluster(bound, script, keys, args);
 				}
 				List<Object> reply = reply(script, bound.execute(script, keys, args));
 				String status = RedisSupport.text(reply, 0);
@@ -91,6 +87,29 @@ final class RedisScriptRunner {
 			}
 
 		});
+	}
+
+	private List<Object> runOnCluster(StringRedisTemplate bound, RedisScript<List<Object>> script, List<String> keys,
+			Object[] args) {
+		int replicas = this.durability.waitReplicas();
+		long timeout = this.durability.waitTimeout().toMillis();
+		LettuceClusterScript.Reply answer = bound.execute((RedisCallback<LettuceClusterScript.Reply>) (connection) -> {
+			if (!LETTUCE || !LettuceClusterScript.applies(connection)) {
+				throw new RedisDurabilityException(RedisDurabilityException.Reason.UNSUPPORTED, this.server
+						+ ": replica acknowledgement (WAIT) on Redis Cluster needs the Lettuce client, which sends the "
+						+ "script and WAIT to the key's master; with another client use a standalone or "
+						+ "Sentinel-managed Redis for IDs, or set the wait replicas to 0 and accept that a failover may "
+						+ "lose the last writes (see docs/redis.md)");
+			}
+			return LettuceClusterScript.run(connection, script, keys, args, replicas, timeout);
+		}, /* exposeConnection= */ true);
+		if (answer == null) {
+			throw new IllegalStateException("script " + script.getSha1() + " returned no reply");
+		}
+		if (answer.acknowledged() >= 0 && answer.acknowledged() < replicas) {
+			throw notAcknowledged(answer.acknowledged());
+		}
+		return reply(script, answer.reply());
 	}
 
 	/**
@@ -111,13 +130,19 @@ final class RedisScriptRunner {
 		long acknowledged = (answer instanceof Number number) ? number.longValue()
 				: (answer instanceof byte[] raw) ? Long.parseLong(new String(raw, StandardCharsets.US_ASCII)) : -1;
 		if (acknowledged < replicas) {
-			throw new RedisDurabilityException(RedisDurabilityException.Reason.NOT_ACKNOWLEDGED,
-					this.server + " applied the write but only " + acknowledged + " of the required " + replicas
-							+ " replicas acknowledged it within " + timeout + " ms (WAIT " + replicas + " " + timeout
-							+ "); it is not used, since a failover could lose it. Check the replicas (INFO replication)"
-							+ " and their link, or lower id-worker.redis.wait.replicas / raise "
-							+ "id-worker.redis.wait.timeout");
+			throw notAcknowledged(acknowledged);
 		}
+	}
+
+	private RedisDurabilityException notAcknowledged(long acknowledged) {
+		int replicas = this.durability.waitReplicas();
+		long timeout = this.durability.waitTimeout().toMillis();
+		return new RedisDurabilityException(RedisDurabilityException.Reason.NOT_ACKNOWLEDGED,
+				this.server + " applied the write but only " + acknowledged + " of the required " + replicas
+						+ " replicas acknowledged it within " + timeout + " ms (WAIT " + replicas + " " + timeout
+						+ "); it is not used, since a failover could lose it. Check the replicas (INFO replication)"
+						+ " and their link, or lower id-worker.redis.wait.replicas / raise "
+						+ "id-worker.redis.wait.timeout");
 	}
 
 	private void checkPersistence() {

@@ -11,10 +11,12 @@ import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.WorkerLease;
 import io.idstarter.segment.SegmentAllocation;
 import io.idstarter.segment.SegmentStoreException;
+import io.idstarter.segment.UnknownKeyException;
 import io.idstarter.testsupport.RedisServerProcess;
 import io.idstarter.testsupport.TestBackends;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
+import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
 import org.junit.jupiter.api.AfterEach;
@@ -32,9 +34,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * The durability the Redis stores demand ({@link RedisDurability}), against servers this test starts on its own
- * ports (16381-16385): a Redis without an append-only file is refused before any write, also when {@code CONFIG} is
+ * ports (16381-16385, 16388-16389): a Redis without an append-only file is refused before any write, also when {@code CONFIG} is
  * disabled; with {@code WAIT 1}, a write the replica did not acknowledge fails as a store failure and its range is
- * not served; Redis Cluster refuses {@code WAIT} rather than check it on the wrong shard.
+ * not served; on Redis Cluster the write is acknowledged on its own shard.
  */
 class RedisDurabilityIntegrationTests {
 
@@ -151,16 +153,57 @@ class RedisDurabilityIntegrationTests {
 	}
 
 	@Test
-	void replicaAcknowledgementIsRefusedOnRedisCluster() {
+	void onRedisClusterTheWriteIsAcknowledgedOnItsOwnShard() {
+		// Master A (slots 0-8191) with a replica, master B (8192-16383) without: a write is acknowledged exactly when
+		// its key's shard has a replica, so WAIT went to that shard.
+		RedisServerProcess a = start(16388, "a", "--cluster-enabled", "yes", "--cluster-node-timeout", "2000",
+				"--repl-diskless-sync-delay", "0", "--appendonly", "yes");
+		RedisServerProcess replicaOfA = start(16389, "a-replica", "--cluster-enabled", "yes", "--cluster-node-timeout",
+				"2000", "--appendonly", "yes");
+		RedisServerProcess b = start(16385, "b", "--cluster-enabled", "yes", "--cluster-node-timeout", "2000",
+				"--appendonly", "yes");
+		a.command("CLUSTER", "ADDSLOTSRANGE", "0", "8191");
+		b.command("CLUSTER", "ADDSLOTSRANGE", "8192", "16383");
+		a.command("CLUSTER", "MEET", "127.0.0.1", "16385");
+		a.command("CLUSTER", "MEET", "127.0.0.1", "16389");
+		String idOfA = a.command("CLUSTER", "MYID");
+		awaitTrue(() -> String.valueOf(replicaOfA.command("CLUSTER", "NODES")).contains(idOfA), "replica knows A");
+		replicaOfA.command("CLUSTER", "REPLICATE", idOfA);
+		for (RedisServerProcess node : List.of(a, b, replicaOfA)) {
+			awaitTrue(() -> "ok".equals(node.info("cluster", "cluster_state")) || String
+				.valueOf(node.command("CLUSTER", "INFO")).contains("cluster_state:ok"), "cluster state ok");
+		}
+		awaitReplicaInSync(a);
+		LettuceConnectionFactory factory = connect(new RedisClusterConfiguration(List.of("127.0.0.1:16388")));
+		RedisDurability waitForOne = RedisDurability.persistent(1, WAIT_TIMEOUT);
+		RedisSegmentStore onA = new RedisSegmentStore(factory, hashTag(0, 8191) + ":", waitForOne);
+		RedisSegmentStore onB = new RedisSegmentStore(factory, hashTag(8192, 16383) + ":", waitForOne);
+		RedisSequenceManager leasesOnA = new RedisSequenceManager(factory, hashTag(0, 8191) + ":", waitForOne);
+
+		assertThat(onA.createKey("order", 1, 1000, "")).isTrue();
+		assertThat(onA.allocate("order").end()).isEqualTo(1001);
+		assertThat(leasesOnA.borrow(request()).workerId()).isZero();
+		assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(() -> onB.createKey("order", 1, 1000, ""))
+			.withMessageContaining("only 0 of the required 1 replicas")
+			.havingCause()
+			.isInstanceOfSatisfying(RedisDurabilityException.class,
+					(ex) -> assertThat(ex.reason()).isEqualTo(RedisDurabilityException.Reason.NOT_ACKNOWLEDGED));
+		replicaOfA.pause();
+		assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(() -> onA.allocate("order"))
+			.withMessageContaining("only 0 of the required 1 replicas");
+		replicaOfA.resume();
+		awaitReplicaInSync(a);
+		assertThat(onA.allocate("order").start()).as("after the range that was not acknowledged").isEqualTo(2001);
+	}
+
+	@Test
+	void replicaAcknowledgementOnTheSharedClusterWithoutReplicasFails() {
 		TestBackends.RedisClusterBackend cluster = TestBackends.redisCluster();
 		LettuceConnectionFactory factory = connect(new RedisClusterConfiguration(cluster.nodes()));
 		RedisSegmentStore segments = new RedisSegmentStore(factory, "{idstarter-durability}:",
 				new RedisDurability(1, WAIT_TIMEOUT, false));
-		assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(() -> segments.allocate("order"))
-			.withMessageContaining("cannot be asked for on Redis Cluster")
-			.havingCause()
-			.isInstanceOfSatisfying(RedisDurabilityException.class,
-					(ex) -> assertThat(ex.reason()).isEqualTo(RedisDurabilityException.Reason.UNSUPPORTED));
+		// Unknown key: the script writes nothing, so nothing is waited for.
+		assertThatExceptionOfType(UnknownKeyException.class).isThrownBy(() -> segments.allocate("order"));
 	}
 
 	@Test
@@ -174,6 +217,33 @@ class RedisDurabilityIntegrationTests {
 		assertThat(persistence.mode()).isEqualTo(RedisPersistence.Mode.NONE);
 		for (String node : cluster.nodes()) {
 			assertThat(persistence.evidence()).contains(node.replace("localhost", "127.0.0.1"));
+		}
+	}
+
+	/** A hash tag whose slot is in [from, to], so that a key prefix lands on a chosen shard. */
+	private static String hashTag(int from, int to) {
+		for (int i = 0;; i++) {
+			String tag = "{idstarter-" + i + "}";
+			int slot = SlotHash.getSlot(tag);
+			if (slot >= from && slot <= to) {
+				return tag;
+			}
+		}
+	}
+
+	private static void awaitTrue(java.util.function.BooleanSupplier condition, String what) {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+		while (!condition.getAsBoolean()) {
+			if (System.nanoTime() - deadline > 0) {
+				throw new IllegalStateException("not within 20 s: " + what);
+			}
+			try {
+				Thread.sleep(50);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException(ex);
+			}
 		}
 	}
 
