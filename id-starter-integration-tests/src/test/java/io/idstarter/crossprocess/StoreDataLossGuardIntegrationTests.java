@@ -30,8 +30,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <ul>
  * <li><b>Redis restarted without persistence</b> (ports 16394): the data is gone. Segment: an instance that starts
  * creates the configured key again at 1, as an ID server does, before the processes reach the server again (they go
- * through a proxy, cut meanwhile); the running processes must refuse the ranges below those they have served. Snowflake: every process's renewal finds its slot gone, and borrowing it again returns no
- * mark, below the ceiling the process was granted.
+ * through a proxy, cut meanwhile); the running processes must refuse the ranges below those they have served.
+ * Snowflake: every process's renewal finds its slot gone, and borrowing it again returns no mark, below the ceiling
+ * the process was granted.
  * <li><b>Redis failover without {@code WAIT}</b> (ports 16395-16397): the promoted replica missed the last second of
  * range allocations; the processes must refuse the ranges it hands out again.
  * <li><b>PostgreSQL restored from an older dump</b>: {@code leaf_alloc}'s row goes back a second, to its value at the

@@ -31,7 +31,9 @@ final class RedisStoreDurability {
 		IdWorkerProperties.Redis redis = properties.getRedis();
 		int replicas = redis.getWait().getReplicas();
 		Duration waitTimeout = redis.getWait().getTimeout();
-		Duration commandTimeout = Binder.get(environment).bind("spring.data.redis.timeout", Duration.class).orElse(null);
+		Duration commandTimeout = Binder.get(environment)
+			.bind("spring.data.redis.timeout", Duration.class)
+			.orElse(null);
 		if (replicas > 0 && commandTimeout != null && !commandTimeout.isZero()
 				&& waitTimeout.compareTo(commandTimeout) >= 0) {
 			// The client would give up on WAIT first and report a timeout instead of the missing acknowledgements.

@@ -46,8 +46,8 @@ final class LettuceClusterScript {
 		if (lettuce == null) {
 			throw new IllegalArgumentException("not a Lettuce cluster connection: " + connection.getClass().getName());
 		}
-		RedisAdvancedClusterAsyncCommands<byte[], byte[]> cluster = (RedisAdvancedClusterAsyncCommands<byte[], byte[]>) lettuce
-			.getNativeConnection();
+		RedisAdvancedClusterAsyncCommands<byte[], byte[]> cluster =
+				(RedisAdvancedClusterAsyncCommands<byte[], byte[]>) lettuce.getNativeConnection();
 		StatefulRedisClusterConnection<byte[], byte[]> stateful = cluster.getStatefulConnection();
 		byte[][] keyBytes = keys.stream().map(LettuceClusterScript::bytes).toArray(byte[][]::new);
 		byte[][] argBytes = new byte[args.length][];

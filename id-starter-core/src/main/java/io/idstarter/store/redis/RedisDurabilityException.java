@@ -31,7 +31,7 @@ public class RedisDurabilityException extends RuntimeException {
 		/** A write was acknowledged by fewer replicas than {@link RedisDurability#waitReplicas()}. */
 		NOT_ACKNOWLEDGED,
 
-		/** Replica acknowledgement was asked for on a connection that cannot give it (Redis Cluster without Lettuce). */
+		/** Replica acknowledgement was asked for where it cannot be given (Redis Cluster without Lettuce). */
 		UNSUPPORTED
 
 	}

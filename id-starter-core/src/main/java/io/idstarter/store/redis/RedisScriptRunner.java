@@ -98,8 +98,8 @@ final class RedisScriptRunner {
 				throw new RedisDurabilityException(RedisDurabilityException.Reason.UNSUPPORTED, this.server
 						+ ": replica acknowledgement (WAIT) on Redis Cluster needs the Lettuce client, which sends the "
 						+ "script and WAIT to the key's master; with another client use a standalone or "
-						+ "Sentinel-managed Redis for IDs, or set the wait replicas to 0 and accept that a failover may "
-						+ "lose the last writes (see docs/redis.md)");
+						+ "Sentinel-managed Redis for IDs, or set the wait replicas to 0 and accept that a failover "
+						+ "may lose the last writes (see docs/redis.md)");
 			}
 			return LettuceClusterScript.run(connection, script, keys, args, replicas, timeout);
 		}, /* exposeConnection= */ true);
@@ -124,9 +124,13 @@ final class RedisScriptRunner {
 		long timeout = this.durability.waitTimeout().toMillis();
 		byte[] replicasArg = bytes(Integer.toString(replicas));
 		byte[] timeoutArg = bytes(Long.toString(timeout));
-		Object answer = bound.execute((RedisCallback<Object>) (connection) -> (LETTUCE && LettuceWait.applies(connection))
-				? LettuceWait.await(connection, replicasArg, timeoutArg)
-				: connection.execute("WAIT", replicasArg, timeoutArg), /* exposeConnection= */ true);
+		// Exposed as is (not through the template's proxy), so that a Lettuce connection can be told apart.
+		Object answer = bound.execute((RedisCallback<Object>) (connection) -> {
+			if (LETTUCE && LettuceWait.applies(connection)) {
+				return LettuceWait.await(connection, replicasArg, timeoutArg);
+			}
+			return connection.execute("WAIT", replicasArg, timeoutArg);
+		}, /* exposeConnection= */ true);
 		long acknowledged = (answer instanceof Number number) ? number.longValue()
 				: (answer instanceof byte[] raw) ? Long.parseLong(new String(raw, StandardCharsets.US_ASCII)) : -1;
 		if (acknowledged < replicas) {

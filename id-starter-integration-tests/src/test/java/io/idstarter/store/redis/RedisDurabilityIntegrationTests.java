@@ -34,9 +34,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * The durability the Redis stores demand ({@link RedisDurability}), against servers this test starts on its own
- * ports (16381-16385, 16388-16389): a Redis without an append-only file is refused before any write, also when {@code CONFIG} is
- * disabled; with {@code WAIT 1}, a write the replica did not acknowledge fails as a store failure and its range is
- * not served; on Redis Cluster the write is acknowledged on its own shard.
+ * ports (16381-16385, 16388-16389): a Redis without an append-only file is refused before any write, also when
+ * {@code CONFIG} is disabled; with {@code WAIT 1}, a write the replica did not acknowledge fails as a store failure
+ * and its range is not served; on Redis Cluster the write is acknowledged on its own shard.
  */
 class RedisDurabilityIntegrationTests {
 
