@@ -4,10 +4,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
+import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessException;
+import org.springframework.dao.QueryTimeoutException;
+import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisClusterNode;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -24,10 +28,16 @@ import org.springframework.data.redis.connection.RedisConnection;
  */
 public record RedisPersistence(Mode mode, String evidence, int connectedReplicas) {
 
+	/** The start of a Redis error reply: an upper-case code, then a space. */
+	private static final Pattern ERROR_REPLY = Pattern.compile("[A-Z]{2,}[A-Z_]* ");
+
 	/**
-	 * Asks the server over a connection.
+	 * Asks the server over a connection. A command the server refuses with an error (a disabled {@code CONFIG}) is
+	 * passed over; a connection that fails or times out is not, so that an unreachable server is never taken for
+	 * one that would not say.
 	 * @param connection an open connection (standalone, sentinel-managed master, or cluster)
 	 * @return what it said; {@link Mode#UNKNOWN} when neither {@code CONFIG} nor {@code INFO} answered
+	 * @throws org.springframework.dao.DataAccessException if the server cannot be reached
 	 */
 	public static RedisPersistence inspect(RedisConnection connection) {
 		if (connection instanceof RedisClusterConnection cluster) {
@@ -93,6 +103,7 @@ public record RedisPersistence(Mode mode, String evidence, int connectedReplicas
 		}
 		catch (DataAccessException ex) {
 			// CONFIG disabled or renamed: INFO may still tell.
+			requireRefusal(ex);
 		}
 		try {
 			Properties info = server.info("persistence");
@@ -103,7 +114,7 @@ public record RedisPersistence(Mode mode, String evidence, int connectedReplicas
 			}
 		}
 		catch (DataAccessException ex) {
-			// Neither answered.
+			requireRefusal(ex);
 		}
 		return new RedisPersistence(Mode.UNKNOWN, label + "neither CONFIG GET appendonly nor INFO persistence answered",
 				replicas);
@@ -114,8 +125,25 @@ public record RedisPersistence(Mode mode, String evidence, int connectedReplicas
 			String connected = value(server.info("replication"), "connected_slaves");
 			return (connected != null) ? Integer.parseInt(connected.trim()) : -1;
 		}
-		catch (DataAccessException | NumberFormatException ex) {
+		catch (DataAccessException ex) {
+			requireRefusal(ex);
 			return -1;
+		}
+		catch (NumberFormatException ex) {
+			return -1;
+		}
+	}
+
+	/**
+	 * Rethrows a failure unless the server answered with an error reply (an upper-case code such as {@code ERR} or
+	 * {@code NOPERM}, as for a disabled command): a connection that failed or timed out must not pass for a server
+	 * that would not say.
+	 */
+	private static void requireRefusal(DataAccessException ex) {
+		String reply = String.valueOf(NestedExceptionUtils.getMostSpecificCause(ex).getMessage());
+		if (ex instanceof RedisConnectionFailureException || ex instanceof QueryTimeoutException
+				|| !ERROR_REPLY.matcher(reply).lookingAt()) {
+			throw ex;
 		}
 	}
 

@@ -81,6 +81,28 @@ class RedisDurabilityIntegrationTests {
 	}
 
 	@Test
+	void aRedisThatDidNotAnswerTheCheckIsCheckedAgainWhenItAnswers() {
+		RedisServerProcess redis = start(16381, "late");
+		LettuceConnectionFactory factory = connect(new RedisStandaloneConfiguration("127.0.0.1", redis.port()),
+				Duration.ofSeconds(2));
+		// Connected first, so that the check itself times out rather than the connection.
+		assertThat(new RedisSegmentStore(factory, "d:").keys()).isEmpty();
+		RedisSegmentStore segments = new RedisSegmentStore(factory, "d:", RedisDurability.persistent(0, WAIT_TIMEOUT));
+		redis.pause();
+		try {
+			assertThatExceptionOfType(SegmentStoreException.class)
+				.isThrownBy(() -> segments.createKey("order", 1, 1000, ""))
+				.withMessageContaining("check that Redis is reachable");
+		}
+		finally {
+			redis.resume();
+		}
+		assertThatExceptionOfType(SegmentStoreException.class)
+			.isThrownBy(() -> segments.createKey("order", 1, 1000, ""))
+			.withMessageContaining("keeps nothing on disk");
+	}
+
+	@Test
 	void snapshotsAloneAreRefusedAndAnAppendOnlyFileIsAccepted() {
 		RedisServerProcess snapshots = start(16381, "snapshots", "--save", "3600 1");
 		assertThatExceptionOfType(SegmentStoreException.class)
@@ -258,6 +280,10 @@ class RedisDurabilityIntegrationTests {
 	}
 
 	private LettuceConnectionFactory connect(RedisConfiguration configuration) {
+		return connect(configuration, Duration.ofSeconds(5));
+	}
+
+	private LettuceConnectionFactory connect(RedisConfiguration configuration, Duration commandTimeout) {
 		ClientResources resources = ClientResources.builder().reconnectDelay(Delay.constant(Duration.ofMillis(100)))
 			.build();
 		LettuceClientConfiguration client = LettuceClientConfiguration.builder()
@@ -265,7 +291,7 @@ class RedisDurabilityIntegrationTests {
 			.clientOptions(ClientOptions.builder()
 				.socketOptions(SocketOptions.builder().connectTimeout(Duration.ofSeconds(1)).build())
 				.build())
-			.commandTimeout(Duration.ofSeconds(5))
+			.commandTimeout(commandTimeout)
 			.shutdownQuietPeriod(Duration.ZERO)
 			.build();
 		LettuceConnectionFactory factory = (configuration instanceof RedisClusterConfiguration cluster)
