@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes sure the servers the integration tests talk to answer on localhost, with the test user and database
 # (user and password "idstarter", database "idstarter") that id-starter-test-support expects:
-# PostgreSQL on 5432, MariaDB on 3306, Redis on 6379, a three-node Redis Cluster on 7001-7003. Installs them from
+# PostgreSQL on 5432, MariaDB on 3306, Redis on 6379 (with an append-only file, which the ID stores demand), a
+# three-node Redis Cluster on 7001-7003. Installs them from
 # Debian's packages when missing and starts them without systemd. Safe to run again; does nothing for a server that
 # already answers and is set up. Servers named in IDSTARTER_POSTGRES_URL / IDSTARTER_MARIADB_URL / IDSTARTER_REDIS_URL /
 # IDSTARTER_REDIS_CLUSTER_NODES are left alone.
@@ -77,11 +78,19 @@ ensure_redis() {
     command -v redis-server >/dev/null || install_packages redis-server
     as_root install -d -o redis -g redis /var/lib/redis /var/log/redis
     log "starting Redis"
-    as_root redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no \
-      --dir /var/lib/redis --logfile /var/log/redis/ci.log
+    as_root redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly yes \
+      --appendfsync everysec --dir /var/lib/redis --logfile /var/log/redis/ci.log
     wait_for 6379 Redis
   fi
-  log "Redis ready on 127.0.0.1:6379"
+  # The ID stores refuse a Redis without an append-only file (id-worker.redis.allow-volatile); turn it on in a server
+  # started earlier without one. everysec, not always: a crash of the host is not what these tests are about, and
+  # always makes every write wait for an fsync (12 times fewer writes per second measured here).
+  if [ "$(redis-cli -p 6379 config get appendonly | tail -n 1)" != "yes" ]; then
+    log "turning on Redis's append-only file (appendfsync everysec)"
+    redis-cli -p 6379 config set appendfsync everysec >/dev/null
+    redis-cli -p 6379 config set appendonly yes >/dev/null
+  fi
+  log "Redis ready on 127.0.0.1:6379 (appendonly yes)"
 }
 
 cluster_ok() { # every node answers, and the cluster says it is whole

@@ -49,6 +49,9 @@ final class IdWorkerPropertiesValidator {
 		requireTableName("jdbc.segment-table", properties.getJdbc().getSegmentTable());
 		requireTableName("jdbc.lease-table", properties.getJdbc().getLeaseTable());
 		requireText("redis.key-prefix", properties.getRedis().getKeyPrefix(), 128);
+		requireRange("redis.wait.replicas", properties.getRedis().getWait().getReplicas(), 0, 64, "");
+		requireRange("redis.wait.timeout", properties.getRedis().getWait().getTimeout(), Duration.ofMillis(1),
+				Duration.ofMinutes(10));
 		requireCollectionName("mongo.segment-collection", properties.getMongo().getSegmentCollection());
 		requireCollectionName("mongo.lease-collection", properties.getMongo().getLeaseCollection());
 		validateZooKeeper(properties.getZookeeper(), properties.getLease());
@@ -215,6 +218,12 @@ final class IdWorkerPropertiesValidator {
 	private static void requireRange(String name, int value, int min, int max, String meaning) {
 		if (value < min || value > max) {
 			throw invalid(name, value, "must be between " + min + " and " + max + meaning);
+		}
+	}
+
+	private static void requireRange(String name, Duration value, Duration min, Duration max) {
+		if (value == null || value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+			throw invalid(name, format(value), "must be between " + format(min) + " and " + format(max));
 		}
 	}
 

@@ -185,6 +185,14 @@ final class DrillChild {
 	}
 
 	/**
+	 * Returns the file the process's output (stdout and stderr) goes to.
+	 * @return the log file
+	 */
+	Path log() {
+		return this.directory.resolve(this.label + ".log");
+	}
+
+	/**
 	 * Returns the files the process wrote IDs to.
 	 * @return one per thread
 	 */

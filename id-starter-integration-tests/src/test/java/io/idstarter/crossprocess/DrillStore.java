@@ -29,6 +29,7 @@ import io.idstarter.store.jdbc.JdbcSegmentStore;
 import io.idstarter.store.jdbc.JdbcSequenceManager;
 import io.idstarter.store.mongo.MongoSegmentStore;
 import io.idstarter.store.mongo.MongoSequenceManager;
+import io.idstarter.store.redis.RedisDurability;
 import io.idstarter.store.redis.RedisSegmentStore;
 import io.idstarter.store.redis.RedisSequenceManager;
 import io.idstarter.store.zookeeper.ZooKeeperSequenceManager;
@@ -251,7 +252,33 @@ abstract sealed class DrillStore implements AutoCloseable {
 					client);
 			this.factory.afterPropertiesSet();
 			this.factory.start();
-			use(new RedisSegmentStore(this.factory, this.prefix), new RedisSequenceManager(this.factory, this.prefix));
+			RedisDurability durability = durability(spec.url());
+			use(new RedisSegmentStore(this.factory, this.prefix, durability),
+					new RedisSequenceManager(this.factory, this.prefix, durability));
+		}
+
+		/**
+		 * Reads what the stores demand of the server from the URL's query: {@code wait} replicas that must
+		 * acknowledge each write, {@code wait-timeout} in ms, {@code require-aof=true}. None: nothing demanded.
+		 */
+		static RedisDurability durability(String url) {
+			int query = url.indexOf('?');
+			if (query < 0) {
+				return RedisDurability.unchecked();
+			}
+			int replicas = 0;
+			Duration timeout = RedisDurability.DEFAULT_WAIT_TIMEOUT;
+			boolean requireAof = false;
+			for (String parameter : url.substring(query + 1).split("&")) {
+				String[] pair = parameter.split("=", 2);
+				switch (pair[0]) {
+					case "wait" -> replicas = Integer.parseInt(pair[1]);
+					case "wait-timeout" -> timeout = Duration.ofMillis(Long.parseLong(pair[1]));
+					case "require-aof" -> requireAof = Boolean.parseBoolean(pair[1]);
+					default -> throw new IllegalArgumentException("unknown Redis drill parameter '" + pair[0] + "'");
+				}
+			}
+			return new RedisDurability(replicas, timeout, requireAof);
 		}
 
 		@Override

@@ -45,7 +45,8 @@ public final class TcpProxy implements AutoCloseable {
 	/** End of stream: the reading side closed (or failed); the writer closes the connection after what came before. */
 	private static final Chunk END = new Chunk(new byte[0], 0);
 
-	private final InetSocketAddress target;
+	/** Where new connections go; changed by {@link #redirect(String, int)}. */
+	private volatile InetSocketAddress target;
 
 	private final ServerSocket server;
 
@@ -120,6 +121,17 @@ public final class TcpProxy implements AutoCloseable {
 	 */
 	public void restore() {
 		this.fault = Fault.NONE;
+	}
+
+	/**
+	 * Sends new connections to another server, as a failover does, and closes the open ones so that clients
+	 * reconnect there.
+	 * @param host the new server's host
+	 * @param port the new server's port
+	 */
+	public void redirect(String host, int port) {
+		this.target = new InetSocketAddress(host, port);
+		closeAll();
 	}
 
 	@Override

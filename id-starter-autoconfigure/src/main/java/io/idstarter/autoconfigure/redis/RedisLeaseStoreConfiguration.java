@@ -10,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
@@ -26,8 +27,10 @@ public final class RedisLeaseStoreConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(ISequenceManager.class)
-	RedisSequenceManager redisSequenceManager(RedisConnectionFactory connectionFactory, IdWorkerProperties properties) {
-		return new RedisSequenceManager(connectionFactory, properties.getRedis().getKeyPrefix());
+	RedisSequenceManager redisSequenceManager(RedisConnectionFactory connectionFactory, IdWorkerProperties properties,
+			Environment environment) {
+		return new RedisSequenceManager(connectionFactory, properties.getRedis().getKeyPrefix(),
+				RedisStoreDurability.of(properties, connectionFactory, environment, "lease store"));
 	}
 
 }

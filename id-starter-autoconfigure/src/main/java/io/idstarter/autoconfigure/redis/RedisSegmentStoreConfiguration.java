@@ -11,6 +11,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
@@ -28,8 +29,10 @@ public final class RedisSegmentStoreConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(SegmentStore.class)
-	RedisSegmentStore redisSegmentStore(RedisConnectionFactory connectionFactory, IdWorkerProperties properties) {
-		return new RedisSegmentStore(connectionFactory, properties.getRedis().getKeyPrefix());
+	RedisSegmentStore redisSegmentStore(RedisConnectionFactory connectionFactory, IdWorkerProperties properties,
+			Environment environment) {
+		return new RedisSegmentStore(connectionFactory, properties.getRedis().getKeyPrefix(),
+				RedisStoreDurability.of(properties, connectionFactory, environment, "segment store"));
 	}
 
 }

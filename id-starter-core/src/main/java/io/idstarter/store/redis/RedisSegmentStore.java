@@ -36,6 +36,8 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 
 	private final StringRedisTemplate redis;
 
+	private final RedisScriptRunner scripts;
+
 	private final String keyPrefix;
 
 	private final String keySet;
@@ -43,7 +45,8 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 	private final String server;
 
 	/**
-	 * Creates a store with the key prefix {@code id-starter:}.
+	 * Creates a store with the key prefix {@code id-starter:} that demands no durability of the server
+	 * ({@link RedisDurability#unchecked()}).
 	 * @param factory connections to Redis (started, or started before the first call)
 	 */
 	public RedisSegmentStore(RedisConnectionFactory factory) {
@@ -51,16 +54,37 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 	}
 
 	/**
-	 * Creates a store.
+	 * Creates a store that demands no durability of the server ({@link RedisDurability#unchecked()}).
 	 * @param factory connections to Redis (started, or started before the first call)
 	 * @param keyPrefix prefix of every Redis key the store writes, not empty
 	 */
 	public RedisSegmentStore(RedisConnectionFactory factory, String keyPrefix) {
+		this(factory, keyPrefix, RedisDurability.unchecked());
+	}
+
+	/**
+	 * Creates a store.
+	 * @param factory connections to Redis (started, or started before the first call)
+	 * @param keyPrefix prefix of every Redis key the store writes, not empty
+	 * @param durability what the server must keep, and how many replicas must acknowledge each write; a call that
+	 * does not get it fails with a {@link SegmentStoreException} whose cause is a {@link RedisDurabilityException},
+	 * and a range allocated by a write that was not acknowledged is never served
+	 */
+	public RedisSegmentStore(RedisConnectionFactory factory, String keyPrefix, RedisDurability durability) {
 		Objects.requireNonNull(factory, "factory");
 		this.keyPrefix = RedisSupport.requireKeyPrefix(keyPrefix);
 		this.keySet = keyPrefix + "segment:keys";
 		this.redis = new StringRedisTemplate(factory);
 		this.server = RedisSupport.describe(factory);
+		this.scripts = new RedisScriptRunner(this.redis, durability, this.server);
+	}
+
+	/**
+	 * Returns what this store demands of the server.
+	 * @return the durability given at construction
+	 */
+	public RedisDurability durability() {
+		return this.scripts.durability();
 	}
 
 	@Override
@@ -100,8 +124,13 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 	@Override
 	public Set<String> keys() {
 		try {
+			this.scripts.beforeRead();
 			Set<String> keys = this.redis.opsForSet().members(this.keySet);
 			return (keys != null) ? Set.copyOf(keys) : Set.of();
+		}
+		catch (RedisDurabilityException ex) {
+			throw new SegmentStoreException("Could not list the keys in set '" + this.keySet + "': " + ex.getMessage(),
+					ex);
 		}
 		catch (DataAccessException | IllegalStateException ex) {
 			throw unreachable("list the keys in set '" + this.keySet + "'", ex);
@@ -150,7 +179,10 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 	private List<Object> execute(RedisScript<List<Object>> script, List<String> keys, String action,
 			Object... args) {
 		try {
-			return RedisSupport.run(this.redis, script, keys, args);
+			return this.scripts.run(script, keys, args);
+		}
+		catch (RedisDurabilityException ex) {
+			throw new SegmentStoreException("Could not " + action + ": " + ex.getMessage(), ex);
 		}
 		catch (DataAccessException | IllegalStateException ex) {
 			throw unreachable(action, ex);

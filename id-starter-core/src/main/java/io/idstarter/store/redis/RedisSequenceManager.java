@@ -53,14 +53,15 @@ public class RedisSequenceManager implements ISequenceManager {
 
 	private static final RedisScript<List<Object>> RELEASE = RedisSupport.script(SLOT_FUNCTIONS, "lease-release.lua");
 
-	private final StringRedisTemplate redis;
+	private final RedisScriptRunner scripts;
 
 	private final String keyPrefix;
 
 	private final String server;
 
 	/**
-	 * Creates a manager with the key prefix {@code id-starter:}.
+	 * Creates a manager with the key prefix {@code id-starter:} that demands no durability of the server
+	 * ({@link RedisDurability#unchecked()}).
 	 * @param factory connections to Redis (started, or started before the first call)
 	 */
 	public RedisSequenceManager(RedisConnectionFactory factory) {
@@ -68,15 +69,34 @@ public class RedisSequenceManager implements ISequenceManager {
 	}
 
 	/**
-	 * Creates a manager.
+	 * Creates a manager that demands no durability of the server ({@link RedisDurability#unchecked()}).
 	 * @param factory connections to Redis (started, or started before the first call)
 	 * @param keyPrefix prefix of every Redis key the manager writes, not empty
 	 */
 	public RedisSequenceManager(RedisConnectionFactory factory, String keyPrefix) {
+		this(factory, keyPrefix, RedisDurability.unchecked());
+	}
+
+	/**
+	 * Creates a manager.
+	 * @param factory connections to Redis (started, or started before the first call)
+	 * @param keyPrefix prefix of every Redis key the manager writes, not empty
+	 * @param durability what the server must keep, and how many replicas must acknowledge each write; a call that
+	 * does not get it fails with a {@link LeaseStoreException} whose cause is a {@link RedisDurabilityException}
+	 */
+	public RedisSequenceManager(RedisConnectionFactory factory, String keyPrefix, RedisDurability durability) {
 		Objects.requireNonNull(factory, "factory");
 		this.keyPrefix = RedisSupport.requireKeyPrefix(keyPrefix);
-		this.redis = new StringRedisTemplate(factory);
 		this.server = RedisSupport.describe(factory);
+		this.scripts = new RedisScriptRunner(new StringRedisTemplate(factory), durability, this.server);
+	}
+
+	/**
+	 * Returns what this store demands of the server.
+	 * @return the durability given at construction
+	 */
+	public RedisDurability durability() {
+		return this.scripts.durability();
 	}
 
 	@Override
@@ -170,7 +190,10 @@ public class RedisSequenceManager implements ISequenceManager {
 
 	private List<Object> execute(RedisScript<List<Object>> script, String hash, String action, Object... args) {
 		try {
-			return RedisSupport.run(this.redis, script, List.of(hash), args);
+			return this.scripts.run(script, List.of(hash), args);
+		}
+		catch (RedisDurabilityException ex) {
+			throw new LeaseStoreException("Could not " + action + ": " + ex.getMessage(), ex);
 		}
 		catch (DataAccessException | IllegalStateException ex) {
 			throw new LeaseStoreException(

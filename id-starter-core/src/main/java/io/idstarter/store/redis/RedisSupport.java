@@ -11,11 +11,9 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.core.io.ClassPathResource;
-import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StreamUtils;
@@ -59,21 +57,6 @@ final class RedisSupport {
 		}
 		RedisScript<List> script = RedisScript.of(text.toString(), List.class);
 		return (RedisScript<List<Object>>) (RedisScript) script;
-	}
-
-	/**
-	 * Runs a script on one key.
-	 * @return the script's reply, never empty
-	 * @throws DataAccessException if Redis cannot be reached or the script fails
-	 * @throws IllegalStateException if the connection factory is not started or already stopped
-	 */
-	static List<Object> run(StringRedisTemplate redis, RedisScript<List<Object>> script, List<String> keys,
-			Object... args) {
-		List<Object> reply = redis.execute(script, keys, args);
-		if (reply == null || reply.isEmpty()) {
-			throw new IllegalStateException("script " + script.getSha1() + " returned no reply");
-		}
-		return reply;
 	}
 
 	/**
