@@ -68,9 +68,20 @@ public final class SnowflakeIdGenerator implements IdWorker {
 	 *     stores that might lose the high-water mark.
 	 * grant() first raises the state to (floor, maxSequence) and only then publishes the permit, so a caller that sees
 	 * the new permit also sees the raised state and issues above the floor (volatile write/read order).
-	 * revoke() publishes the revoked permit and then increments the state. A caller that read the old permit either
-	 * won its CAS before that increment (its ID is counted in lastTimestamp() read after revoke() returns) or loses
-	 * its CAS to it, re-reads the permit and throws; so after revoke() returns, no ID above lastTimestamp() appears.
+	 * revoke() publishes the revoked permit and then increments the state (the fence). A caller reads the permit,
+	 * then the state, then the permit again, and goes on only if it is the same object (every grant() and revoke()
+	 * publishes a new one, so identity cannot be fooled by a revoke followed by a new grant). Take a caller that read
+	 * the old permit and then CASes after revoke() has returned:
+	 *   - if its state read came before the fence in the state's order, the fence changed the state since, so its CAS
+	 *     fails (the state only increases, so no value comes back) and it starts over, reading the revoked permit;
+	 *   - if its state read came at or after the fence, it read a value written by the fence or later, so it also
+	 *     sees the permit written before the fence (volatile: write, then increment, happen-before the read): its
+	 *     second permit read differs from the first and it starts over.
+	 * So every CAS that succeeds under the old permit takes place before the fence, and lastTimestamp() read after
+	 * revoke() returns is at least its timestamp: no ID above it appears until the next grant(). Checking the permit
+	 * only once (before the state) is not enough: a caller descheduled between the two reads would pass the check,
+	 * read the state after the fence, and win its CAS at a later clock reading. nextIds() is a series of such
+	 * reservations, each fenced the same way.
 	 *
 	 * Initial state 0 reserves ID 0 (never issued: IDs are positive).
 	 *
@@ -224,6 +235,10 @@ public final class SnowflakeIdGenerator implements IdWorker {
 				throw unavailable(permit);
 			}
 			long last = this.state.get();
+			if (this.permit != permit) {
+				// revoked or replaced since the check: the state read may be past revoke()'s fence (see Protocol)
+				continue;
+			}
 			long now = this.time.currentTimeMillis() - this.epochMillis;
 			if (now > permit.ceilingOffset) {
 				throw beyondCeiling(permit, now);
@@ -414,8 +429,10 @@ public final class SnowflakeIdGenerator implements IdWorker {
 
 	/**
 	 * Stops issuing: calls throw {@link WorkerIdUnavailableException} until the next {@link #grant}. When this
-	 * returns, no ID with a timestamp above {@link #lastTimestamp()} will be returned, not even by a call already in
-	 * progress.
+	 * returns, no ID with a timestamp above {@link #lastTimestamp()} (read after it returns) will be returned under the
+	 * revoked grant, not even by a call already in progress: such a call either reserved its ID before the revocation
+	 * took effect (and {@code lastTimestamp()} counts it) or throws. IDs reserved before may still be returned by
+	 * calls in progress; their timestamps are at most {@code lastTimestamp()}.
 	 * @param reason why, for the exception message (e.g. "lease lost", "closed")
 	 */
 	public void revoke(String reason) {
