@@ -64,7 +64,7 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 	/** An offset between this node's clock and the store's beyond this is logged as a warning. */
 	private static final Duration CLOCK_OFFSET_WARNING = Duration.ofSeconds(1);
 
-	/** How long close() waits for a store call in progress on the keeper's thread. */
+	/** How long close() waits for the heartbeat to stop and for a store call in progress to return. */
 	private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
 
 	private final ISequenceManager manager;
@@ -83,6 +83,9 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 
 	/** Guards the lease, the grant and the status fields; held during store calls. */
 	private final ReentrantLock lock = new ReentrantLock();
+
+	/** How long close() waits for the heartbeat and for a store call in progress. */
+	private volatile Duration closeTimeout = CLOSE_TIMEOUT;
 
 	/** Set once by close(); the heartbeat stops when it sees it. */
 	private final AtomicBoolean closed = new AtomicBoolean();
@@ -186,27 +189,42 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 
 	/**
 	 * Stops renewing, revokes the generator's grant and gives the worker ID back, reporting the last timestamp
-	 * issued so the next owner may start right above it. Idempotent.
+	 * issued so the next owner may start right above it. Returns within the close timeout (10 s) even if a store
+	 * call hangs: the grant is then revoked without the lock, and the slot becomes free when its lease expires.
+	 * Idempotent.
 	 */
 	@Override
 	public void close() {
 		if (!this.closed.compareAndSet(false, true)) {
 			return;
 		}
+		long deadline = System.nanoTime() + this.closeTimeout.toNanos();
 		ScheduledExecutorService scheduler = this.scheduler;
-		if (scheduler != null) {
-			scheduler.shutdownNow();
-			try {
-				if (!scheduler.awaitTermination(CLOSE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+		boolean locked = false;
+		try {
+			if (scheduler != null) {
+				scheduler.shutdownNow();
+				if (!scheduler.awaitTermination(remaining(deadline), TimeUnit.NANOSECONDS)) {
 					logger.warn("{}lease heartbeat did not stop within {}", prefix(),
-							LeaseSettings.format(CLOSE_TIMEOUT));
+							LeaseSettings.format(this.closeTimeout));
 				}
 			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
+			locked = this.lock.tryLock(remaining(deadline), TimeUnit.NANOSECONDS);
 		}
-		this.lock.lock();
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		if (!locked) {
+			// A store call hangs with the lock held. Revoking needs no lock; whatever that call returns, grant()
+			// sees `closed` and revokes again. The lease is left to expire: releasing needs the store.
+			this.generator.revoke("closed");
+			logger.warn("{}a lease store call has not returned within the close timeout ({}); IDs are refused from "
+					+ "now on, but the worker ID is not given back: the slot becomes free when its lease expires, "
+					+ "within {}", prefix(), LeaseSettings.format(this.closeTimeout),
+					LeaseSettings.format(this.settings.ttl()));
+			this.snapshot = new Snapshot(this.snapshot.status.withState(State.CLOSED), this.snapshot.validUntilNanos);
+			return;
+		}
 		try {
 			this.generator.revoke("closed");
 			WorkerLease current = this.lease;
@@ -232,6 +250,17 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	private static long remaining(long deadline) {
+		return Math.max(0, deadline - System.nanoTime());
+	}
+
+	/**
+	 * Sets how long {@link #close()} waits for the heartbeat and a store call in progress; for tests.
+	 */
+	void closeTimeout(Duration timeout) {
+		this.closeTimeout = Objects.requireNonNull(timeout, "timeout");
 	}
 
 	/**
@@ -479,6 +508,10 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 		publish();
 		this.generator.grant(new WorkerGrant(lease.workerId(), lease.timestampFloor(), lease.timestampCeiling(),
 				validUntil));
+		if (this.closed.get()) {
+			// close() gave up waiting for this call and revoked without the lock; it stays revoked
+			this.generator.revoke("closed");
+		}
 	}
 
 	private long ceiling(long now) {
@@ -600,7 +633,9 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 
 	private Snapshot snapshot() {
 		boolean held = this.lease != null;
-		LeaseStatus status = new LeaseStatus(this.state, this.settings.namespace(), this.workerId,
+		// once closed, a store call that returns late (close() did not wait for it) changes nothing visible
+		State state = this.closed.get() ? State.CLOSED : this.state;
+		LeaseStatus status = new LeaseStatus(state, this.settings.namespace(), this.workerId,
 				held ? this.leaseExpiry : null, held ? this.issuingUntil : null, this.lastRenewal,
 				this.consecutiveFailures, this.clockOffset);
 		return new Snapshot(status, this.validUntilNanos);

@@ -99,6 +99,12 @@ public final class SnowflakeIdGenerator implements IdWorker {
 	/** Grace beyond the policy's bound for the clock to pass the last millisecond itself. */
 	private static final long CLOCK_WAIT_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
+	/**
+	 * Longest a caller waits for the wall clock to leave a millisecond whose sequence is used up: 1 s of monotonic
+	 * time, a thousand times what it takes a running clock. A clock stuck longer is frozen, and the call fails.
+	 */
+	private static final long FROZEN_CLOCK_NANOS = TimeUnit.SECONDS.toNanos(1);
+
 	/** Least time between two reports (log and listener) of tolerated or failed clock steps. */
 	private static final long REPORT_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -307,17 +313,39 @@ public final class SnowflakeIdGenerator implements IdWorker {
 		throw clockMovedBackwards(behind, lastTimestamp);
 	}
 
-	/** Parks until the clock leaves the millisecond whose sequence is used up (forward, or back: caller decides). */
+	/**
+	 * Parks until the clock leaves the millisecond whose sequence is used up (forward, or back: caller decides), for
+	 * at most {@link #FROZEN_CLOCK_NANOS} of monotonic time.
+	 * @throws IdGenerationException if the wall clock stays in that millisecond that long
+	 */
 	private void awaitNextMillis(long lastTimestamp) {
+		long start = 0;
 		for (int spins = 0; this.time.currentTimeMillis() - this.epochMillis == lastTimestamp; spins++) {
 			if (spins < SPINS_BEFORE_PARK) {
 				Thread.onSpinWait();
 			}
 			else {
+				if (spins == SPINS_BEFORE_PARK) {
+					start = this.time.nanoTime();
+				}
+				else if (this.time.nanoTime() - start > FROZEN_CLOCK_NANOS) {
+					throw frozenClock(lastTimestamp);
+				}
 				LockSupport.parkNanos(PARK_NANOS);
 				checkInterrupted(lastTimestamp);
 			}
 		}
+	}
+
+	private IdGenerationException frozenClock(long lastTimestamp) {
+		String message = "the wall clock has stayed at " + Instant.ofEpochMilli(lastTimestamp + this.epochMillis)
+				+ " for more than " + TimeUnit.NANOSECONDS.toMillis(FROZEN_CLOCK_NANOS) + " ms of monotonic time "
+				+ "while that millisecond's " + (this.sequenceMask + 1) + " sequence numbers are used up: the wall "
+				+ "clock seems frozen; no ID was issued; check this node's clock source (NTP, the hypervisor's clock)";
+		if (dueForReport(this.nextFailureLog)) {
+			logger.warn("{} (logged at most once a second)", message);
+		}
+		return new IdGenerationException(message);
 	}
 
 	/**

@@ -469,6 +469,101 @@ class WorkerLeaseKeeperTests {
 		assertThat(generator.parse(generator.nextId()).workerId()).isEqualTo(keeper.status().workerId());
 	}
 
+	@Test
+	void aHungRenewalNeitherHidesTheExpiryNorBlocksCloseAndCannotReviveTheGrantAfterClose() throws Exception {
+		HangingStore store = new HangingStore(this.manager);
+		SnowflakeIdGenerator generator = generator(TWO_WORKERS, this.nodeClock);
+		LeaseSettings settings = LeaseSettings.builder()
+			.namespace(this.namespace)
+			.ttl(TTL)
+			.heartbeat(HEARTBEAT)
+			.safetyMargin(SAFETY_MARGIN)
+			.instance("node-a")
+			.build();
+		WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(store, generator, settings, this.nodeClock, this.listener);
+		this.keepers.add(keeper);
+		keeper.start();
+		keeper.closeTimeout(Duration.ofMillis(200));
+		try {
+			store.hang = true;
+			Future<Duration> heartbeat = this.executor.submit(keeper::heartbeat);
+			assertThat(store.entered.await(5, TimeUnit.SECONDS)).isTrue();
+			// the hung call holds the keeper's lock; the grant runs out by the monotonic clock all the same
+			this.nodeClock.advance(TTL.minus(SAFETY_MARGIN));
+			assertThat(keeper.status().state()).isEqualTo(State.LOST);
+			assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(generator::nextId)
+				.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.EXPIRED));
+
+			assertThat(this.executor.submit(keeper::close)).succeedsWithin(Duration.ofSeconds(5));
+			assertThat(keeper.status().state()).isEqualTo(State.CLOSED);
+			assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(generator::nextId)
+				.withMessageContaining("was revoked (closed)");
+			// not given back: the slot expires
+			assertThat(this.manager.holder(this.namespace, 0)).hasValue("node-a");
+
+			store.release.countDown();
+			assertThat(heartbeat).succeedsWithin(Duration.ofSeconds(5));
+			assertThat(this.listener.calls).contains("renew true");
+			assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(generator::nextId)
+				.withMessageContaining("was revoked (closed)");
+			assertThat(keeper.status().state()).isEqualTo(State.CLOSED);
+		}
+		finally {
+			store.release.countDown();
+		}
+	}
+
+	/**
+	 * Lets renewals hang, as a store call does when packets are dropped, until {@link #release} is counted down.
+	 */
+	static final class HangingStore implements ISequenceManager {
+
+		final java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
+
+		final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+
+		volatile boolean hang;
+
+		private final ISequenceManager delegate;
+
+		HangingStore(ISequenceManager delegate) {
+			this.delegate = delegate;
+		}
+
+		@Override
+		public WorkerLease borrow(LeaseRequest request) {
+			return this.delegate.borrow(request);
+		}
+
+		@Override
+		public WorkerLease renew(WorkerLease lease, long timestampCeiling) {
+			if (this.hang) {
+				this.entered.countDown();
+				boolean interrupted = false;
+				for (;;) {
+					try {
+						this.release.await();
+						break;
+					}
+					catch (InterruptedException ex) {
+						// a hung socket read does not answer interrupts either
+						interrupted = true;
+					}
+				}
+				if (interrupted) {
+					Thread.currentThread().interrupt();
+				}
+			}
+			return this.delegate.renew(lease, timestampCeiling);
+		}
+
+		@Override
+		public void release(WorkerLease lease, long lastIssuedTimestamp) {
+			this.delegate.release(lease, lastIssuedTimestamp);
+		}
+
+	}
+
 	/**
 	 * Records store calls as "operation success".
 	 */

@@ -151,6 +151,36 @@ class SnowflakeIdGeneratorTests {
 	}
 
 	@Test
+	void aCallerWaitingForAFrozenWallClockFailsAfterASecondOfMonotonicTime() throws Exception {
+		TimeSource frozenWallClock = new TimeSource() {
+
+			@Override
+			public long currentTimeMillis() {
+				return START_MILLIS;
+			}
+
+			@Override
+			public long nanoTime() {
+				return System.nanoTime();
+			}
+
+		};
+		SnowflakeIdGenerator generator = new SnowflakeIdGenerator(SnowflakeLayout.defaults(), frozenWallClock,
+				ClockBackwardsPolicy.defaults(), this.listener);
+		generator.grant(WorkerGrant.fixed(7));
+		generator.nextIds("any", 4096);
+		Future<Long> next = inOtherThread(generator::nextId);
+		assertThat(next).failsWithin(Duration.ofSeconds(10))
+			.withThrowableOfType(java.util.concurrent.ExecutionException.class)
+			.havingCause()
+			.isExactlyInstanceOf(IdGenerationException.class)
+			.withMessage("the wall clock has stayed at 2026-01-01T00:00:00Z for more than 1000 ms of monotonic time "
+					+ "while that millisecond's 4096 sequence numbers are used up: the wall clock seems frozen; no ID "
+					+ "was issued; check this node's clock source (NTP, the hypervisor's clock)");
+		assertThat(generator.issuedCount()).isEqualTo(4096);
+	}
+
+	@Test
 	void aClockStepBackOfOneMillisecondIsWaitedOut() throws Exception {
 		SnowflakeIdGenerator generator = generator(ClockBackwardsPolicy.defaults());
 		long before = generator.nextId();
