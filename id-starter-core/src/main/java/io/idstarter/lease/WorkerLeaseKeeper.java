@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -415,22 +417,58 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 	}
 
 	/**
-	 * Borrows a slot, waits for the clock to pass its floor if needed, and grants it.
+	 * Borrows a slot, waits for the clock to pass its floor if needed, and grants it. A slot whose floor this node's
+	 * clock cannot pass within maxStartupWait is given back as it was found and another one is borrowed instead.
 	 */
 	private void acquire(int preferredWorkerId) {
 		int maxWorkerId = this.generator.layout().maxWorkerId();
-		long wallBefore = this.time.currentTimeMillis();
-		long nanosBefore = this.time.nanoTime();
-		LeaseRequest request = new LeaseRequest(this.settings.namespace(), maxWorkerId, this.settings.ttl(),
-				(preferredWorkerId <= maxWorkerId) ? preferredWorkerId : -1, this.settings.instance(),
-				ceiling(wallBefore));
-		WorkerLease borrowed = call("borrow", () -> this.manager.borrow(request));
-		measureClockOffset(borrowed, wallBefore, nanosBefore);
-		ClockSkewException skew = clockSkew(borrowed.workerId());
-		if (skew != null) {
-			releaseQuietly(borrowed);
-			throw skew;
+		Set<Integer> unreachable = new TreeSet<>();
+		long nearestUnreachable = Long.MAX_VALUE;
+		for (;;) {
+			long wallBefore = this.time.currentTimeMillis();
+			long nanosBefore = this.time.nanoTime();
+			int preferred = (preferredWorkerId <= maxWorkerId && !unreachable.contains(preferredWorkerId))
+					? preferredWorkerId : -1;
+			LeaseRequest request = new LeaseRequest(this.settings.namespace(), maxWorkerId, this.settings.ttl(),
+					preferred, this.settings.instance(), ceiling(wallBefore), unreachable);
+			WorkerLease borrowed;
+			try {
+				borrowed = call("borrow", () -> this.manager.borrow(request));
+			}
+			catch (NoFreeWorkerIdException ex) {
+				if (unreachable.isEmpty()) {
+					throw ex;
+				}
+				throw new IdGenerationException(prefix() + "no worker ID can be used: the floors of free slots "
+						+ unreachable + " are further ahead of this node's clock than maxStartupWait ("
+						+ LeaseSettings.format(this.settings.maxStartupWait()) + "), the nearest by "
+						+ nearestUnreachable + " ms, and the store has no other free slot (" + ex.getMessage()
+						+ "); check clock synchronisation (NTP) on this node", ex);
+			}
+			measureClockOffset(borrowed, wallBefore, nanosBefore);
+			ClockSkewException skew = clockSkew(borrowed.workerId());
+			if (skew != null) {
+				giveBackUnused(borrowed);
+				throw skew;
+			}
+			long ahead = borrowed.timestampFloor() - this.time.currentTimeMillis();
+			if (ahead >= this.settings.maxStartupWait().toMillis()) {
+				logger.warn("{}the slot's timestamp floor {} is {} ms ahead of this node's clock, beyond maxStartupWait"
+						+ " ({}); giving it back unchanged and trying another slot; check clock synchronisation",
+						prefixFor(borrowed.workerId()), Instant.ofEpochMilli(borrowed.timestampFloor()), ahead,
+						LeaseSettings.format(this.settings.maxStartupWait()));
+				giveBackUnused(borrowed);
+				unreachable.add(borrowed.workerId());
+				nearestUnreachable = Math.min(nearestUnreachable, ahead);
+				continue;
+			}
+			grantBorrowed(borrowed, wallBefore, nanosBefore);
+			return;
 		}
+	}
+
+	private void grantBorrowed(WorkerLease borrowed, long wallBefore, long nanosBefore) {
+		int maxWorkerId = this.generator.layout().maxWorkerId();
 		WorkerLease lease = borrowed;
 		try {
 			if (borrowed.timestampFloor() >= this.time.currentTimeMillis()) {
@@ -443,7 +481,7 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 			}
 		}
 		catch (RuntimeException ex) {
-			releaseQuietly(borrowed);
+			giveBackUnused(borrowed);
 			throw ex;
 		}
 		this.workerId = lease.workerId();
@@ -573,16 +611,21 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 		return this.settings.heartbeat();
 	}
 
-	private void releaseQuietly(WorkerLease lease) {
+	/**
+	 * Gives back a lease under which nothing was issued (the generator was never granted it), reporting its floor so
+	 * the slot's mark is what the borrow found (0 for a slot never used): a refused start leaves no trace of this
+	 * node's clock.
+	 */
+	private void giveBackUnused(WorkerLease lease) {
 		try {
 			call("release", () -> {
-				this.manager.release(lease, -1);
+				this.manager.release(lease, Math.max(lease.timestampFloor(), 0));
 				return lease;
 			});
 		}
 		catch (RuntimeException ex) {
-			logger.warn("{}could not give back worker ID ({}); it becomes free when its lease expires",
-					prefixFor(lease.workerId()), ex.getMessage());
+			logger.warn("{}could not give back worker ID ({}); it becomes free when its lease expires, with the "
+					+ "ceiling this node asked for as its mark", prefixFor(lease.workerId()), ex.getMessage());
 		}
 	}
 

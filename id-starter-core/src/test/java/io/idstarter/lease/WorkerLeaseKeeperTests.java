@@ -269,10 +269,9 @@ class WorkerLeaseKeeperTests {
 		WorkerLeaseKeeper impatient = keeper(generator(TWO_WORKERS, clockB), clockB, "node-b",
 				(settings) -> settings.maxStartupWait(Duration.ZERO).maxClockSkew(null));
 		assertThatExceptionOfType(IdGenerationException.class).isThrownBy(impatient::start)
-			.withMessage("[" + this.namespace + "/worker 0] the slot's timestamp floor 2026-01-01T00:01:00Z (the "
-					+ "last timestamp its previous owner may have issued) is 70000 ms ahead of this node's clock "
-					+ "2025-12-31T23:59:50Z after waiting maxStartupWait (0s); check clock synchronisation (NTP) on "
-					+ "this node and the previous owner's");
+			.withMessageStartingWith("[" + this.namespace + "/worker -] no worker ID can be used: the floors of free "
+					+ "slots [0] are further ahead of this node's clock than maxStartupWait (0s), the nearest by "
+					+ "70000 ms, and the store has no other free slot");
 		assertThat(this.manager.holder(this.namespace, 0)).isEmpty();
 
 		SnowflakeIdGenerator generatorB = generator(TWO_WORKERS, clockB);
@@ -322,6 +321,77 @@ class WorkerLeaseKeeperTests {
 		withinBound.start();
 		assertThat(withinBound.status().state()).isEqualTo(State.ACTIVE);
 		assertThat(withinBound.status().clockOffset()).isEqualTo(Duration.ofSeconds(-2));
+	}
+
+	@Test
+	void aStartRefusedByTheClockSkewGuardLeavesTheSlotsMarkAsItFoundIt() {
+		SnowflakeIdGenerator usedGenerator = generator(TWO_WORKERS, this.nodeClock);
+		WorkerLeaseKeeper used = keeper(usedGenerator, this.nodeClock, "node-a");
+		used.start();
+		usedGenerator.nextId();
+		used.close();
+		occupy(1, 1);
+		assertThat(this.manager.highWaterMark(this.namespace, 0)).isEqualTo(START_MILLIS);
+
+		// a VM booted before NTP sync, its clock a day ahead
+		ManualTimeSource dayAhead = new ManualTimeSource(START.plus(Duration.ofDays(1)));
+		WorkerLeaseKeeper refused = keeper(generator(TWO_WORKERS, dayAhead), dayAhead, "node-f");
+		assertThatExceptionOfType(ClockSkewException.class).isThrownBy(refused::start);
+		assertThat(this.manager.highWaterMark(this.namespace, 0)).isEqualTo(START_MILLIS);
+		assertThat(this.manager.holder(this.namespace, 0)).isEmpty();
+
+		this.nodeClock.advanceMillis(1);
+		SnowflakeIdGenerator healthy = generator(TWO_WORKERS, this.nodeClock);
+		WorkerLeaseKeeper keeper = keeper(healthy, this.nodeClock, "node-h");
+		keeper.start();
+		assertThat(keeper.status().workerId()).isZero();
+		assertThat(healthy.parse(healthy.nextId()).timestamp()).isEqualTo(START.plusMillis(1));
+	}
+
+	@Test
+	void aRefusedStartOnASlotNeverUsedLeavesItsMarkBelowAnyClock() {
+		ManualTimeSource dayAhead = new ManualTimeSource(START.plus(Duration.ofDays(1)));
+		WorkerLeaseKeeper refused = keeper(generator(TWO_WORKERS, dayAhead), dayAhead, "node-f");
+		assertThatExceptionOfType(ClockSkewException.class).isThrownBy(refused::start);
+		assertThat(this.manager.highWaterMark(this.namespace, 0)).isZero();
+	}
+
+	@Test
+	void aSlotWhoseFloorIsOutOfReachIsGivenBackUnchangedAndAnotherSlotIsBorrowed() throws Exception {
+		long farAhead = START.plus(Duration.ofDays(1)).toEpochMilli();
+		WorkerLease poisoned = this.manager
+			.borrow(new LeaseRequest(this.namespace, 3, TTL, 0, "node-f", farAhead));
+		this.manager.release(poisoned, -1);
+		Path cacheFile = this.directory.resolve("worker-id");
+		Files.writeString(cacheFile, this.namespace + "=0\n");
+
+		SnowflakeIdGenerator generator = generator(FOUR_WORKERS, this.nodeClock);
+		WorkerLeaseKeeper keeper = keeper(generator, this.nodeClock, "node-h",
+				(settings) -> settings.cacheFile(cacheFile));
+		keeper.start();
+		assertThat(keeper.status().workerId()).isEqualTo(1);
+		assertThat(generator.parse(generator.nextId()).timestamp()).isEqualTo(START);
+		assertThat(this.manager.highWaterMark(this.namespace, 0)).isEqualTo(farAhead);
+		assertThat(this.manager.holder(this.namespace, 0)).isEmpty();
+		assertThat(this.listener.calls).containsExactly("borrow true", "release true", "borrow true");
+	}
+
+	@Test
+	void whenEveryFreeSlotsFloorIsOutOfReachStartFailsNamingThem() {
+		long farAhead = START.plus(Duration.ofDays(1)).toEpochMilli();
+		for (int workerId = 0; workerId <= 1; workerId++) {
+			WorkerLease poisoned = this.manager
+				.borrow(new LeaseRequest(this.namespace, 1, TTL, workerId, "node-f", farAhead + workerId));
+			this.manager.release(poisoned, -1);
+		}
+		WorkerLeaseKeeper keeper = keeper(generator(TWO_WORKERS, this.nodeClock), this.nodeClock, "node-h");
+		assertThatExceptionOfType(IdGenerationException.class).isThrownBy(keeper::start)
+			.withMessageStartingWith("[" + this.namespace + "/worker -] no worker ID can be used: the floors of free "
+					+ "slots [0, 1] are further ahead of this node's clock than maxStartupWait (60s), the nearest by "
+					+ "86400000 ms, and the store has no other free slot (all 2 worker IDs of namespace '"
+					+ this.namespace + "' are held by live leases or excluded by this node ([0, 1])");
+		assertThat(this.manager.highWaterMark(this.namespace, 0)).isEqualTo(farAhead);
+		assertThat(this.manager.highWaterMark(this.namespace, 1)).isEqualTo(farAhead + 1);
 	}
 
 	@Test
