@@ -17,6 +17,7 @@ import java.util.function.Supplier;
 
 import io.idstarter.IdGenerationException;
 import io.idstarter.IdWorkerListener;
+import io.idstarter.StoreRegressionException;
 import io.idstarter.lease.LeaseStatus.State;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
 import io.idstarter.snowflake.WorkerGrant;
@@ -81,6 +82,9 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 
 	private final @Nullable WorkerIdCache cache;
 
+	/** This node's record of each slot's mark, beside the cache file; {@code null} without a cache file. */
+	private final @Nullable WorkerSlotMarks marks;
+
 	private final Duration retryInterval;
 
 	/** Guards the lease, the grant and the status fields; held during store calls. */
@@ -116,6 +120,11 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 
 	private int consecutiveFailures;
 
+	/** The mark the store must hold for the slot held now: the greatest ceiling granted under it; -1 for none. */
+	private long slotMark = -1;
+
+	private boolean marksWriteWarned;
+
 	private @Nullable Duration clockOffset;
 
 	private boolean clockOffsetWarned;
@@ -141,6 +150,7 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 		this.time = Objects.requireNonNull(time, "time");
 		this.listener = Objects.requireNonNull(listener, "listener");
 		this.cache = (settings.cacheFile() != null) ? new WorkerIdCache(settings.cacheFile()) : null;
+		this.marks = (settings.cacheFile() != null) ? WorkerSlotMarks.besideCacheFile(settings.cacheFile()) : null;
 		Duration retry = settings.heartbeat().dividedBy(RETRY_DIVISOR);
 		this.retryInterval = (retry.compareTo(MIN_RETRY_INTERVAL) < 0) ? MIN_RETRY_INTERVAL : retry;
 		this.snapshot = snapshot();
@@ -163,7 +173,7 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 			if (this.closed.get()) {
 				throw new IllegalStateException(prefix() + "keeper is closed; create a new one");
 			}
-			if (this.state != State.NOT_STARTED) {
+			if (this.state != State.NOT_STARTED && this.state != State.STORE_REGRESSED) {
 				throw new IllegalStateException(prefix() + "keeper is already started");
 			}
 			try {
@@ -232,6 +242,7 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 			WorkerLease current = this.lease;
 			if (current != null) {
 				long lastTimestamp = this.generator.lastTimestamp();
+				lowerMark(current, lastTimestamp);
 				try {
 					call("release", () -> {
 						this.manager.release(current, lastTimestamp);
@@ -251,6 +262,21 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 		}
 		finally {
 			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Lowers this node's mark of the slot to what the release reports, before the release: the store may take it
+	 * even if the answer is lost.
+	 */
+	private void lowerMark(WorkerLease lease, long lastTimestamp) {
+		if (this.marks != null && lastTimestamp >= 0) {
+			try {
+				this.marks.lowerTo(lease.namespace(), lease.workerId(), Math.max(lastTimestamp, lease.timestampFloor()));
+			}
+			catch (UncheckedIOException ex) {
+				logger.warn("{}{}", prefix(), ex.getMessage());
+			}
 		}
 	}
 
@@ -332,10 +358,14 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 	private Duration renew(WorkerLease current) {
 		long wallBefore = this.time.currentTimeMillis();
 		long nanosBefore = this.time.nanoTime();
-		long ceiling = ceiling(wallBefore);
+		long ceiling = Math.max(ceiling(wallBefore), this.slotMark);
 		try {
 			WorkerLease renewed = call("renew", () -> this.manager.renew(current, ceiling));
 			measureClockOffset(renewed, wallBefore, nanosBefore);
+			if (renewed.timestampCeiling() < this.slotMark) {
+				return refuseRegressedStore(renewed,
+						regression(renewed, this.slotMark, renewed.timestampCeiling(), "ceiling"));
+			}
 			ClockSkewException skew = clockSkew(renewed.workerId());
 			if (skew != null) {
 				return refuseForClockSkew(renewed, skew);
@@ -451,6 +481,13 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 				giveBackUnused(borrowed);
 				throw skew;
 			}
+			long known = knownMark(borrowed.workerId());
+			if (borrowed.timestampFloor() < known) {
+				// the slot's mark is put back to what this node knows, so that nobody issues below it
+				giveBack(borrowed, known);
+				this.state = State.STORE_REGRESSED;
+				throw regression(borrowed, known, borrowed.timestampFloor(), "floor");
+			}
 			long ahead = borrowed.timestampFloor() - this.time.currentTimeMillis();
 			if (ahead >= this.settings.maxStartupWait().toMillis()) {
 				logger.warn("{}the slot's timestamp floor {} is {} ms ahead of this node's clock, beyond maxStartupWait"
@@ -483,6 +520,9 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 		catch (RuntimeException ex) {
 			giveBackUnused(borrowed);
 			throw ex;
+		}
+		if (lease.workerId() != this.workerId) {
+			this.slotMark = -1;
 		}
 		this.workerId = lease.workerId();
 		grant(lease, wallBefore, nanosBefore);
@@ -534,6 +574,7 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 	 * the new grant never reads an older status (such as LOST) afterwards.
 	 */
 	private void grant(WorkerLease lease, long wallBefore, long nanosBefore) {
+		recordMark(lease.workerId(), lease.timestampCeiling());
 		long validNanos = this.settings.ttl().minus(this.settings.safetyMargin()).toNanos();
 		long validUntil = nanosBefore + validNanos;
 		this.lease = lease;
@@ -549,6 +590,26 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 		if (this.closed.get()) {
 			// close() gave up waiting for this call and revoked without the lock; it stays revoked
 			this.generator.revoke("closed");
+		}
+	}
+
+	/**
+	 * Records the ceiling on disk before the generator may issue under it.
+	 */
+	private void recordMark(int workerId, long ceiling) {
+		this.slotMark = Math.max(this.slotMark, ceiling);
+		if (this.marks != null) {
+			try {
+				this.marks.raise(this.settings.namespace(), workerId, ceiling);
+				this.marksWriteWarned = false;
+			}
+			catch (UncheckedIOException ex) {
+				if (!this.marksWriteWarned) {
+					this.marksWriteWarned = true;
+					logger.warn("{}{}; issuing goes on, but a restart cannot tell whether the store lost this mark",
+							prefixFor(workerId), ex.getMessage());
+				}
+			}
 		}
 	}
 
@@ -597,6 +658,36 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 	}
 
 	/**
+	 * Keeps the lease but stops issuing: the store's answer is below what it granted before. The next renewal asks
+	 * for the known mark again, which puts the store's mark back; issuing resumes once an answer is consistent.
+	 */
+	private Duration refuseRegressedStore(WorkerLease renewed, StoreRegressionException regression) {
+		this.lease = renewed;
+		this.generator.revoke(regression.getMessage());
+		this.consecutiveFailures++;
+		this.state = State.STORE_REGRESSED;
+		publish();
+		logger.error("{}IDs are refused: {}", prefix(), regression.getMessage());
+		return this.retryInterval;
+	}
+
+	private long knownMark(int workerId) {
+		return (this.marks != null) ? this.marks.known(this.settings.namespace(), workerId) : -1;
+	}
+
+	private StoreRegressionException regression(WorkerLease lease, long known, long answered, String what) {
+		String subject = "worker slot " + lease.workerId() + " of namespace '" + lease.namespace() + "'";
+		return new StoreRegressionException(subject, known, answered, prefixFor(lease.workerId()) + "the lease store "
+				+ "answered a timestamp " + what + " of " + answered + " for " + subject + ", below " + known + " ("
+				+ Instant.ofEpochMilli(known) + "), the mark it granted this node before (kept in "
+				+ ((this.marks != null) ? this.marks.file() : "memory") + "): "
+				+ "the store has lost writes (a restart without persistence, a failover to a replica that missed "
+				+ "them, a restore from an old backup); no ID is issued from that answer; the keeper has reported "
+				+ "the known mark back to the store; make the store durable (see docs/redis.md), and check the other "
+				+ "nodes, which may not know their own marks");
+	}
+
+	/**
 	 * Keeps the renewed lease but stops issuing until a renewal finds the clock back within bounds.
 	 */
 	private Duration refuseForClockSkew(WorkerLease renewed, ClockSkewException skew) {
@@ -617,9 +708,13 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 	 * node's clock.
 	 */
 	private void giveBackUnused(WorkerLease lease) {
+		giveBack(lease, Math.max(lease.timestampFloor(), 0));
+	}
+
+	private void giveBack(WorkerLease lease, long mark) {
 		try {
 			call("release", () -> {
-				this.manager.release(lease, Math.max(lease.timestampFloor(), 0));
+				this.manager.release(lease, mark);
 				return lease;
 			});
 		}

@@ -17,6 +17,7 @@ import java.util.function.UnaryOperator;
 
 import io.idstarter.IdGenerationException;
 import io.idstarter.IdWorkerListener;
+import io.idstarter.StoreRegressionException;
 import io.idstarter.lease.LeaseStatus.State;
 import io.idstarter.snowflake.ClockBackwardsPolicy;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
@@ -581,6 +582,139 @@ class WorkerLeaseKeeperTests {
 		finally {
 			store.release.countDown();
 		}
+	}
+
+	@Test
+	void aStoreThatLostASlotsMarkIsRefusedAtStartToldTheKnownMarkAndUsedAgainAboveIt() {
+		Path cacheFile = this.directory.resolve("worker-id");
+		SnowflakeIdGenerator before = generator(TWO_WORKERS, this.nodeClock);
+		WorkerLeaseKeeper crashed = keeper(before, this.nodeClock, "node-a", (settings) -> settings.cacheFile(cacheFile));
+		crashed.start();
+		long last = before.nextId();
+		long ceiling = START_MILLIS + TTL.toMillis();
+		assertThat(this.directory.resolve("id-worker-slot-marks")).content()
+			.contains(this.namespace + "/0=" + ceiling);
+
+		// the process dies without closing; the store restarts without its data
+		InMemorySequenceManager emptied = new InMemorySequenceManager(this.storeClock);
+		this.nodeClock.advanceMillis(10);
+		SnowflakeIdGenerator generator = generator(TWO_WORKERS, this.nodeClock);
+		LeaseSettings settings = LeaseSettings.builder()
+			.namespace(this.namespace)
+			.ttl(TTL)
+			.heartbeat(HEARTBEAT)
+			.safetyMargin(SAFETY_MARGIN)
+			.instance("node-a")
+			.cacheFile(cacheFile)
+			.build();
+		WorkerLeaseKeeper restarted = new WorkerLeaseKeeper(emptied, generator, settings, this.nodeClock,
+				this.listener);
+		this.keepers.add(restarted);
+		assertThatExceptionOfType(StoreRegressionException.class).isThrownBy(restarted::start)
+			.satisfies((ex) -> {
+				assertThat(ex.subject()).isEqualTo("worker slot 0 of namespace '" + this.namespace + "'");
+				assertThat(ex.knownMark()).isEqualTo(ceiling);
+				assertThat(ex.storeMark()).isEqualTo(-1);
+			})
+			.withMessageContaining("the lease store answered a timestamp floor of -1 for worker slot 0");
+		assertThat(restarted.status().state()).isEqualTo(State.STORE_REGRESSED);
+		assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(generator::nextId);
+		assertThat(emptied.highWaterMark(this.namespace, 0)).isEqualTo(ceiling);
+
+		// once this node's clock has passed the mark it reported back, the slot is used again above it
+		this.nodeClock.advance(TTL);
+		this.storeClock.advance(TTL);
+		restarted.start();
+		assertThat(restarted.status().state()).isEqualTo(State.ACTIVE);
+		assertThat(generator.workerId()).hasValue(0);
+		long first = generator.nextId();
+		assertThat(generator.parse(first).timestamp().toEpochMilli()).isGreaterThan(ceiling);
+		assertThat(first).isGreaterThan(last);
+	}
+
+	@Test
+	void aGracefulCloseLowersThisNodesMarkWithTheStoresSoARestartIsNotTakenForARegression() {
+		Path cacheFile = this.directory.resolve("worker-id");
+		SnowflakeIdGenerator generator = generator(TWO_WORKERS, this.nodeClock);
+		WorkerLeaseKeeper first = keeper(generator, this.nodeClock, "node-a", (settings) -> settings.cacheFile(cacheFile));
+		first.start();
+		generator.nextId();
+		first.close();
+		assertThat(this.manager.highWaterMark(this.namespace, 0)).isEqualTo(START_MILLIS);
+
+		this.nodeClock.advanceMillis(1);
+		WorkerLeaseKeeper restarted = keeper(generator(TWO_WORKERS, this.nodeClock), this.nodeClock, "node-a",
+				(settings) -> settings.cacheFile(cacheFile));
+		restarted.start();
+		assertThat(restarted.status().state()).isEqualTo(State.ACTIVE);
+		assertThat(restarted.status().workerId()).isZero();
+	}
+
+	@Test
+	void aRenewalAnsweredBelowTheGrantedCeilingStopsIssuingUntilTheStoreHoldsTheMarkAgain() {
+		LyingStore store = new LyingStore(this.manager);
+		SnowflakeIdGenerator generator = generator(TWO_WORKERS, this.nodeClock);
+		LeaseSettings settings = LeaseSettings.builder()
+			.namespace(this.namespace)
+			.ttl(TTL)
+			.heartbeat(HEARTBEAT)
+			.safetyMargin(SAFETY_MARGIN)
+			.instance("node-a")
+			.build();
+		WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(store, generator, settings, this.nodeClock, this.listener);
+		this.keepers.add(keeper);
+		keeper.start();
+		long ceiling = START_MILLIS + TTL.toMillis();
+
+		store.ceiling = START_MILLIS;
+		this.nodeClock.advance(HEARTBEAT);
+		this.storeClock.advance(HEARTBEAT);
+		keeper.heartbeat();
+		assertThat(keeper.status().state()).isEqualTo(State.STORE_REGRESSED);
+		assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(generator::nextId)
+			.withMessageContaining("below " + ceiling);
+
+		store.ceiling = null;
+		keeper.heartbeat();
+		assertThat(keeper.status().state()).isEqualTo(State.ACTIVE);
+		assertThat(store.requested).isGreaterThanOrEqualTo(ceiling);
+		generator.nextId();
+	}
+
+	/**
+	 * Answers renewals with a ceiling of its choosing, as a store that lost its writes would.
+	 */
+	static final class LyingStore implements ISequenceManager {
+
+		private final ISequenceManager delegate;
+
+		volatile @org.jspecify.annotations.Nullable Long ceiling;
+
+		volatile long requested;
+
+		LyingStore(ISequenceManager delegate) {
+			this.delegate = delegate;
+		}
+
+		@Override
+		public WorkerLease borrow(LeaseRequest request) {
+			return this.delegate.borrow(request);
+		}
+
+		@Override
+		public WorkerLease renew(WorkerLease lease, long timestampCeiling) {
+			this.requested = timestampCeiling;
+			WorkerLease renewed = this.delegate.renew(lease, timestampCeiling);
+			Long lie = this.ceiling;
+			return (lie == null) ? renewed : new WorkerLease(renewed.namespace(), renewed.workerId(),
+					renewed.ownerToken(), renewed.ttl(), renewed.timestampFloor(), lie, renewed.storeTimeMillis());
+		}
+
+		@Override
+		public void release(WorkerLease lease, long lastIssuedTimestamp) {
+			this.delegate.release(lease, lastIssuedTimestamp);
+		}
+
 	}
 
 	/**
