@@ -168,6 +168,13 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 	 * @throws IllegalStateException if already started or closed
 	 */
 	public void start() {
+		startLease(/* heartbeatThread= */ true);
+	}
+
+	/**
+	 * Starts the lease; without the heartbeat thread, tests step the protocol with {@link #heartbeat()}.
+	 */
+	void startLease(boolean heartbeatThread) {
 		this.lock.lock();
 		try {
 			if (this.closed.get()) {
@@ -187,12 +194,14 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 			this.state = State.ACTIVE;
 			this.consecutiveFailures = 0;
 			publish();
-			this.scheduler = Executors.newSingleThreadScheduledExecutor((task) -> {
-				Thread thread = new Thread(task, "id-worker-lease-" + this.settings.namespace());
-				thread.setDaemon(true);
-				return thread;
-			});
-			schedule(this.settings.heartbeat());
+			if (heartbeatThread) {
+				this.scheduler = Executors.newSingleThreadScheduledExecutor((task) -> {
+					Thread thread = new Thread(task, "id-worker-lease-" + this.settings.namespace());
+					thread.setDaemon(true);
+					return thread;
+				});
+				schedule(this.settings.heartbeat());
+			}
 		}
 		finally {
 			this.lock.unlock();
