@@ -45,27 +45,37 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 	 *     owners of a slot never share a timestamp, whatever their clocks say;
 	 *   - the store lets the lease expire ttl after it handled the call, which is after we read nanoTime(), so this
 	 *     node stops issuing at least safetyMargin before anyone else can get the slot.
-	 * A failed renewal keeps the current grant (it runs out by itself) and is retried every heartbeat / 4; a lease
-	 * that expired in the store meanwhile is still renewed if nobody took the slot. A lost lease (LeaseLostException:
-	 * the slot was released or another owner took it) revokes the grant at once; the keeper then borrows again (any
-	 * slot) every heartbeat / 4 until it holds one.
+	 * A failed renewal keeps the current grant (it runs out by itself) and is retried after about heartbeat / 4
+	 * (RetryBackoff: jittered, so a fleet does not retry in lockstep after an outage); a lease that expired in the
+	 * store meanwhile is still renewed if nobody took the slot. A lost lease (LeaseLostException: the slot was released
+	 * or another owner took it) revokes the grant at once; the keeper then borrows again (any slot) until it holds one.
 	 *
-	 * All store calls and grant changes happen under `lock`, on the keeper's thread or in start()/close().
+	 * Borrowing. A slot is granted only if the borrow's answer passes three checks, else it is given back:
+	 *   - the clock offset to the store is within maxClockSkew (ClockOffsetGuard);
+	 *   - its floor is not below this node's own record of the slot's mark (WorkerSlotMarks, on disk beside the cache
+	 *     file): a store that answers lower lost writes; the slot is given back reporting the known mark, and the
+	 *     borrow fails with StoreRegressionException;
+	 *   - its floor is within maxStartupWait of this node's clock; otherwise the slot is excluded and another borrowed.
+	 * A slot given back unused is released reporting its floor, so the store's mark is what the borrow found: a
+	 * refused start leaves no trace of this node's clock.
+	 *
+	 * Marks. Before the generator may issue under a ceiling, the ceiling is written to WorkerSlotMarks (forced to
+	 * disk); close() lowers it to the timestamp it reports, before the release, as the store will. A renewal always asks
+	 * for at least that mark and refuses an answer below it (STORE_REGRESSED).
+	 *
+	 * Closing. close() revokes the generator first (its revoke() fences calls in flight, see SnowflakeIdGenerator), then
+	 * releases with generator.lastTimestamp(). It waits for a store call in progress only until its timeout; past it
+	 * the generator is revoked without the lock, the slot is left to expire, and grant() re-checks `closed` after
+	 * granting so that a late answer cannot revive it.
+	 *
+	 * All store calls and grant changes happen under `lock`, on the keeper's thread or in start()/close(); the only
+	 * exception is close()'s revoke after its timeout, which needs no lock.
 	 */
 
 	private static final Logger logger = LoggerFactory.getLogger(WorkerLeaseKeeper.class);
 
-	/** A failed store call is retried after the heartbeat divided by this. */
-	private static final int RETRY_DIVISOR = 4;
-
-	/** Shortest retry interval, however short the heartbeat. */
-	private static final Duration MIN_RETRY_INTERVAL = Duration.ofMillis(10);
-
 	/** Longest sleep between two looks at the clock while waiting for it to pass a slot's floor. */
 	private static final long FLOOR_POLL_MILLIS = 50;
-
-	/** An offset between this node's clock and the store's beyond this is logged as a warning. */
-	private static final Duration CLOCK_OFFSET_WARNING = Duration.ofSeconds(1);
 
 	/** How long close() waits for the heartbeat to stop and for a store call in progress to return. */
 	private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
@@ -85,7 +95,11 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 	/** This node's record of each slot's mark, beside the cache file; {@code null} without a cache file. */
 	private final @Nullable WorkerSlotMarks marks;
 
-	private final Duration retryInterval;
+	/** When to retry a failed store call: about a quarter heartbeat, with jitter. */
+	private final RetryBackoff backoff;
+
+	/** This node's clock against the store's: measured on every call, checked against maxClockSkew. */
+	private final ClockOffsetGuard clock;
 
 	/** Guards the lease, the grant and the status fields; held during store calls. */
 	private final ReentrantLock lock = new ReentrantLock();
@@ -102,14 +116,17 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 	/** What status() returns; replaced whole under the lock. */
 	private volatile Snapshot snapshot;
 
-	// Guarded by lock.
+	// Guarded by lock. While a lease is held, `lease` is the store's last answer for it, and the generator's grant
+	// (if any) carries that answer's ceiling and `validUntilNanos`; `lease` is null exactly when no slot is held.
 
 	private @Nullable WorkerLease lease;
 
 	private State state = State.NOT_STARTED;
 
+	/** The slot held, or last held; -1 before the first. */
 	private int workerId = -1;
 
+	/** Monotonic time at which the current grant runs out: read before the call that got it, plus ttl - margin. */
 	private long validUntilNanos;
 
 	private @Nullable Instant leaseExpiry;
@@ -124,13 +141,6 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 	private long slotMark = -1;
 
 	private boolean marksWriteWarned;
-
-	private @Nullable Duration clockOffset;
-
-	private boolean clockOffsetWarned;
-
-	/** How long the call that measured {@link #clockOffset} took, in milliseconds. */
-	private long clockOffsetRoundTrip;
 
 	private boolean refusalLogged;
 
@@ -151,8 +161,8 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 		this.listener = Objects.requireNonNull(listener, "listener");
 		this.cache = (settings.cacheFile() != null) ? new WorkerIdCache(settings.cacheFile()) : null;
 		this.marks = (settings.cacheFile() != null) ? WorkerSlotMarks.besideCacheFile(settings.cacheFile()) : null;
-		Duration retry = settings.heartbeat().dividedBy(RETRY_DIVISOR);
-		this.retryInterval = (retry.compareTo(MIN_RETRY_INTERVAL) < 0) ? MIN_RETRY_INTERVAL : retry;
+		this.backoff = new RetryBackoff(settings.heartbeat());
+		this.clock = new ClockOffsetGuard(settings.maxClockSkew());
 		this.snapshot = snapshot();
 	}
 
@@ -346,8 +356,8 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 		}
 		catch (RuntimeException ex) {
 			logger.error("{}unexpected failure in the lease heartbeat; retrying in {}", prefix(),
-					LeaseSettings.format(this.retryInterval), ex);
-			next = this.retryInterval;
+					LeaseSettings.format(this.backoff.base()), ex);
+			next = this.backoff.next();
 		}
 		schedule(next);
 	}
@@ -375,7 +385,7 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 				return refuseRegressedStore(renewed,
 						regression(renewed, this.slotMark, renewed.timestampCeiling(), "ceiling"));
 			}
-			ClockSkewException skew = clockSkew(renewed.workerId());
+			ClockSkewException skew = this.clock.check(prefixFor(renewed.workerId()));
 			if (skew != null) {
 				return refuseForClockSkew(renewed, skew);
 			}
@@ -398,16 +408,16 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 			this.consecutiveFailures++;
 			this.state = State.LOST;
 			publish();
-			logger.error("{}lease lost, IDs are refused from now on; borrowing a worker ID again every {}: {}",
-					prefix(), LeaseSettings.format(this.retryInterval), ex.getMessage());
-			return this.retryInterval;
+			logger.error("{}lease lost, IDs are refused from now on; borrowing a worker ID again about every {}: {}",
+					prefix(), LeaseSettings.format(this.backoff.base()), ex.getMessage());
+			return this.backoff.next();
 		}
 		catch (RuntimeException ex) {
 			this.consecutiveFailures++;
 			this.state = State.RENEWAL_FAILING;
 			publish();
 			logRenewalFailure(ex);
-			return this.retryInterval;
+			return this.backoff.next();
 		}
 	}
 
@@ -419,14 +429,14 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 		if (leftMillis <= 0 && !this.refusalLogged) {
 			this.refusalLogged = true;
 			logger.error("{}lease renewal failed ({} in a row) and the lease ran out {} ms ago: IDs are refused until "
-					+ "a renewal succeeds (retrying every {}): {}", prefix(), this.consecutiveFailures, -leftMillis,
-					LeaseSettings.format(this.retryInterval), ex.getMessage());
+					+ "a renewal succeeds (retrying about every {}): {}", prefix(), this.consecutiveFailures, -leftMillis,
+					LeaseSettings.format(this.backoff.base()), ex.getMessage());
 		}
 		else if (leftMillis > 0
-				&& (this.consecutiveFailures == 1 || this.consecutiveFailures % RETRY_DIVISOR == 0)) {
-			logger.warn("{}lease renewal failed ({} in a row), retrying every {}; IDs are issued for another {} ms, "
+				&& (this.consecutiveFailures == 1 || this.consecutiveFailures % RetryBackoff.DIVISOR == 0)) {
+			logger.warn("{}lease renewal failed ({} in a row), retrying about every {}; IDs are issued for another {} ms, "
 					+ "then refused until a renewal succeeds: {}", prefix(), this.consecutiveFailures,
-					LeaseSettings.format(this.retryInterval), leftMillis, ex.getMessage());
+					LeaseSettings.format(this.backoff.base()), leftMillis, ex.getMessage());
 		}
 		else {
 			logger.debug("{}lease renewal failed ({} in a row): {}", prefix(), this.consecutiveFailures,
@@ -447,11 +457,11 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 		catch (RuntimeException ex) {
 			this.consecutiveFailures++;
 			publish();
-			if (this.consecutiveFailures <= 2 || this.consecutiveFailures % RETRY_DIVISOR == 0) {
-				logger.warn("{}no worker ID leased, IDs are refused; retrying every {}: {}", prefix(),
-						LeaseSettings.format(this.retryInterval), ex.getMessage());
+			if (this.consecutiveFailures <= 2 || this.consecutiveFailures % RetryBackoff.DIVISOR == 0) {
+				logger.warn("{}no worker ID leased, IDs are refused; retrying about every {}: {}", prefix(),
+						LeaseSettings.format(this.backoff.base()), ex.getMessage());
 			}
-			return this.retryInterval;
+			return this.backoff.next();
 		}
 	}
 
@@ -485,7 +495,7 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 						+ "); check clock synchronisation (NTP) on this node", ex);
 			}
 			measureClockOffset(borrowed, wallBefore, nanosBefore);
-			ClockSkewException skew = clockSkew(borrowed.workerId());
+			ClockSkewException skew = this.clock.check(prefixFor(borrowed.workerId()));
 			if (skew != null) {
 				giveBackUnused(borrowed);
 				throw skew;
@@ -540,7 +550,7 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 				prefix(), lease.workerId(), maxWorkerId + 1L, this.settings.instance(),
 				(lease.timestampFloor() < 0) ? "none" : Instant.ofEpochMilli(lease.timestampFloor()),
 				Instant.ofEpochMilli(lease.timestampCeiling()),
-				(this.clockOffset != null) ? this.clockOffset.toMillis() : "?");
+				(this.clock.offset() != null) ? this.clock.offset().toMillis() : "?");
 	}
 
 	private void awaitFloor(WorkerLease lease) {
@@ -589,7 +599,8 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 		this.lease = lease;
 		this.validUntilNanos = validUntil;
 		this.issuingUntil = Instant.ofEpochMilli(wallBefore + TimeUnit.NANOSECONDS.toMillis(validNanos));
-		long offset = (this.clockOffset != null) ? this.clockOffset.toMillis() : 0;
+		Duration measured = this.clock.offset();
+		long offset = (measured != null) ? measured.toMillis() : 0;
 		this.leaseExpiry = Instant.ofEpochMilli(lease.storeTimeMillis() + this.settings.ttl().toMillis() - offset);
 		this.lastRenewal = Instant.ofEpochMilli(this.time.currentTimeMillis());
 		this.state = State.ACTIVE;
@@ -627,43 +638,8 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 	}
 
 	private void measureClockOffset(WorkerLease lease, long wallBefore, long nanosBefore) {
-		long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(this.time.nanoTime() - nanosBefore);
-		this.clockOffsetRoundTrip = elapsedMillis;
-		Duration offset = Duration.ofMillis(lease.storeTimeMillis() - (wallBefore + elapsedMillis / 2));
-		this.clockOffset = offset;
-		boolean large = certainOffsetMillis() > CLOCK_OFFSET_WARNING.toMillis();
-		if (large && !this.clockOffsetWarned) {
-			logger.warn("{}this node's clock is {} ms {} the lease store's (measured over a {} ms round trip); check "
-					+ "clock synchronisation", prefixFor(lease.workerId()), offset.abs().toMillis(),
-					offset.isNegative() ? "ahead of" : "behind", elapsedMillis);
-		}
-		this.clockOffsetWarned = large;
-	}
-
-	/**
-	 * Returns the part of the measured offset that the round trip cannot explain: the store read its clock somewhere
-	 * within the call, so the midpoint estimate may be off by half the round trip either way.
-	 */
-	private long certainOffsetMillis() {
-		Duration offset = this.clockOffset;
-		return (offset != null) ? Math.max(0, offset.abs().toMillis() - this.clockOffsetRoundTrip / 2) : 0;
-	}
-
-	/**
-	 * Returns why this node's clock is too far from the store's, or {@code null} when it is within the bound or the
-	 * guard is off.
-	 */
-	private @Nullable ClockSkewException clockSkew(int workerId) {
-		Duration bound = this.settings.maxClockSkew();
-		Duration offset = this.clockOffset;
-		if (bound == null || offset == null || certainOffsetMillis() <= bound.toMillis()) {
-			return null;
-		}
-		return new ClockSkewException(prefixFor(workerId) + "this node's clock is " + offset.abs().toMillis() + " ms "
-				+ (offset.isNegative() ? "ahead of" : "behind") + " the lease store's (measured over a "
-				+ this.clockOffsetRoundTrip + " ms round trip), more than maxClockSkew ("
-				+ LeaseSettings.format(bound) + "); fix clock synchronisation (NTP) on this node, or raise the bound",
-				offset.toMillis());
+		this.clock.measure(prefixFor(lease.workerId()), lease.storeTimeMillis(), wallBefore, nanosBefore,
+				this.time.nanoTime());
 	}
 
 	/**
@@ -677,7 +653,7 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 		this.state = State.STORE_REGRESSED;
 		publish();
 		logger.error("{}IDs are refused: {}", prefix(), regression.getMessage());
-		return this.retryInterval;
+		return this.backoff.next();
 	}
 
 	private long knownMark(int workerId) {
@@ -784,7 +760,7 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 		State state = this.closed.get() ? State.CLOSED : this.state;
 		LeaseStatus status = new LeaseStatus(state, this.settings.namespace(), this.workerId,
 				held ? this.leaseExpiry : null, held ? this.issuingUntil : null, this.lastRenewal,
-				this.consecutiveFailures, this.clockOffset);
+				this.consecutiveFailures, this.clock.offset());
 		return new Snapshot(status, this.validUntilNanos);
 	}
 

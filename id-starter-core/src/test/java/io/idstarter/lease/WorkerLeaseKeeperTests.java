@@ -185,7 +185,7 @@ class WorkerLeaseKeeperTests {
 		this.nodeClock.advance(HEARTBEAT);
 		this.storeClock.advance(HEARTBEAT);
 
-		assertThat(keeper.heartbeat()).isEqualTo(HEARTBEAT.dividedBy(4));
+		assertThat(keeper.heartbeat()).isBetween(HEARTBEAT.dividedBy(8), HEARTBEAT.multipliedBy(3).dividedBy(8));
 		assertThat(keeper.status().state()).isEqualTo(State.RENEWAL_FAILING);
 		assertThat(keeper.status().consecutiveFailures()).isEqualTo(1);
 		generator.nextId();
