@@ -42,12 +42,6 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 public class WorkerLeaseKeeperModelCheckTests {
 
-	static {
-		// one keeper per explored execution: its log lines would be written (and model-checked) each time
-		System.setProperty("org.slf4j.simpleLogger.log.io.idstarter.lease.WorkerLeaseKeeper", "off");
-		System.setProperty("org.slf4j.simpleLogger.log.io.idstarter.snowflake.SnowflakeIdGenerator", "off");
-	}
-
 	private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
 
 	/** Two worker IDs. */

@@ -35,11 +35,6 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 public class SnowflakeIdGeneratorModelCheckTests {
 
-	static {
-		// one generator per explored execution: its start-up line would be logged (and model-checked) each time
-		System.setProperty("org.slf4j.simpleLogger.log.io.idstarter.snowflake.SnowflakeIdGenerator", "warn");
-	}
-
 	private static final long START_MILLIS = Instant.parse("2026-01-01T00:00:00Z").toEpochMilli();
 
 	/** Most threads a scenario uses, plus the initial and post parts. */

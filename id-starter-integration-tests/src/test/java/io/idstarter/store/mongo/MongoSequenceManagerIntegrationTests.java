@@ -67,6 +67,27 @@ class MongoSequenceManagerIntegrationTests {
 	}
 
 	@Test
+	void excludedSlotsAreNeverHandedOutWhetherFreeOrNeverUsed() {
+		String namespace = this.namespace;
+		List<WorkerLease> all = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			all.add(this.manager.borrow(new LeaseRequest(namespace, 3, Duration.ofSeconds(30), -1, "node-a", 0)));
+		}
+		this.manager.release(all.get(0), -1);
+		this.manager.release(all.get(1), -1);
+		int excludedFree = all.get(0).workerId();
+		int neverUsed = 6 - all.get(0).workerId() - all.get(1).workerId() - all.get(2).workerId();
+		java.util.Set<Integer> excluded = java.util.Set.of(excludedFree, neverUsed);
+		WorkerLease lease = this.manager
+			.borrow(new LeaseRequest(namespace, 3, Duration.ofSeconds(30), -1, "node-b", 0, excluded));
+		assertThat(lease.workerId()).isEqualTo(all.get(1).workerId());
+		assertThatExceptionOfType(NoFreeWorkerIdException.class).isThrownBy(() -> this.manager
+			.borrow(new LeaseRequest(namespace, 3, Duration.ofSeconds(30), -1, "node-c", 0, excluded)));
+		assertThat(this.manager.borrow(new LeaseRequest(namespace, 3, Duration.ofSeconds(30), -1, "node-d", 0))
+			.workerId()).isIn(excludedFree, neverUsed);
+	}
+
+	@Test
 	void borrowTakesTheFirstSlotOfANewNamespaceWithNoFloorAndTheServersTime() {
 		long before = System.currentTimeMillis();
 		WorkerLease lease = this.manager.borrow(request(3, TTL, -1, "node-a", 5_000));

@@ -50,6 +50,27 @@ class RedisSequenceManagerIntegrationTests {
 	}
 
 	@Test
+	void excludedSlotsAreNeverHandedOutWhetherFreeOrNeverUsed() {
+		String namespace = newNamespace();
+		List<WorkerLease> all = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			all.add(manager.borrow(new LeaseRequest(namespace, 3, Duration.ofSeconds(30), -1, "node-a", 0)));
+		}
+		manager.release(all.get(0), -1);
+		manager.release(all.get(1), -1);
+		int excludedFree = all.get(0).workerId();
+		int neverUsed = 6 - all.get(0).workerId() - all.get(1).workerId() - all.get(2).workerId();
+		java.util.Set<Integer> excluded = java.util.Set.of(excludedFree, neverUsed);
+		WorkerLease lease = manager
+			.borrow(new LeaseRequest(namespace, 3, Duration.ofSeconds(30), -1, "node-b", 0, excluded));
+		assertThat(lease.workerId()).isEqualTo(all.get(1).workerId());
+		assertThatExceptionOfType(NoFreeWorkerIdException.class).isThrownBy(() -> manager
+			.borrow(new LeaseRequest(namespace, 3, Duration.ofSeconds(30), -1, "node-c", 0, excluded)));
+		assertThat(manager.borrow(new LeaseRequest(namespace, 3, Duration.ofSeconds(30), -1, "node-d", 0))
+			.workerId()).isIn(excludedFree, neverUsed);
+	}
+
+	@Test
 	void borrowTakesTheLowestSlotOfANewNamespaceAndRecordsItWithRedisTime() {
 		String namespace = newNamespace();
 		long before = server.redisTimeMillis();
