@@ -500,7 +500,14 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 				giveBackUnused(borrowed);
 				throw skew;
 			}
-			long known = knownMark(borrowed.workerId());
+			long known;
+			try {
+				known = knownMark(borrowed.workerId());
+			}
+			catch (RuntimeException ex) {
+				giveBackUnused(borrowed);
+				throw ex;
+			}
 			if (borrowed.timestampFloor() < known) {
 				// the slot's mark is put back to what this node knows, so that nobody issues below it
 				giveBack(borrowed, known);
