@@ -1,10 +1,8 @@
 package io.idstarter.lease;
 
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
-import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Executors;
@@ -90,10 +88,8 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 
 	private final IdWorkerListener listener;
 
-	private final @Nullable WorkerIdCache cache;
-
-	/** This node's record of each slot's mark, beside the cache file; {@code null} without a cache file. */
-	private final @Nullable WorkerSlotMarks marks;
+	/** The worker ID and slot marks this node keeps on disk, beside the cache file. */
+	private final NodeLocalLeaseState local;
 
 	/** When to retry a failed store call: about a quarter heartbeat, with jitter. */
 	private final RetryBackoff backoff;
@@ -140,8 +136,6 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 	/** The mark the store must hold for the slot held now: the greatest ceiling granted under it; -1 for none. */
 	private long slotMark = -1;
 
-	private boolean marksWriteWarned;
-
 	private boolean refusalLogged;
 
 	/**
@@ -159,8 +153,7 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 		this.settings = Objects.requireNonNull(settings, "settings");
 		this.time = Objects.requireNonNull(time, "time");
 		this.listener = Objects.requireNonNull(listener, "listener");
-		this.cache = (settings.cacheFile() != null) ? new WorkerIdCache(settings.cacheFile()) : null;
-		this.marks = (settings.cacheFile() != null) ? WorkerSlotMarks.besideCacheFile(settings.cacheFile()) : null;
+		this.local = new NodeLocalLeaseState(settings.namespace(), settings.cacheFile());
 		this.backoff = new RetryBackoff(settings.heartbeat());
 		this.clock = new ClockOffsetGuard(settings.maxClockSkew());
 		this.snapshot = snapshot();
@@ -194,7 +187,7 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 				throw new IllegalStateException(prefix() + "keeper is already started");
 			}
 			try {
-				acquire(cachedWorkerId());
+				acquire(this.local.preferredWorkerId(prefix(), this.generator.layout().maxWorkerId()));
 			}
 			catch (RuntimeException ex) {
 				this.consecutiveFailures++;
@@ -261,7 +254,10 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 			WorkerLease current = this.lease;
 			if (current != null) {
 				long lastTimestamp = this.generator.lastTimestamp();
-				lowerMark(current, lastTimestamp);
+				if (lastTimestamp >= 0) {
+					this.local.recordReleased(prefix(), current.workerId(),
+							Math.max(lastTimestamp, current.timestampFloor()));
+				}
 				try {
 					call("release", () -> {
 						this.manager.release(current, lastTimestamp);
@@ -281,21 +277,6 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 		}
 		finally {
 			this.lock.unlock();
-		}
-	}
-
-	/**
-	 * Lowers this node's mark of the slot to what the release reports, before the release: the store may take it
-	 * even if the answer is lost.
-	 */
-	private void lowerMark(WorkerLease lease, long lastTimestamp) {
-		if (this.marks != null && lastTimestamp >= 0) {
-			try {
-				this.marks.lowerTo(lease.namespace(), lease.workerId(), Math.max(lastTimestamp, lease.timestampFloor()));
-			}
-			catch (UncheckedIOException ex) {
-				logger.warn("{}{}", prefix(), ex.getMessage());
-			}
 		}
 	}
 
@@ -552,7 +533,7 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 		}
 		this.workerId = lease.workerId();
 		grant(lease, wallBefore, nanosBefore);
-		writeCache(lease.workerId());
+		this.local.rememberWorkerId(prefix(), lease.workerId());
 		logger.info("{}leased worker ID {} of {} as {} (floor {}, ceiling {}, clock offset to the store {} ms)",
 				prefix(), lease.workerId(), maxWorkerId + 1L, this.settings.instance(),
 				(lease.timestampFloor() < 0) ? "none" : Instant.ofEpochMilli(lease.timestampFloor()),
@@ -625,19 +606,7 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 	 */
 	private void recordMark(int workerId, long ceiling) {
 		this.slotMark = Math.max(this.slotMark, ceiling);
-		if (this.marks != null) {
-			try {
-				this.marks.raise(this.settings.namespace(), workerId, ceiling);
-				this.marksWriteWarned = false;
-			}
-			catch (UncheckedIOException ex) {
-				if (!this.marksWriteWarned) {
-					this.marksWriteWarned = true;
-					logger.warn("{}{}; issuing goes on, but a restart cannot tell whether the store lost this mark",
-							prefixFor(workerId), ex.getMessage());
-				}
-			}
-		}
+		this.local.recordGranted(prefixFor(workerId), workerId, ceiling);
 	}
 
 	private long ceiling(long now) {
@@ -664,7 +633,7 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 	}
 
 	private long knownMark(int workerId) {
-		return (this.marks != null) ? this.marks.known(this.settings.namespace(), workerId) : -1;
+		return this.local.knownMark(workerId);
 	}
 
 	private StoreRegressionException regression(WorkerLease lease, long known, long answered, String what) {
@@ -672,10 +641,11 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 		return new StoreRegressionException(subject, known, answered, prefixFor(lease.workerId()) + "the lease store "
 				+ "answered a timestamp " + what + " of " + answered + " for " + subject + ", below " + known + " ("
 				+ Instant.ofEpochMilli(known) + "), the mark it granted this node before (kept in "
-				+ ((this.marks != null) ? this.marks.file() : "memory") + "): "
+				+ this.local.marksLocation() + "): "
 				+ "the store has lost writes (a restart without persistence, a failover to a replica that missed "
-				+ "them, a restore from an old backup); no ID is issued from that answer; the keeper has reported "
-				+ "the known mark back to the store; make the store durable (see docs/redis.md), and check the other "
+				+ "them, a restore from an old backup); no ID is issued from that answer; the keeper reports the "
+				+ "known mark back to the store (giving the slot back with it, or asking for it at the next renewal); "
+				+ "make the store durable (see docs/redis.md), and check the other "
 				+ "nodes, which may not know their own marks");
 	}
 
@@ -726,34 +696,6 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 		catch (RuntimeException ex) {
 			this.listener.storeCall(this.settings.namespace(), operation, this.time.nanoTime() - start, false);
 			throw ex;
-		}
-	}
-
-	private int cachedWorkerId() {
-		if (this.cache == null) {
-			return -1;
-		}
-		OptionalInt cached = this.cache.read(this.settings.namespace());
-		if (cached.isEmpty()) {
-			return -1;
-		}
-		int maxWorkerId = this.generator.layout().maxWorkerId();
-		if (cached.getAsInt() > maxWorkerId) {
-			logger.info("{}ignoring cached worker ID {}: the layout allows up to {}", prefix(), cached.getAsInt(),
-					maxWorkerId);
-			return -1;
-		}
-		return cached.getAsInt();
-	}
-
-	private void writeCache(int workerId) {
-		if (this.cache != null) {
-			try {
-				this.cache.write(this.settings.namespace(), workerId);
-			}
-			catch (UncheckedIOException ex) {
-				logger.warn("{}{}; a restart may borrow another worker ID", prefix(), ex.getMessage());
-			}
 		}
 	}
 
