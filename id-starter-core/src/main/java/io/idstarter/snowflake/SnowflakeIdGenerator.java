@@ -64,8 +64,9 @@ public final class SnowflakeIdGenerator implements IdWorker {
 	 *   - the ceiling was recorded as the slot's high-water mark in the store before the grant was given, and the next
 	 *     owner of the slot issues strictly above it, so even a thread that read the permit just before it was
 	 *     replaced, and issues later, issues below what the next owner will use;
-	 *   - the monotonic deadline stops the node before the store can let the lease expire, as a second fence for
-	 *     stores that might lose the high-water mark.
+	 *   - the monotonic deadline stops the node before the store can let the lease expire, so it has stopped before
+	 *     anyone else can borrow the slot. Both rest on the store keeping its writes: a store that loses the lease
+	 *     and the mark together (a restart without persistence) lets another node take the slot meanwhile.
 	 * grant() first raises the state to (floor, maxSequence) and only then publishes the permit, so a caller that sees
 	 * the new permit also sees the raised state and issues above the floor (volatile write/read order).
 	 * revoke() publishes the revoked permit and then increments the state (the fence). A caller reads the permit,
