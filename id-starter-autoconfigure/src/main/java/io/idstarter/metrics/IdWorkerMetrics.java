@@ -213,7 +213,8 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 	private double leaseRemainingSeconds(WorkerLeaseKeeper lease) {
 		LeaseStatus status = lease.status();
 		Instant issuingUntil = status.issuingUntil();
-		if (status.state() == LeaseStatus.State.LOST || status.state() == LeaseStatus.State.CLOCK_SKEWED) {
+		if (status.state() == LeaseStatus.State.LOST || status.state() == LeaseStatus.State.CLOCK_SKEWED
+				|| status.state() == LeaseStatus.State.STORE_REGRESSED) {
 			return 0;
 		}
 		if (issuingUntil == null) {

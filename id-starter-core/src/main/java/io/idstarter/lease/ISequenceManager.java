@@ -30,7 +30,7 @@ public interface ISequenceManager {
 
 	/**
 	 * Takes a free slot, in the order the class description gives: the preferred slot if free, else the lowest slot
-	 * never used, else the slot free for longest.
+	 * never used, else the slot free for longest; never one of {@link LeaseRequest#excludedWorkerIds()}.
 	 * @param request what to borrow
 	 * @return the lease, whose {@link WorkerLease#timestampFloor()} is the slot's high-water mark before this call
 	 * @throws NoFreeWorkerIdException if every slot of the namespace is held
@@ -53,7 +53,8 @@ public interface ISequenceManager {
 	 * Gives a slot back. The caller must have stopped issuing IDs under the lease.
 	 * @param lease the lease held now
 	 * @param lastIssuedTimestamp the greatest timestamp actually issued under the lease, or {@code -1} if unknown (the
-	 * high-water mark is then kept as it is)
+	 * high-water mark is then kept as it is); the mark becomes {@code max(lastIssuedTimestamp, lease's floor)}, so an
+	 * owner that issued nothing reports its floor (0 for none) and leaves the slot's mark as the borrow found it
 	 * @throws LeaseStoreException if the store cannot be reached (the lease then simply expires)
 	 */
 	void release(WorkerLease lease, long lastIssuedTimestamp);

@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  * <p>The contract, as this class implements it (the JDBC, Redis and MongoDB stores do the same in one atomic step):
  * <ul>
  * <li><b>borrow</b>: the preferred slot if it is free, else a slot never used, else the slot that has been free for
- * longest (released, or expired by the store's clock); a fresh random owner token; lease expiry = store time + TTL.
+ * longest (released, or expired by the store's clock), never one of the request's excluded slots; a fresh random owner token; lease expiry = store time + TTL.
  * The lease's floor is the slot's high-water mark before the call ({@code -1} if never used); the mark is raised to
  * the requested ceiling, and the lease's ceiling is the raised mark.</li>
  * <li><b>renew</b>: only with the slot's current owner token (otherwise {@link LeaseLostException}); a lease that
@@ -87,7 +87,7 @@ public final class InMemorySequenceManager implements ISequenceManager {
 			return preferred;
 		}
 		for (int id = 0; id <= request.maxWorkerId(); id++) {
-			if (!slots.containsKey(id)) {
+			if (!slots.containsKey(id) && request.allows(id)) {
 				return id;
 			}
 			if (id == Integer.MAX_VALUE) {
@@ -99,7 +99,7 @@ public final class InMemorySequenceManager implements ISequenceManager {
 		for (Map.Entry<Integer, Slot> entry : slots.entrySet()) {
 			Slot slot = entry.getValue();
 			int id = entry.getKey();
-			if (id <= request.maxWorkerId() && isFree(slot, now)) {
+			if (id <= request.maxWorkerId() && isFree(slot, now) && request.allows(id)) {
 				long freeSince = slot.freeSince();
 				if (freeSince < longestFreeSince || (freeSince == longestFreeSince && id < longestFree)) {
 					longestFree = id;
@@ -109,10 +109,15 @@ public final class InMemorySequenceManager implements ISequenceManager {
 		}
 		if (longestFree < 0) {
 			throw new NoFreeWorkerIdException("all " + (request.maxWorkerId() + 1L) + " worker IDs of namespace '"
-					+ request.namespace() + "' are held by live leases; use more worker-ID bits, a separate "
-					+ "namespace, or fewer instances");
+					+ request.namespace() + "' are held by live leases" + excludedNote(request) + "; use more "
+					+ "worker-ID bits, a separate namespace, or fewer instances");
 		}
 		return longestFree;
+	}
+
+	static String excludedNote(LeaseRequest request) {
+		return request.excludedWorkerIds().isEmpty() ? ""
+				: " or excluded by this node (" + new java.util.TreeSet<>(request.excludedWorkerIds()) + ")";
 	}
 
 	private static boolean isFree(@Nullable Slot slot, long now) {

@@ -2,6 +2,7 @@ package io.idstarter.lease;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * What a node asks for when it borrows a worker ID.
@@ -13,9 +14,11 @@ import java.util.Objects;
  * @param instance who borrows, for operators (host name and process ID)
  * @param timestampCeiling the greatest timestamp (milliseconds since the Unix epoch) the node wants to be allowed to
  * issue until its first renewal
+ * @param excludedWorkerIds slots the store must not hand out to this request, even when free: ones this node has just
+ * given back because it could not use them (their floor is out of its clock's reach)
  */
 public record LeaseRequest(String namespace, int maxWorkerId, Duration ttl, int preferredWorkerId, String instance,
-		long timestampCeiling) {
+		long timestampCeiling, Set<Integer> excludedWorkerIds) {
 
 	/** Longest namespace a store must accept. */
 	public static final int MAX_NAMESPACE_LENGTH = 128;
@@ -24,6 +27,7 @@ public record LeaseRequest(String namespace, int maxWorkerId, Duration ttl, int 
 		Objects.requireNonNull(namespace, "namespace");
 		Objects.requireNonNull(ttl, "ttl");
 		Objects.requireNonNull(instance, "instance");
+		excludedWorkerIds = Set.copyOf(Objects.requireNonNull(excludedWorkerIds, "excludedWorkerIds"));
 		if (namespace.isBlank() || namespace.length() > MAX_NAMESPACE_LENGTH) {
 			throw new IllegalArgumentException(
 					"namespace must be 1 to " + MAX_NAMESPACE_LENGTH + " characters, not blank: '" + namespace + "'");
@@ -38,6 +42,26 @@ public record LeaseRequest(String namespace, int maxWorkerId, Duration ttl, int 
 			throw new IllegalArgumentException(
 					"preferredWorkerId must be -1 or in [0, " + maxWorkerId + "]: " + preferredWorkerId);
 		}
+		if (excludedWorkerIds.contains(preferredWorkerId)) {
+			throw new IllegalArgumentException("preferredWorkerId " + preferredWorkerId + " is also excluded");
+		}
+	}
+
+	/**
+	 * Creates a request that excludes no slot.
+	 */
+	public LeaseRequest(String namespace, int maxWorkerId, Duration ttl, int preferredWorkerId, String instance,
+			long timestampCeiling) {
+		this(namespace, maxWorkerId, ttl, preferredWorkerId, instance, timestampCeiling, Set.of());
+	}
+
+	/**
+	 * Returns whether the store may hand out this slot to the request.
+	 * @param workerId the slot
+	 * @return {@code false} if it is one of {@link #excludedWorkerIds()}
+	 */
+	public boolean allows(int workerId) {
+		return !this.excludedWorkerIds.contains(workerId);
 	}
 
 }

@@ -52,6 +52,10 @@ public record LeaseStatus(State state, String namespace, int workerId, @Nullable
 		 * held again, which the keeper keeps trying. */
 		LOST,
 
+		/** The store answered with a slot mark below one this node was granted before (kept on local disk): the store
+		 * lost writes. IDs are refused from that answer; the keeper tells the store the mark it knows and retries. */
+		STORE_REGRESSED,
+
 		/** Closed, lease given back: IDs are refused for good. */
 		CLOSED
 

@@ -1,10 +1,10 @@
 package io.idstarter.lease;
 
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
-import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -15,6 +15,7 @@ import java.util.function.Supplier;
 
 import io.idstarter.IdGenerationException;
 import io.idstarter.IdWorkerListener;
+import io.idstarter.StoreRegressionException;
 import io.idstarter.lease.LeaseStatus.State;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
 import io.idstarter.snowflake.WorkerGrant;
@@ -42,29 +43,39 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 	 *     owners of a slot never share a timestamp, whatever their clocks say;
 	 *   - the store lets the lease expire ttl after it handled the call, which is after we read nanoTime(), so this
 	 *     node stops issuing at least safetyMargin before anyone else can get the slot.
-	 * A failed renewal keeps the current grant (it runs out by itself) and is retried every heartbeat / 4; a lease
-	 * that expired in the store meanwhile is still renewed if nobody took the slot. A lost lease (LeaseLostException:
-	 * the slot was released or another owner took it) revokes the grant at once; the keeper then borrows again (any
-	 * slot) every heartbeat / 4 until it holds one.
+	 * A failed renewal keeps the current grant (it runs out by itself) and is retried after about heartbeat / 4
+	 * (RetryBackoff: jittered, so a fleet does not retry in lockstep after an outage); a lease that expired in the
+	 * store meanwhile is still renewed if nobody took the slot. A lost lease (LeaseLostException: the slot was released
+	 * or another owner took it) revokes the grant at once; the keeper then borrows again (any slot) until it holds one.
 	 *
-	 * All store calls and grant changes happen under `lock`, on the keeper's thread or in start()/close().
+	 * Borrowing. A slot is granted only if the borrow's answer passes three checks, else it is given back:
+	 *   - the clock offset to the store is within maxClockSkew (ClockOffsetGuard);
+	 *   - its floor is not below this node's own record of the slot's mark (WorkerSlotMarks, on disk beside the cache
+	 *     file): a store that answers lower lost writes; the slot is given back reporting the known mark, and the
+	 *     borrow fails with StoreRegressionException;
+	 *   - its floor is within maxStartupWait of this node's clock; otherwise the slot is excluded and another borrowed.
+	 * A slot given back unused is released reporting its floor, so the store's mark is what the borrow found: a
+	 * refused start leaves no trace of this node's clock.
+	 *
+	 * Marks. Before the generator may issue under a ceiling, the ceiling is written to WorkerSlotMarks (forced to
+	 * disk); close() lowers it to the timestamp it reports, before the release, as the store will. A renewal always asks
+	 * for at least that mark and refuses an answer below it (STORE_REGRESSED).
+	 *
+	 * Closing. close() revokes the generator first (its revoke() fences calls in flight, see SnowflakeIdGenerator), then
+	 * releases with generator.lastTimestamp(). It waits for a store call in progress only until its timeout; past it
+	 * the generator is revoked without the lock, the slot is left to expire, and grant() re-checks `closed` after
+	 * granting so that a late answer cannot revive it.
+	 *
+	 * All store calls and grant changes happen under `lock`, on the keeper's thread or in start()/close(); the only
+	 * exception is close()'s revoke after its timeout, which needs no lock.
 	 */
 
 	private static final Logger logger = LoggerFactory.getLogger(WorkerLeaseKeeper.class);
 
-	/** A failed store call is retried after the heartbeat divided by this. */
-	private static final int RETRY_DIVISOR = 4;
-
-	/** Shortest retry interval, however short the heartbeat. */
-	private static final Duration MIN_RETRY_INTERVAL = Duration.ofMillis(10);
-
 	/** Longest sleep between two looks at the clock while waiting for it to pass a slot's floor. */
 	private static final long FLOOR_POLL_MILLIS = 50;
 
-	/** An offset between this node's clock and the store's beyond this is logged as a warning. */
-	private static final Duration CLOCK_OFFSET_WARNING = Duration.ofSeconds(1);
-
-	/** How long close() waits for a store call in progress on the keeper's thread. */
+	/** How long close() waits for the heartbeat to stop and for a store call in progress to return. */
 	private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
 
 	private final ISequenceManager manager;
@@ -77,12 +88,20 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 
 	private final IdWorkerListener listener;
 
-	private final @Nullable WorkerIdCache cache;
+	/** The worker ID and slot marks this node keeps on disk, beside the cache file. */
+	private final NodeLocalLeaseState local;
 
-	private final Duration retryInterval;
+	/** When to retry a failed store call: about a quarter heartbeat, with jitter. */
+	private final RetryBackoff backoff;
+
+	/** This node's clock against the store's: measured on every call, checked against maxClockSkew. */
+	private final ClockOffsetGuard clock;
 
 	/** Guards the lease, the grant and the status fields; held during store calls. */
 	private final ReentrantLock lock = new ReentrantLock();
+
+	/** How long close() waits for the heartbeat and for a store call in progress. */
+	private volatile Duration closeTimeout = CLOSE_TIMEOUT;
 
 	/** Set once by close(); the heartbeat stops when it sees it. */
 	private final AtomicBoolean closed = new AtomicBoolean();
@@ -93,14 +112,17 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 	/** What status() returns; replaced whole under the lock. */
 	private volatile Snapshot snapshot;
 
-	// Guarded by lock.
+	// Guarded by lock. While a lease is held, `lease` is the store's last answer for it, and the generator's grant
+	// (if any) carries that answer's ceiling and `validUntilNanos`; `lease` is null exactly when no slot is held.
 
 	private @Nullable WorkerLease lease;
 
 	private State state = State.NOT_STARTED;
 
+	/** The slot held, or last held; -1 before the first. */
 	private int workerId = -1;
 
+	/** Monotonic time at which the current grant runs out: read before the call that got it, plus ttl - margin. */
 	private long validUntilNanos;
 
 	private @Nullable Instant leaseExpiry;
@@ -111,12 +133,8 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 
 	private int consecutiveFailures;
 
-	private @Nullable Duration clockOffset;
-
-	private boolean clockOffsetWarned;
-
-	/** How long the call that measured {@link #clockOffset} took, in milliseconds. */
-	private long clockOffsetRoundTrip;
+	/** The mark the store must hold for the slot held now: the greatest ceiling granted under it; -1 for none. */
+	private long slotMark = -1;
 
 	private boolean refusalLogged;
 
@@ -135,9 +153,9 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 		this.settings = Objects.requireNonNull(settings, "settings");
 		this.time = Objects.requireNonNull(time, "time");
 		this.listener = Objects.requireNonNull(listener, "listener");
-		this.cache = (settings.cacheFile() != null) ? new WorkerIdCache(settings.cacheFile()) : null;
-		Duration retry = settings.heartbeat().dividedBy(RETRY_DIVISOR);
-		this.retryInterval = (retry.compareTo(MIN_RETRY_INTERVAL) < 0) ? MIN_RETRY_INTERVAL : retry;
+		this.local = new NodeLocalLeaseState(settings.namespace(), settings.cacheFile());
+		this.backoff = new RetryBackoff(settings.heartbeat());
+		this.clock = new ClockOffsetGuard(settings.maxClockSkew());
 		this.snapshot = snapshot();
 	}
 
@@ -153,16 +171,23 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 	 * @throws IllegalStateException if already started or closed
 	 */
 	public void start() {
+		startLease(/* heartbeatThread= */ true);
+	}
+
+	/**
+	 * Starts the lease; without the heartbeat thread, tests step the protocol with {@link #heartbeat()}.
+	 */
+	void startLease(boolean heartbeatThread) {
 		this.lock.lock();
 		try {
 			if (this.closed.get()) {
 				throw new IllegalStateException(prefix() + "keeper is closed; create a new one");
 			}
-			if (this.state != State.NOT_STARTED) {
+			if (this.state != State.NOT_STARTED && this.state != State.STORE_REGRESSED) {
 				throw new IllegalStateException(prefix() + "keeper is already started");
 			}
 			try {
-				acquire(cachedWorkerId());
+				acquire(this.local.preferredWorkerId(prefix(), this.generator.layout().maxWorkerId()));
 			}
 			catch (RuntimeException ex) {
 				this.consecutiveFailures++;
@@ -172,12 +197,14 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 			this.state = State.ACTIVE;
 			this.consecutiveFailures = 0;
 			publish();
-			this.scheduler = Executors.newSingleThreadScheduledExecutor((task) -> {
-				Thread thread = new Thread(task, "id-worker-lease-" + this.settings.namespace());
-				thread.setDaemon(true);
-				return thread;
-			});
-			schedule(this.settings.heartbeat());
+			if (heartbeatThread) {
+				this.scheduler = Executors.newSingleThreadScheduledExecutor((task) -> {
+					Thread thread = new Thread(task, "id-worker-lease-" + this.settings.namespace());
+					thread.setDaemon(true);
+					return thread;
+				});
+				schedule(this.settings.heartbeat());
+			}
 		}
 		finally {
 			this.lock.unlock();
@@ -186,32 +213,51 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 
 	/**
 	 * Stops renewing, revokes the generator's grant and gives the worker ID back, reporting the last timestamp
-	 * issued so the next owner may start right above it. Idempotent.
+	 * issued so the next owner may start right above it. Returns within the close timeout (10 s) even if a store
+	 * call hangs: the grant is then revoked without the lock, and the slot becomes free when its lease expires.
+	 * Idempotent.
 	 */
 	@Override
 	public void close() {
 		if (!this.closed.compareAndSet(false, true)) {
 			return;
 		}
+		long deadline = System.nanoTime() + this.closeTimeout.toNanos();
 		ScheduledExecutorService scheduler = this.scheduler;
-		if (scheduler != null) {
-			scheduler.shutdownNow();
-			try {
-				if (!scheduler.awaitTermination(CLOSE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+		boolean locked = false;
+		try {
+			if (scheduler != null) {
+				scheduler.shutdownNow();
+				if (!scheduler.awaitTermination(remaining(deadline), TimeUnit.NANOSECONDS)) {
 					logger.warn("{}lease heartbeat did not stop within {}", prefix(),
-							LeaseSettings.format(CLOSE_TIMEOUT));
+							LeaseSettings.format(this.closeTimeout));
 				}
 			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
+			locked = this.lock.tryLock(remaining(deadline), TimeUnit.NANOSECONDS);
 		}
-		this.lock.lock();
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		if (!locked) {
+			// A store call hangs with the lock held. Revoking needs no lock; whatever that call returns, grant()
+			// sees `closed` and revokes again. The lease is left to expire: releasing needs the store.
+			this.generator.revoke("closed");
+			logger.warn("{}a lease store call has not returned within the close timeout ({}); IDs are refused from "
+					+ "now on, but the worker ID is not given back: the slot becomes free when its lease expires, "
+					+ "within {}", prefix(), LeaseSettings.format(this.closeTimeout),
+					LeaseSettings.format(this.settings.ttl()));
+			this.snapshot = new Snapshot(this.snapshot.status.withState(State.CLOSED), this.snapshot.validUntilNanos);
+			return;
+		}
 		try {
 			this.generator.revoke("closed");
 			WorkerLease current = this.lease;
 			if (current != null) {
 				long lastTimestamp = this.generator.lastTimestamp();
+				if (lastTimestamp >= 0) {
+					this.local.recordReleased(prefix(), current.workerId(),
+							Math.max(lastTimestamp, current.timestampFloor()));
+				}
 				try {
 					call("release", () -> {
 						this.manager.release(current, lastTimestamp);
@@ -232,6 +278,17 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	private static long remaining(long deadline) {
+		return Math.max(0, deadline - System.nanoTime());
+	}
+
+	/**
+	 * Sets how long {@link #close()} waits for the heartbeat and a store call in progress; for tests.
+	 */
+	void closeTimeout(Duration timeout) {
+		this.closeTimeout = Objects.requireNonNull(timeout, "timeout");
 	}
 
 	/**
@@ -280,8 +337,8 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 		}
 		catch (RuntimeException ex) {
 			logger.error("{}unexpected failure in the lease heartbeat; retrying in {}", prefix(),
-					LeaseSettings.format(this.retryInterval), ex);
-			next = this.retryInterval;
+					LeaseSettings.format(this.backoff.base()), ex);
+			next = this.backoff.next();
 		}
 		schedule(next);
 	}
@@ -301,11 +358,15 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 	private Duration renew(WorkerLease current) {
 		long wallBefore = this.time.currentTimeMillis();
 		long nanosBefore = this.time.nanoTime();
-		long ceiling = ceiling(wallBefore);
+		long ceiling = Math.max(ceiling(wallBefore), this.slotMark);
 		try {
 			WorkerLease renewed = call("renew", () -> this.manager.renew(current, ceiling));
 			measureClockOffset(renewed, wallBefore, nanosBefore);
-			ClockSkewException skew = clockSkew(renewed.workerId());
+			if (renewed.timestampCeiling() < this.slotMark) {
+				return refuseRegressedStore(renewed,
+						regression(renewed, this.slotMark, renewed.timestampCeiling(), "ceiling"));
+			}
+			ClockSkewException skew = this.clock.check(prefixFor(renewed.workerId()));
 			if (skew != null) {
 				return refuseForClockSkew(renewed, skew);
 			}
@@ -328,16 +389,16 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 			this.consecutiveFailures++;
 			this.state = State.LOST;
 			publish();
-			logger.error("{}lease lost, IDs are refused from now on; borrowing a worker ID again every {}: {}",
-					prefix(), LeaseSettings.format(this.retryInterval), ex.getMessage());
-			return this.retryInterval;
+			logger.error("{}lease lost, IDs are refused from now on; borrowing a worker ID again about every {}: {}",
+					prefix(), LeaseSettings.format(this.backoff.base()), ex.getMessage());
+			return this.backoff.next();
 		}
 		catch (RuntimeException ex) {
 			this.consecutiveFailures++;
 			this.state = State.RENEWAL_FAILING;
 			publish();
 			logRenewalFailure(ex);
-			return this.retryInterval;
+			return this.backoff.next();
 		}
 	}
 
@@ -349,14 +410,14 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 		if (leftMillis <= 0 && !this.refusalLogged) {
 			this.refusalLogged = true;
 			logger.error("{}lease renewal failed ({} in a row) and the lease ran out {} ms ago: IDs are refused until "
-					+ "a renewal succeeds (retrying every {}): {}", prefix(), this.consecutiveFailures, -leftMillis,
-					LeaseSettings.format(this.retryInterval), ex.getMessage());
+					+ "a renewal succeeds (retrying about every {}): {}", prefix(), this.consecutiveFailures, -leftMillis,
+					LeaseSettings.format(this.backoff.base()), ex.getMessage());
 		}
 		else if (leftMillis > 0
-				&& (this.consecutiveFailures == 1 || this.consecutiveFailures % RETRY_DIVISOR == 0)) {
-			logger.warn("{}lease renewal failed ({} in a row), retrying every {}; IDs are issued for another {} ms, "
+				&& (this.consecutiveFailures == 1 || this.consecutiveFailures % RetryBackoff.DIVISOR == 0)) {
+			logger.warn("{}lease renewal failed ({} in a row), retrying about every {}; IDs are issued for another {} ms, "
 					+ "then refused until a renewal succeeds: {}", prefix(), this.consecutiveFailures,
-					LeaseSettings.format(this.retryInterval), leftMillis, ex.getMessage());
+					LeaseSettings.format(this.backoff.base()), leftMillis, ex.getMessage());
 		}
 		else {
 			logger.debug("{}lease renewal failed ({} in a row): {}", prefix(), this.consecutiveFailures,
@@ -377,31 +438,81 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 		catch (RuntimeException ex) {
 			this.consecutiveFailures++;
 			publish();
-			if (this.consecutiveFailures <= 2 || this.consecutiveFailures % RETRY_DIVISOR == 0) {
-				logger.warn("{}no worker ID leased, IDs are refused; retrying every {}: {}", prefix(),
-						LeaseSettings.format(this.retryInterval), ex.getMessage());
+			if (this.consecutiveFailures <= 2 || this.consecutiveFailures % RetryBackoff.DIVISOR == 0) {
+				logger.warn("{}no worker ID leased, IDs are refused; retrying about every {}: {}", prefix(),
+						LeaseSettings.format(this.backoff.base()), ex.getMessage());
 			}
-			return this.retryInterval;
+			return this.backoff.next();
 		}
 	}
 
 	/**
-	 * Borrows a slot, waits for the clock to pass its floor if needed, and grants it.
+	 * Borrows a slot, waits for the clock to pass its floor if needed, and grants it. A slot whose floor this node's
+	 * clock cannot pass within maxStartupWait is given back as it was found and another one is borrowed instead.
 	 */
 	private void acquire(int preferredWorkerId) {
 		int maxWorkerId = this.generator.layout().maxWorkerId();
-		long wallBefore = this.time.currentTimeMillis();
-		long nanosBefore = this.time.nanoTime();
-		LeaseRequest request = new LeaseRequest(this.settings.namespace(), maxWorkerId, this.settings.ttl(),
-				(preferredWorkerId <= maxWorkerId) ? preferredWorkerId : -1, this.settings.instance(),
-				ceiling(wallBefore));
-		WorkerLease borrowed = call("borrow", () -> this.manager.borrow(request));
-		measureClockOffset(borrowed, wallBefore, nanosBefore);
-		ClockSkewException skew = clockSkew(borrowed.workerId());
-		if (skew != null) {
-			releaseQuietly(borrowed);
-			throw skew;
+		Set<Integer> unreachable = new TreeSet<>();
+		long nearestUnreachable = Long.MAX_VALUE;
+		for (;;) {
+			long wallBefore = this.time.currentTimeMillis();
+			long nanosBefore = this.time.nanoTime();
+			int preferred = (preferredWorkerId <= maxWorkerId && !unreachable.contains(preferredWorkerId))
+					? preferredWorkerId : -1;
+			LeaseRequest request = new LeaseRequest(this.settings.namespace(), maxWorkerId, this.settings.ttl(),
+					preferred, this.settings.instance(), ceiling(wallBefore), unreachable);
+			WorkerLease borrowed;
+			try {
+				borrowed = call("borrow", () -> this.manager.borrow(request));
+			}
+			catch (NoFreeWorkerIdException ex) {
+				if (unreachable.isEmpty()) {
+					throw ex;
+				}
+				throw new IdGenerationException(prefix() + "no worker ID can be used: the floors of free slots "
+						+ unreachable + " are further ahead of this node's clock than maxStartupWait ("
+						+ LeaseSettings.format(this.settings.maxStartupWait()) + "), the nearest by "
+						+ nearestUnreachable + " ms, and the store has no other free slot (" + ex.getMessage()
+						+ "); check clock synchronisation (NTP) on this node", ex);
+			}
+			measureClockOffset(borrowed, wallBefore, nanosBefore);
+			ClockSkewException skew = this.clock.check(prefixFor(borrowed.workerId()));
+			if (skew != null) {
+				giveBackUnused(borrowed);
+				throw skew;
+			}
+			long known;
+			try {
+				known = knownMark(borrowed.workerId());
+			}
+			catch (RuntimeException ex) {
+				giveBackUnused(borrowed);
+				throw ex;
+			}
+			if (borrowed.timestampFloor() < known) {
+				// the slot's mark is put back to what this node knows, so that nobody issues below it
+				giveBack(borrowed, known);
+				this.state = State.STORE_REGRESSED;
+				throw regression(borrowed, known, borrowed.timestampFloor(), "floor");
+			}
+			long ahead = borrowed.timestampFloor() - this.time.currentTimeMillis();
+			if (ahead >= this.settings.maxStartupWait().toMillis()) {
+				logger.warn("{}the slot's timestamp floor {} is {} ms ahead of this node's clock, beyond maxStartupWait"
+						+ " ({}); giving it back unchanged and trying another slot; check clock synchronisation",
+						prefixFor(borrowed.workerId()), Instant.ofEpochMilli(borrowed.timestampFloor()), ahead,
+						LeaseSettings.format(this.settings.maxStartupWait()));
+				giveBackUnused(borrowed);
+				unreachable.add(borrowed.workerId());
+				nearestUnreachable = Math.min(nearestUnreachable, ahead);
+				continue;
+			}
+			grantBorrowed(borrowed, wallBefore, nanosBefore);
+			return;
 		}
+	}
+
+	private void grantBorrowed(WorkerLease borrowed, long wallBefore, long nanosBefore) {
+		int maxWorkerId = this.generator.layout().maxWorkerId();
 		WorkerLease lease = borrowed;
 		try {
 			if (borrowed.timestampFloor() >= this.time.currentTimeMillis()) {
@@ -414,17 +525,20 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 			}
 		}
 		catch (RuntimeException ex) {
-			releaseQuietly(borrowed);
+			giveBackUnused(borrowed);
 			throw ex;
+		}
+		if (lease.workerId() != this.workerId) {
+			this.slotMark = -1;
 		}
 		this.workerId = lease.workerId();
 		grant(lease, wallBefore, nanosBefore);
-		writeCache(lease.workerId());
+		this.local.rememberWorkerId(prefix(), lease.workerId());
 		logger.info("{}leased worker ID {} of {} as {} (floor {}, ceiling {}, clock offset to the store {} ms)",
 				prefix(), lease.workerId(), maxWorkerId + 1L, this.settings.instance(),
 				(lease.timestampFloor() < 0) ? "none" : Instant.ofEpochMilli(lease.timestampFloor()),
 				Instant.ofEpochMilli(lease.timestampCeiling()),
-				(this.clockOffset != null) ? this.clockOffset.toMillis() : "?");
+				(this.clock.offset() != null) ? this.clock.offset().toMillis() : "?");
 	}
 
 	private void awaitFloor(WorkerLease lease) {
@@ -467,18 +581,32 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 	 * the new grant never reads an older status (such as LOST) afterwards.
 	 */
 	private void grant(WorkerLease lease, long wallBefore, long nanosBefore) {
+		recordMark(lease.workerId(), lease.timestampCeiling());
 		long validNanos = this.settings.ttl().minus(this.settings.safetyMargin()).toNanos();
 		long validUntil = nanosBefore + validNanos;
 		this.lease = lease;
 		this.validUntilNanos = validUntil;
 		this.issuingUntil = Instant.ofEpochMilli(wallBefore + TimeUnit.NANOSECONDS.toMillis(validNanos));
-		long offset = (this.clockOffset != null) ? this.clockOffset.toMillis() : 0;
+		Duration measured = this.clock.offset();
+		long offset = (measured != null) ? measured.toMillis() : 0;
 		this.leaseExpiry = Instant.ofEpochMilli(lease.storeTimeMillis() + this.settings.ttl().toMillis() - offset);
 		this.lastRenewal = Instant.ofEpochMilli(this.time.currentTimeMillis());
 		this.state = State.ACTIVE;
 		publish();
 		this.generator.grant(new WorkerGrant(lease.workerId(), lease.timestampFloor(), lease.timestampCeiling(),
 				validUntil));
+		if (this.closed.get()) {
+			// close() gave up waiting for this call and revoked without the lock; it stays revoked
+			this.generator.revoke("closed");
+		}
+	}
+
+	/**
+	 * Records the ceiling on disk before the generator may issue under it.
+	 */
+	private void recordMark(int workerId, long ceiling) {
+		this.slotMark = Math.max(this.slotMark, ceiling);
+		this.local.recordGranted(prefixFor(workerId), workerId, ceiling);
 	}
 
 	private long ceiling(long now) {
@@ -486,43 +614,39 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 	}
 
 	private void measureClockOffset(WorkerLease lease, long wallBefore, long nanosBefore) {
-		long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(this.time.nanoTime() - nanosBefore);
-		this.clockOffsetRoundTrip = elapsedMillis;
-		Duration offset = Duration.ofMillis(lease.storeTimeMillis() - (wallBefore + elapsedMillis / 2));
-		this.clockOffset = offset;
-		boolean large = certainOffsetMillis() > CLOCK_OFFSET_WARNING.toMillis();
-		if (large && !this.clockOffsetWarned) {
-			logger.warn("{}this node's clock is {} ms {} the lease store's (measured over a {} ms round trip); check "
-					+ "clock synchronisation", prefixFor(lease.workerId()), offset.abs().toMillis(),
-					offset.isNegative() ? "ahead of" : "behind", elapsedMillis);
-		}
-		this.clockOffsetWarned = large;
+		this.clock.measure(prefixFor(lease.workerId()), lease.storeTimeMillis(), wallBefore, nanosBefore,
+				this.time.nanoTime());
 	}
 
 	/**
-	 * Returns the part of the measured offset that the round trip cannot explain: the store read its clock somewhere
-	 * within the call, so the midpoint estimate may be off by half the round trip either way.
+	 * Keeps the lease but stops issuing: the store's answer is below what it granted before. The next renewal asks
+	 * for the known mark again, which puts the store's mark back; issuing resumes once an answer is consistent.
 	 */
-	private long certainOffsetMillis() {
-		Duration offset = this.clockOffset;
-		return (offset != null) ? Math.max(0, offset.abs().toMillis() - this.clockOffsetRoundTrip / 2) : 0;
+	private Duration refuseRegressedStore(WorkerLease renewed, StoreRegressionException regression) {
+		this.lease = renewed;
+		this.generator.revoke(regression.getMessage());
+		this.consecutiveFailures++;
+		this.state = State.STORE_REGRESSED;
+		publish();
+		logger.error("{}IDs are refused: {}", prefix(), regression.getMessage());
+		return this.backoff.next();
 	}
 
-	/**
-	 * Returns why this node's clock is too far from the store's, or {@code null} when it is within the bound or the
-	 * guard is off.
-	 */
-	private @Nullable ClockSkewException clockSkew(int workerId) {
-		Duration bound = this.settings.maxClockSkew();
-		Duration offset = this.clockOffset;
-		if (bound == null || offset == null || certainOffsetMillis() <= bound.toMillis()) {
-			return null;
-		}
-		return new ClockSkewException(prefixFor(workerId) + "this node's clock is " + offset.abs().toMillis() + " ms "
-				+ (offset.isNegative() ? "ahead of" : "behind") + " the lease store's (measured over a "
-				+ this.clockOffsetRoundTrip + " ms round trip), more than maxClockSkew ("
-				+ LeaseSettings.format(bound) + "); fix clock synchronisation (NTP) on this node, or raise the bound",
-				offset.toMillis());
+	private long knownMark(int workerId) {
+		return this.local.knownMark(workerId);
+	}
+
+	private StoreRegressionException regression(WorkerLease lease, long known, long answered, String what) {
+		String subject = "worker slot " + lease.workerId() + " of namespace '" + lease.namespace() + "'";
+		return new StoreRegressionException(subject, known, answered, prefixFor(lease.workerId()) + "the lease store "
+				+ "answered a timestamp " + what + " of " + answered + " for " + subject + ", below " + known + " ("
+				+ Instant.ofEpochMilli(known) + "), the mark it granted this node before (kept in "
+				+ this.local.marksLocation() + "): "
+				+ "the store has lost writes (a restart without persistence, a failover to a replica that missed "
+				+ "them, a restore from an old backup); no ID is issued from that answer; the keeper reports the "
+				+ "known mark back to the store (giving the slot back with it, or asking for it at the next renewal); "
+				+ "make the store durable (see docs/redis.md), and check the other "
+				+ "nodes, which may not know their own marks");
 	}
 
 	/**
@@ -540,16 +664,25 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 		return this.settings.heartbeat();
 	}
 
-	private void releaseQuietly(WorkerLease lease) {
+	/**
+	 * Gives back a lease under which nothing was issued (the generator was never granted it), reporting its floor so
+	 * the slot's mark is what the borrow found (0 for a slot never used): a refused start leaves no trace of this
+	 * node's clock.
+	 */
+	private void giveBackUnused(WorkerLease lease) {
+		giveBack(lease, Math.max(lease.timestampFloor(), 0));
+	}
+
+	private void giveBack(WorkerLease lease, long mark) {
 		try {
 			call("release", () -> {
-				this.manager.release(lease, -1);
+				this.manager.release(lease, mark);
 				return lease;
 			});
 		}
 		catch (RuntimeException ex) {
-			logger.warn("{}could not give back worker ID ({}); it becomes free when its lease expires",
-					prefixFor(lease.workerId()), ex.getMessage());
+			logger.warn("{}could not give back worker ID ({}); it becomes free when its lease expires, with the "
+					+ "ceiling this node asked for as its mark", prefixFor(lease.workerId()), ex.getMessage());
 		}
 	}
 
@@ -566,43 +699,17 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 		}
 	}
 
-	private int cachedWorkerId() {
-		if (this.cache == null) {
-			return -1;
-		}
-		OptionalInt cached = this.cache.read(this.settings.namespace());
-		if (cached.isEmpty()) {
-			return -1;
-		}
-		int maxWorkerId = this.generator.layout().maxWorkerId();
-		if (cached.getAsInt() > maxWorkerId) {
-			logger.info("{}ignoring cached worker ID {}: the layout allows up to {}", prefix(), cached.getAsInt(),
-					maxWorkerId);
-			return -1;
-		}
-		return cached.getAsInt();
-	}
-
-	private void writeCache(int workerId) {
-		if (this.cache != null) {
-			try {
-				this.cache.write(this.settings.namespace(), workerId);
-			}
-			catch (UncheckedIOException ex) {
-				logger.warn("{}{}; a restart may borrow another worker ID", prefix(), ex.getMessage());
-			}
-		}
-	}
-
 	private void publish() {
 		this.snapshot = snapshot();
 	}
 
 	private Snapshot snapshot() {
 		boolean held = this.lease != null;
-		LeaseStatus status = new LeaseStatus(this.state, this.settings.namespace(), this.workerId,
+		// once closed, a store call that returns late (close() did not wait for it) changes nothing visible
+		State state = this.closed.get() ? State.CLOSED : this.state;
+		LeaseStatus status = new LeaseStatus(state, this.settings.namespace(), this.workerId,
 				held ? this.leaseExpiry : null, held ? this.issuingUntil : null, this.lastRenewal,
-				this.consecutiveFailures, this.clockOffset);
+				this.consecutiveFailures, this.clock.offset());
 		return new Snapshot(status, this.validUntilNanos);
 	}
 

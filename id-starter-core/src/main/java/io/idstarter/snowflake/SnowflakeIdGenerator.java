@@ -64,13 +64,25 @@ public final class SnowflakeIdGenerator implements IdWorker {
 	 *   - the ceiling was recorded as the slot's high-water mark in the store before the grant was given, and the next
 	 *     owner of the slot issues strictly above it, so even a thread that read the permit just before it was
 	 *     replaced, and issues later, issues below what the next owner will use;
-	 *   - the monotonic deadline stops the node before the store can let the lease expire, as a second fence for
-	 *     stores that might lose the high-water mark.
+	 *   - the monotonic deadline stops the node before the store can let the lease expire, so it has stopped before
+	 *     anyone else can borrow the slot. Both rest on the store keeping its writes: a store that loses the lease
+	 *     and the mark together (a restart without persistence) lets another node take the slot meanwhile.
 	 * grant() first raises the state to (floor, maxSequence) and only then publishes the permit, so a caller that sees
 	 * the new permit also sees the raised state and issues above the floor (volatile write/read order).
-	 * revoke() publishes the revoked permit and then increments the state. A caller that read the old permit either
-	 * won its CAS before that increment (its ID is counted in lastTimestamp() read after revoke() returns) or loses
-	 * its CAS to it, re-reads the permit and throws; so after revoke() returns, no ID above lastTimestamp() appears.
+	 * revoke() publishes the revoked permit and then increments the state (the fence). A caller reads the permit,
+	 * then the state, then the permit again, and goes on only if it is the same object (every grant() and revoke()
+	 * publishes a new one, so identity cannot be fooled by a revoke followed by a new grant). Take a caller that read
+	 * the old permit and then CASes after revoke() has returned:
+	 *   - if its state read came before the fence in the state's order, the fence changed the state since, so its CAS
+	 *     fails (the state only increases, so no value comes back) and it starts over, reading the revoked permit;
+	 *   - if its state read came at or after the fence, it read a value written by the fence or later, so it also
+	 *     sees the permit written before the fence (volatile: write, then increment, happen-before the read): its
+	 *     second permit read differs from the first and it starts over.
+	 * So every CAS that succeeds under the old permit takes place before the fence, and lastTimestamp() read after
+	 * revoke() returns is at least its timestamp: no ID above it appears until the next grant(). Checking the permit
+	 * only once (before the state) is not enough: a caller descheduled between the two reads would pass the check,
+	 * read the state after the fence, and win its CAS at a later clock reading. nextIds() is a series of such
+	 * reservations, each fenced the same way.
 	 *
 	 * Initial state 0 reserves ID 0 (never issued: IDs are positive).
 	 *
@@ -87,6 +99,12 @@ public final class SnowflakeIdGenerator implements IdWorker {
 
 	/** Grace beyond the policy's bound for the clock to pass the last millisecond itself. */
 	private static final long CLOCK_WAIT_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+	/**
+	 * Longest a caller waits for the wall clock to leave a millisecond whose sequence is used up: 1 s of monotonic
+	 * time, a thousand times what it takes a running clock. A clock stuck longer is frozen, and the call fails.
+	 */
+	private static final long FROZEN_CLOCK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
 	/** Least time between two reports (log and listener) of tolerated or failed clock steps. */
 	private static final long REPORT_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -224,6 +242,10 @@ public final class SnowflakeIdGenerator implements IdWorker {
 				throw unavailable(permit);
 			}
 			long last = this.state.get();
+			if (this.permit != permit) {
+				// revoked or replaced since the check: the state read may be past revoke()'s fence (see Protocol)
+				continue;
+			}
 			long now = this.time.currentTimeMillis() - this.epochMillis;
 			if (now > permit.ceilingOffset) {
 				throw beyondCeiling(permit, now);
@@ -292,17 +314,39 @@ public final class SnowflakeIdGenerator implements IdWorker {
 		throw clockMovedBackwards(behind, lastTimestamp);
 	}
 
-	/** Parks until the clock leaves the millisecond whose sequence is used up (forward, or back: caller decides). */
+	/**
+	 * Parks until the clock leaves the millisecond whose sequence is used up (forward, or back: caller decides), for
+	 * at most {@link #FROZEN_CLOCK_NANOS} of monotonic time.
+	 * @throws IdGenerationException if the wall clock stays in that millisecond that long
+	 */
 	private void awaitNextMillis(long lastTimestamp) {
+		long start = 0;
 		for (int spins = 0; this.time.currentTimeMillis() - this.epochMillis == lastTimestamp; spins++) {
 			if (spins < SPINS_BEFORE_PARK) {
 				Thread.onSpinWait();
 			}
 			else {
+				if (spins == SPINS_BEFORE_PARK) {
+					start = this.time.nanoTime();
+				}
+				else if (this.time.nanoTime() - start > FROZEN_CLOCK_NANOS) {
+					throw frozenClock(lastTimestamp);
+				}
 				LockSupport.parkNanos(PARK_NANOS);
 				checkInterrupted(lastTimestamp);
 			}
 		}
+	}
+
+	private IdGenerationException frozenClock(long lastTimestamp) {
+		String message = "the wall clock has stayed at " + Instant.ofEpochMilli(lastTimestamp + this.epochMillis)
+				+ " for more than " + TimeUnit.NANOSECONDS.toMillis(FROZEN_CLOCK_NANOS) + " ms of monotonic time "
+				+ "while that millisecond's " + (this.sequenceMask + 1) + " sequence numbers are used up: the wall "
+				+ "clock seems frozen; no ID was issued; check this node's clock source (NTP, the hypervisor's clock)";
+		if (dueForReport(this.nextFailureLog)) {
+			logger.warn("{} (logged at most once a second)", message);
+		}
+		return new IdGenerationException(message);
 	}
 
 	/**
@@ -414,8 +458,10 @@ public final class SnowflakeIdGenerator implements IdWorker {
 
 	/**
 	 * Stops issuing: calls throw {@link WorkerIdUnavailableException} until the next {@link #grant}. When this
-	 * returns, no ID with a timestamp above {@link #lastTimestamp()} will be returned, not even by a call already in
-	 * progress.
+	 * returns, no ID with a timestamp above {@link #lastTimestamp()} (read after it returns) will be returned under the
+	 * revoked grant, not even by a call already in progress: such a call either reserved its ID before the revocation
+	 * took effect (and {@code lastTimestamp()} counts it) or throws. IDs reserved before may still be returned by
+	 * calls in progress; their timestamps are at most {@code lastTimestamp()}.
 	 * @param reason why, for the exception message (e.g. "lease lost", "closed")
 	 */
 	public void revoke(String reason) {

@@ -17,6 +17,7 @@ import java.util.function.UnaryOperator;
 
 import io.idstarter.IdGenerationException;
 import io.idstarter.IdWorkerListener;
+import io.idstarter.StoreRegressionException;
 import io.idstarter.lease.LeaseStatus.State;
 import io.idstarter.snowflake.ClockBackwardsPolicy;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
@@ -184,7 +185,7 @@ class WorkerLeaseKeeperTests {
 		this.nodeClock.advance(HEARTBEAT);
 		this.storeClock.advance(HEARTBEAT);
 
-		assertThat(keeper.heartbeat()).isEqualTo(HEARTBEAT.dividedBy(4));
+		assertThat(keeper.heartbeat()).isBetween(HEARTBEAT.dividedBy(8), HEARTBEAT.multipliedBy(3).dividedBy(8));
 		assertThat(keeper.status().state()).isEqualTo(State.RENEWAL_FAILING);
 		assertThat(keeper.status().consecutiveFailures()).isEqualTo(1);
 		generator.nextId();
@@ -269,10 +270,9 @@ class WorkerLeaseKeeperTests {
 		WorkerLeaseKeeper impatient = keeper(generator(TWO_WORKERS, clockB), clockB, "node-b",
 				(settings) -> settings.maxStartupWait(Duration.ZERO).maxClockSkew(null));
 		assertThatExceptionOfType(IdGenerationException.class).isThrownBy(impatient::start)
-			.withMessage("[" + this.namespace + "/worker 0] the slot's timestamp floor 2026-01-01T00:01:00Z (the "
-					+ "last timestamp its previous owner may have issued) is 70000 ms ahead of this node's clock "
-					+ "2025-12-31T23:59:50Z after waiting maxStartupWait (0s); check clock synchronisation (NTP) on "
-					+ "this node and the previous owner's");
+			.withMessageStartingWith("[" + this.namespace + "/worker -] no worker ID can be used: the floors of free "
+					+ "slots [0] are further ahead of this node's clock than maxStartupWait (0s), the nearest by "
+					+ "70000 ms, and the store has no other free slot");
 		assertThat(this.manager.holder(this.namespace, 0)).isEmpty();
 
 		SnowflakeIdGenerator generatorB = generator(TWO_WORKERS, clockB);
@@ -322,6 +322,77 @@ class WorkerLeaseKeeperTests {
 		withinBound.start();
 		assertThat(withinBound.status().state()).isEqualTo(State.ACTIVE);
 		assertThat(withinBound.status().clockOffset()).isEqualTo(Duration.ofSeconds(-2));
+	}
+
+	@Test
+	void aStartRefusedByTheClockSkewGuardLeavesTheSlotsMarkAsItFoundIt() {
+		SnowflakeIdGenerator usedGenerator = generator(TWO_WORKERS, this.nodeClock);
+		WorkerLeaseKeeper used = keeper(usedGenerator, this.nodeClock, "node-a");
+		used.start();
+		usedGenerator.nextId();
+		used.close();
+		occupy(1, 1);
+		assertThat(this.manager.highWaterMark(this.namespace, 0)).isEqualTo(START_MILLIS);
+
+		// a VM booted before NTP sync, its clock a day ahead
+		ManualTimeSource dayAhead = new ManualTimeSource(START.plus(Duration.ofDays(1)));
+		WorkerLeaseKeeper refused = keeper(generator(TWO_WORKERS, dayAhead), dayAhead, "node-f");
+		assertThatExceptionOfType(ClockSkewException.class).isThrownBy(refused::start);
+		assertThat(this.manager.highWaterMark(this.namespace, 0)).isEqualTo(START_MILLIS);
+		assertThat(this.manager.holder(this.namespace, 0)).isEmpty();
+
+		this.nodeClock.advanceMillis(1);
+		SnowflakeIdGenerator healthy = generator(TWO_WORKERS, this.nodeClock);
+		WorkerLeaseKeeper keeper = keeper(healthy, this.nodeClock, "node-h");
+		keeper.start();
+		assertThat(keeper.status().workerId()).isZero();
+		assertThat(healthy.parse(healthy.nextId()).timestamp()).isEqualTo(START.plusMillis(1));
+	}
+
+	@Test
+	void aRefusedStartOnASlotNeverUsedLeavesItsMarkBelowAnyClock() {
+		ManualTimeSource dayAhead = new ManualTimeSource(START.plus(Duration.ofDays(1)));
+		WorkerLeaseKeeper refused = keeper(generator(TWO_WORKERS, dayAhead), dayAhead, "node-f");
+		assertThatExceptionOfType(ClockSkewException.class).isThrownBy(refused::start);
+		assertThat(this.manager.highWaterMark(this.namespace, 0)).isZero();
+	}
+
+	@Test
+	void aSlotWhoseFloorIsOutOfReachIsGivenBackUnchangedAndAnotherSlotIsBorrowed() throws Exception {
+		long farAhead = START.plus(Duration.ofDays(1)).toEpochMilli();
+		WorkerLease poisoned = this.manager
+			.borrow(new LeaseRequest(this.namespace, 3, TTL, 0, "node-f", farAhead));
+		this.manager.release(poisoned, -1);
+		Path cacheFile = this.directory.resolve("worker-id");
+		Files.writeString(cacheFile, this.namespace + "=0\n");
+
+		SnowflakeIdGenerator generator = generator(FOUR_WORKERS, this.nodeClock);
+		WorkerLeaseKeeper keeper = keeper(generator, this.nodeClock, "node-h",
+				(settings) -> settings.cacheFile(cacheFile));
+		keeper.start();
+		assertThat(keeper.status().workerId()).isEqualTo(1);
+		assertThat(generator.parse(generator.nextId()).timestamp()).isEqualTo(START);
+		assertThat(this.manager.highWaterMark(this.namespace, 0)).isEqualTo(farAhead);
+		assertThat(this.manager.holder(this.namespace, 0)).isEmpty();
+		assertThat(this.listener.calls).containsExactly("borrow true", "release true", "borrow true");
+	}
+
+	@Test
+	void whenEveryFreeSlotsFloorIsOutOfReachStartFailsNamingThem() {
+		long farAhead = START.plus(Duration.ofDays(1)).toEpochMilli();
+		for (int workerId = 0; workerId <= 1; workerId++) {
+			WorkerLease poisoned = this.manager
+				.borrow(new LeaseRequest(this.namespace, 1, TTL, workerId, "node-f", farAhead + workerId));
+			this.manager.release(poisoned, -1);
+		}
+		WorkerLeaseKeeper keeper = keeper(generator(TWO_WORKERS, this.nodeClock), this.nodeClock, "node-h");
+		assertThatExceptionOfType(IdGenerationException.class).isThrownBy(keeper::start)
+			.withMessageStartingWith("[" + this.namespace + "/worker -] no worker ID can be used: the floors of free "
+					+ "slots [0, 1] are further ahead of this node's clock than maxStartupWait (60s), the nearest by "
+					+ "86400000 ms, and the store has no other free slot (all 2 worker IDs of namespace '"
+					+ this.namespace + "' are held by live leases or excluded by this node ([0, 1])");
+		assertThat(this.manager.highWaterMark(this.namespace, 0)).isEqualTo(farAhead);
+		assertThat(this.manager.highWaterMark(this.namespace, 1)).isEqualTo(farAhead + 1);
 	}
 
 	@Test
@@ -467,6 +538,234 @@ class WorkerLeaseKeeperTests {
 		store.setAvailable(true);
 		await().atMost(Duration.ofSeconds(3)).until(() -> keeper.status().state() == State.ACTIVE);
 		assertThat(generator.parse(generator.nextId()).workerId()).isEqualTo(keeper.status().workerId());
+	}
+
+	@Test
+	void aHungRenewalNeitherHidesTheExpiryNorBlocksCloseAndCannotReviveTheGrantAfterClose() throws Exception {
+		HangingStore store = new HangingStore(this.manager);
+		SnowflakeIdGenerator generator = generator(TWO_WORKERS, this.nodeClock);
+		LeaseSettings settings = LeaseSettings.builder()
+			.namespace(this.namespace)
+			.ttl(TTL)
+			.heartbeat(HEARTBEAT)
+			.safetyMargin(SAFETY_MARGIN)
+			.instance("node-a")
+			.build();
+		WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(store, generator, settings, this.nodeClock, this.listener);
+		this.keepers.add(keeper);
+		keeper.start();
+		keeper.closeTimeout(Duration.ofMillis(200));
+		try {
+			store.hang = true;
+			Future<Duration> heartbeat = this.executor.submit(keeper::heartbeat);
+			assertThat(store.entered.await(5, TimeUnit.SECONDS)).isTrue();
+			// the hung call holds the keeper's lock; the grant runs out by the monotonic clock all the same
+			this.nodeClock.advance(TTL.minus(SAFETY_MARGIN));
+			assertThat(keeper.status().state()).isEqualTo(State.LOST);
+			assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(generator::nextId)
+				.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.EXPIRED));
+
+			assertThat(this.executor.submit(keeper::close)).succeedsWithin(Duration.ofSeconds(5));
+			assertThat(keeper.status().state()).isEqualTo(State.CLOSED);
+			assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(generator::nextId)
+				.withMessageContaining("was revoked (closed)");
+			// not given back: the slot expires
+			assertThat(this.manager.holder(this.namespace, 0)).hasValue("node-a");
+
+			store.release.countDown();
+			assertThat(heartbeat).succeedsWithin(Duration.ofSeconds(5));
+			assertThat(this.listener.calls).contains("renew true");
+			assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(generator::nextId)
+				.withMessageContaining("was revoked (closed)");
+			assertThat(keeper.status().state()).isEqualTo(State.CLOSED);
+		}
+		finally {
+			store.release.countDown();
+		}
+	}
+
+	@Test
+	void aStoreThatLostASlotsMarkIsRefusedAtStartToldTheKnownMarkAndUsedAgainAboveIt() {
+		Path cacheFile = this.directory.resolve("worker-id");
+		SnowflakeIdGenerator before = generator(TWO_WORKERS, this.nodeClock);
+		WorkerLeaseKeeper crashed = keeper(before, this.nodeClock, "node-a", (settings) -> settings.cacheFile(cacheFile));
+		crashed.start();
+		long last = before.nextId();
+		long ceiling = START_MILLIS + TTL.toMillis();
+		assertThat(this.directory.resolve("id-worker-slot-marks")).content()
+			.contains(this.namespace + "/0=" + ceiling);
+
+		// the process dies without closing; the store restarts without its data
+		InMemorySequenceManager emptied = new InMemorySequenceManager(this.storeClock);
+		this.nodeClock.advanceMillis(10);
+		SnowflakeIdGenerator generator = generator(TWO_WORKERS, this.nodeClock);
+		LeaseSettings settings = LeaseSettings.builder()
+			.namespace(this.namespace)
+			.ttl(TTL)
+			.heartbeat(HEARTBEAT)
+			.safetyMargin(SAFETY_MARGIN)
+			.instance("node-a")
+			.cacheFile(cacheFile)
+			.build();
+		WorkerLeaseKeeper restarted = new WorkerLeaseKeeper(emptied, generator, settings, this.nodeClock,
+				this.listener);
+		this.keepers.add(restarted);
+		assertThatExceptionOfType(StoreRegressionException.class).isThrownBy(restarted::start)
+			.satisfies((ex) -> {
+				assertThat(ex.subject()).isEqualTo("worker slot 0 of namespace '" + this.namespace + "'");
+				assertThat(ex.knownMark()).isEqualTo(ceiling);
+				assertThat(ex.storeMark()).isEqualTo(-1);
+			})
+			.withMessageContaining("the lease store answered a timestamp floor of -1 for worker slot 0");
+		assertThat(restarted.status().state()).isEqualTo(State.STORE_REGRESSED);
+		assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(generator::nextId);
+		assertThat(emptied.highWaterMark(this.namespace, 0)).isEqualTo(ceiling);
+
+		// once this node's clock has passed the mark it reported back, the slot is used again above it
+		this.nodeClock.advance(TTL);
+		this.storeClock.advance(TTL);
+		restarted.start();
+		assertThat(restarted.status().state()).isEqualTo(State.ACTIVE);
+		assertThat(generator.workerId()).hasValue(0);
+		long first = generator.nextId();
+		assertThat(generator.parse(first).timestamp().toEpochMilli()).isGreaterThan(ceiling);
+		assertThat(first).isGreaterThan(last);
+	}
+
+	@Test
+	void aGracefulCloseLowersThisNodesMarkWithTheStoresSoARestartIsNotTakenForARegression() {
+		Path cacheFile = this.directory.resolve("worker-id");
+		SnowflakeIdGenerator generator = generator(TWO_WORKERS, this.nodeClock);
+		WorkerLeaseKeeper first = keeper(generator, this.nodeClock, "node-a", (settings) -> settings.cacheFile(cacheFile));
+		first.start();
+		generator.nextId();
+		first.close();
+		assertThat(this.manager.highWaterMark(this.namespace, 0)).isEqualTo(START_MILLIS);
+
+		this.nodeClock.advanceMillis(1);
+		WorkerLeaseKeeper restarted = keeper(generator(TWO_WORKERS, this.nodeClock), this.nodeClock, "node-a",
+				(settings) -> settings.cacheFile(cacheFile));
+		restarted.start();
+		assertThat(restarted.status().state()).isEqualTo(State.ACTIVE);
+		assertThat(restarted.status().workerId()).isZero();
+	}
+
+	@Test
+	void aRenewalAnsweredBelowTheGrantedCeilingStopsIssuingUntilTheStoreHoldsTheMarkAgain() {
+		LyingStore store = new LyingStore(this.manager);
+		SnowflakeIdGenerator generator = generator(TWO_WORKERS, this.nodeClock);
+		LeaseSettings settings = LeaseSettings.builder()
+			.namespace(this.namespace)
+			.ttl(TTL)
+			.heartbeat(HEARTBEAT)
+			.safetyMargin(SAFETY_MARGIN)
+			.instance("node-a")
+			.build();
+		WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(store, generator, settings, this.nodeClock, this.listener);
+		this.keepers.add(keeper);
+		keeper.start();
+		long ceiling = START_MILLIS + TTL.toMillis();
+
+		store.ceiling = START_MILLIS;
+		this.nodeClock.advance(HEARTBEAT);
+		this.storeClock.advance(HEARTBEAT);
+		keeper.heartbeat();
+		assertThat(keeper.status().state()).isEqualTo(State.STORE_REGRESSED);
+		assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(generator::nextId)
+			.withMessageContaining("below " + ceiling);
+
+		store.ceiling = null;
+		keeper.heartbeat();
+		assertThat(keeper.status().state()).isEqualTo(State.ACTIVE);
+		assertThat(store.requested).isGreaterThanOrEqualTo(ceiling);
+		generator.nextId();
+	}
+
+	/**
+	 * Answers renewals with a ceiling of its choosing, as a store that lost its writes would.
+	 */
+	static final class LyingStore implements ISequenceManager {
+
+		private final ISequenceManager delegate;
+
+		volatile @org.jspecify.annotations.Nullable Long ceiling;
+
+		volatile long requested;
+
+		LyingStore(ISequenceManager delegate) {
+			this.delegate = delegate;
+		}
+
+		@Override
+		public WorkerLease borrow(LeaseRequest request) {
+			return this.delegate.borrow(request);
+		}
+
+		@Override
+		public WorkerLease renew(WorkerLease lease, long timestampCeiling) {
+			this.requested = timestampCeiling;
+			WorkerLease renewed = this.delegate.renew(lease, timestampCeiling);
+			Long lie = this.ceiling;
+			return (lie == null) ? renewed : new WorkerLease(renewed.namespace(), renewed.workerId(),
+					renewed.ownerToken(), renewed.ttl(), renewed.timestampFloor(), lie, renewed.storeTimeMillis());
+		}
+
+		@Override
+		public void release(WorkerLease lease, long lastIssuedTimestamp) {
+			this.delegate.release(lease, lastIssuedTimestamp);
+		}
+
+	}
+
+	/**
+	 * Lets renewals hang, as a store call does when packets are dropped, until {@link #release} is counted down.
+	 */
+	static final class HangingStore implements ISequenceManager {
+
+		final java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
+
+		final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+
+		volatile boolean hang;
+
+		private final ISequenceManager delegate;
+
+		HangingStore(ISequenceManager delegate) {
+			this.delegate = delegate;
+		}
+
+		@Override
+		public WorkerLease borrow(LeaseRequest request) {
+			return this.delegate.borrow(request);
+		}
+
+		@Override
+		public WorkerLease renew(WorkerLease lease, long timestampCeiling) {
+			if (this.hang) {
+				this.entered.countDown();
+				boolean interrupted = false;
+				for (;;) {
+					try {
+						this.release.await();
+						break;
+					}
+					catch (InterruptedException ex) {
+						// a hung socket read does not answer interrupts either
+						interrupted = true;
+					}
+				}
+				if (interrupted) {
+					Thread.currentThread().interrupt();
+				}
+			}
+			return this.delegate.renew(lease, timestampCeiling);
+		}
+
+		@Override
+		public void release(WorkerLease lease, long lastIssuedTimestamp) {
+			this.delegate.release(lease, lastIssuedTimestamp);
+		}
+
 	}
 
 	/**

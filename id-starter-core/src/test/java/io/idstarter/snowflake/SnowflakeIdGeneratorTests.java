@@ -19,6 +19,7 @@ import io.idstarter.IdWorkerListener;
 import io.idstarter.snowflake.WorkerIdUnavailableException.Reason;
 import io.idstarter.time.ManualTimeSource;
 import io.idstarter.time.TimeSource;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -147,6 +148,36 @@ class SnowflakeIdGeneratorTests {
 		assertThat(id).isGreaterThan(last);
 		assertThat(generator.parse(id)).isEqualTo(new SnowflakeId(id, START.plusMillis(1), 7, 0));
 		assertThat(this.listener.events).isEmpty();
+	}
+
+	@Test
+	void aCallerWaitingForAFrozenWallClockFailsAfterASecondOfMonotonicTime() throws Exception {
+		TimeSource frozenWallClock = new TimeSource() {
+
+			@Override
+			public long currentTimeMillis() {
+				return START_MILLIS;
+			}
+
+			@Override
+			public long nanoTime() {
+				return System.nanoTime();
+			}
+
+		};
+		SnowflakeIdGenerator generator = new SnowflakeIdGenerator(SnowflakeLayout.defaults(), frozenWallClock,
+				ClockBackwardsPolicy.defaults(), this.listener);
+		generator.grant(WorkerGrant.fixed(7));
+		generator.nextIds("any", 4096);
+		Future<Long> next = inOtherThread(generator::nextId);
+		assertThat(next).failsWithin(Duration.ofSeconds(10))
+			.withThrowableOfType(java.util.concurrent.ExecutionException.class)
+			.havingCause()
+			.isExactlyInstanceOf(IdGenerationException.class)
+			.withMessage("the wall clock has stayed at 2026-01-01T00:00:00Z for more than 1000 ms of monotonic time "
+					+ "while that millisecond's 4096 sequence numbers are used up: the wall clock seems frozen; no ID "
+					+ "was issued; check this node's clock source (NTP, the hypervisor's clock)");
+		assertThat(generator.issuedCount()).isEqualTo(4096);
 	}
 
 	@Test
@@ -461,6 +492,41 @@ class SnowflakeIdGeneratorTests {
 	}
 
 	@Test
+	void aCallerThatCheckedTheGrantBeforeRevokeAndReadsTheStateAfterItIssuesNothing() {
+		RevokingClock clock = new RevokingClock(this.clock);
+		SnowflakeIdGenerator generator = clock.generator(this.listener);
+		long before = generator.nextId();
+		clock.revokeInsideNextGrantCheck();
+		assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(generator::nextId)
+			.withMessageContaining("was revoked (closed)");
+		assertThat(clock.lastTimestampAfterRevoke).isEqualTo(generator.parse(before).timestamp().toEpochMilli());
+	}
+
+	@Test
+	void aBatchThatCheckedTheGrantBeforeRevokeAndReadsTheStateAfterItIssuesNothing() {
+		RevokingClock clock = new RevokingClock(this.clock);
+		SnowflakeIdGenerator generator = clock.generator(this.listener);
+		long before = generator.nextId();
+		clock.revokeInsideNextGrantCheck();
+		assertThatExceptionOfType(WorkerIdUnavailableException.class)
+			.isThrownBy(() -> generator.nextIds("any", 10))
+			.withMessageContaining("was revoked (closed)");
+		assertThat(clock.lastTimestampAfterRevoke).isEqualTo(generator.parse(before).timestamp().toEpochMilli());
+	}
+
+	@Test
+	void aCallerThatCheckedAGrantRevokedAndGrantedAgainMeanwhileIssuesUnderTheNewGrant() {
+		RevokingClock clock = new RevokingClock(this.clock);
+		SnowflakeIdGenerator generator = clock.generator(this.listener);
+		generator.nextId();
+		clock.regrantAs = 9;
+		clock.revokeInsideNextGrantCheck();
+		long id = generator.nextId();
+		assertThat(generator.parse(id).workerId()).isEqualTo(9);
+		assertThat(generator.parse(id).timestamp().toEpochMilli()).isGreaterThan(clock.lastTimestampAfterRevoke);
+	}
+
+	@Test
 	void aCallerDescheduledBetweenItsReadsIsNotMistakenForAClockStepBack() throws Exception {
 		GatedClock gated = new GatedClock(this.clock, /* stale= */ true);
 		SnowflakeIdGenerator generator = new SnowflakeIdGenerator(SnowflakeLayout.defaults(), gated,
@@ -647,6 +713,68 @@ class SnowflakeIdGeneratorTests {
 		@Override
 		public long nanoTime() {
 			return this.delegate.nanoTime();
+		}
+
+	}
+
+	/**
+	 * Runs {@code revoke("closed")} inside the caller's next monotonic-clock read, the one that checks the grant's
+	 * deadline, as if the caller were descheduled there while another thread closed the lease; then lets the wall
+	 * clock move on 5 ms, and optionally grants the generator again.
+	 */
+	static final class RevokingClock implements TimeSource {
+
+		private final ManualTimeSource delegate;
+
+		private @Nullable SnowflakeIdGenerator generator;
+
+		private boolean armed;
+
+		/** Worker ID to grant right after the revoke, or -1 for none. */
+		int regrantAs = -1;
+
+		long lastTimestampAfterRevoke = Long.MIN_VALUE;
+
+		RevokingClock(ManualTimeSource delegate) {
+			this.delegate = delegate;
+		}
+
+		SnowflakeIdGenerator generator(IdWorkerListener listener) {
+			SnowflakeIdGenerator generator = new SnowflakeIdGenerator(SnowflakeLayout.defaults(), this,
+					ClockBackwardsPolicy.defaults(), listener);
+			generator.grant(expiringGrant(7));
+			this.generator = generator;
+			return generator;
+		}
+
+		private WorkerGrant expiringGrant(int workerId) {
+			return new WorkerGrant(workerId, WorkerGrant.NO_FLOOR, WorkerGrant.NO_CEILING,
+					this.delegate.nanoTime() + TimeUnit.SECONDS.toNanos(30));
+		}
+
+		void revokeInsideNextGrantCheck() {
+			this.armed = true;
+		}
+
+		@Override
+		public long currentTimeMillis() {
+			return this.delegate.currentTimeMillis();
+		}
+
+		@Override
+		public long nanoTime() {
+			long now = this.delegate.nanoTime();
+			SnowflakeIdGenerator generator = this.generator;
+			if (this.armed && generator != null) {
+				this.armed = false;
+				generator.revoke("closed");
+				this.lastTimestampAfterRevoke = generator.lastTimestamp();
+				this.delegate.advanceMillis(5);
+				if (this.regrantAs >= 0) {
+					generator.grant(expiringGrant(this.regrantAs));
+				}
+			}
+			return now;
 		}
 
 	}

@@ -10,7 +10,6 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import io.idstarter.IdGenerationException;
 import io.idstarter.IdWorkerListener;
 import io.idstarter.lease.ClockSkewException;
 import io.idstarter.lease.ISequenceManager;
@@ -125,14 +124,14 @@ class ClockDisagreementIntegrationTests {
 			}
 
 			// The guard off, the timestamp floor is what protects A's IDs. Not allowed to wait for its clock to pass
-			// the floor, B refuses to start and says why.
+			// the floor, B gives worker ID 0 back as it found it and takes the other one.
 			SnowflakeIdGenerator impatient = generator(clockB);
 			try (WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(store.sequenceManager(), impatient,
 					settings(spec, "node-b", cache, Duration.ZERO, null), clockB, IdWorkerListener.NONE)) {
-				assertThatExceptionOfType(IdGenerationException.class).isThrownBy(keeper::start)
-					.withMessageContaining("timestamp floor")
-					.withMessageContaining("maxStartupWait");
+				keeper.start();
+				assertThat(impatient.workerId()).as("worker ID of B, not allowed to wait").hasValue(1);
 			}
+			new WorkerIdCache(cache).write(spec.name(), 0);
 
 			// Allowed to wait, B starts once its clock has passed A's ceiling, and issues above it.
 			EventLog.MemoryLog logB = EventLog.inMemory("B");

@@ -129,7 +129,8 @@ public class IdWorkerEndpoint {
 		Long remainingMillis = null;
 		if (issuingUntil != null) {
 			boolean refusing = status.state() == LeaseStatus.State.LOST
-					|| status.state() == LeaseStatus.State.CLOCK_SKEWED;
+					|| status.state() == LeaseStatus.State.CLOCK_SKEWED
+					|| status.state() == LeaseStatus.State.STORE_REGRESSED;
 			remainingMillis = refusing ? 0L : Math.max(issuingUntil.toEpochMilli() - this.time.currentTimeMillis(), 0);
 		}
 		Duration offset = status.clockOffset();

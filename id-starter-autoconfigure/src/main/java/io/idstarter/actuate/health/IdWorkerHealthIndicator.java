@@ -97,7 +97,7 @@ public class IdWorkerHealthIndicator extends AbstractHealthIndicator {
 		}
 		return switch (status.state()) {
 			case ACTIVE, RENEWAL_FAILING -> Status.UP;
-			case CLOCK_SKEWED, LOST -> Status.DOWN;
+			case CLOCK_SKEWED, LOST, STORE_REGRESSED -> Status.DOWN;
 			case NOT_STARTED -> Status.UNKNOWN;
 			case CLOSED -> Status.OUT_OF_SERVICE;
 		};

@@ -97,6 +97,27 @@ class IdWorkerHealthIndicatorTests {
 	}
 
 	@Test
+	void aLeaseStoreThatLostAMarkThisNodeKnowsIsDown(@org.junit.jupiter.api.io.TempDir java.nio.file.Path directory) {
+		java.nio.file.Path cacheFile = directory.resolve("worker-id");
+		LeaseSettings settings = LeaseSettings.builder().namespace("health-regressed").cacheFile(cacheFile).build();
+		SnowflakeLayout layout = SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH, 41, 1, 21);
+		SnowflakeIdGenerator before = new SnowflakeIdGenerator(layout, TimeSource.system(),
+				ClockBackwardsPolicy.defaults(), IdWorkerListener.NONE);
+		WorkerLeaseKeeper crashed = new WorkerLeaseKeeper(new InMemorySequenceManager(), before, settings,
+				TimeSource.system(), IdWorkerListener.NONE);
+		crashed.start();
+		// the node dies without closing; the lease store comes back empty
+		SnowflakeIdGenerator generator = new SnowflakeIdGenerator(layout, TimeSource.system(),
+				ClockBackwardsPolicy.defaults(), IdWorkerListener.NONE);
+		WorkerLeaseKeeper restarted = new WorkerLeaseKeeper(new InMemorySequenceManager(), generator, settings,
+				TimeSource.system(), IdWorkerListener.NONE);
+		assertThatExceptionOfType(io.idstarter.StoreRegressionException.class).isThrownBy(restarted::start);
+		Health health = new IdWorkerHealthIndicator(generator, restarted, null).health();
+		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+		assertThat(snowflake(health)).containsEntry("lease", LeaseStatus.State.STORE_REGRESSED);
+	}
+
+	@Test
 	void clockTooFarFromTheStoresIsDownUntilItIsBackWithinBounds() {
 		this.contextRunner.withUserConfiguration(TestGenerators.LeasedSnowflake.class).run((context) -> {
 			IdWorkerHealthIndicator indicator = context.getBean(IdWorkerHealthIndicator.class);

@@ -200,7 +200,7 @@ public class JdbcSequenceManager implements ISequenceManager {
 			}
 		}
 		for (int workerId = 0; workerId <= request.maxWorkerId(); workerId++) {
-			if (workerId != preferred && !slots.byWorkerId.containsKey(workerId)) {
+			if (workerId != preferred && !slots.byWorkerId.containsKey(workerId) && request.allows(workerId)) {
 				attempted = true;
 				WorkerLease lease = tryInsert(connection, sql, request, workerId, ownerToken);
 				if (lease != null) {
@@ -210,7 +210,7 @@ public class JdbcSequenceManager implements ISequenceManager {
 		}
 		List<SlotRow> free = new ArrayList<>();
 		for (SlotRow row : slots.byWorkerId.values()) {
-			if (row.workerId != preferred && row.isFree(slots.now)) {
+			if (row.workerId != preferred && row.isFree(slots.now) && request.allows(row.workerId)) {
 				free.add(row);
 			}
 		}

@@ -138,7 +138,7 @@ public final class MongoSequenceManager implements ISequenceManager {
 		}
 		Map<Integer, Document> used = usedSlots(request);
 		for (int slot = 0; slot <= request.maxWorkerId(); slot++) {
-			if (slot != preferred && !used.containsKey(slot)) {
+			if (slot != preferred && !used.containsKey(slot) && request.allows(slot)) {
 				WorkerLease lease = takeNew(request, slot, now, token);
 				if (lease != null) {
 					return lease;
@@ -149,7 +149,8 @@ public final class MongoSequenceManager implements ISequenceManager {
 		for (Document document : used.values()) {
 			Date expiresAt = document.getDate(EXPIRES_AT);
 			boolean released = document.getString(OWNER) == null;
-			if ((released || expiresAt.getTime() <= now) && document.getInteger(SLOT) != preferred) {
+			if ((released || expiresAt.getTime() <= now) && document.getInteger(SLOT) != preferred
+					&& request.allows(document.getInteger(SLOT))) {
 				free.add(document);
 			}
 		}

@@ -110,7 +110,7 @@ public class RedisSequenceManager implements ISequenceManager {
 		List<Object> reply = execute(BORROW, hash, "borrow a worker id of namespace '" + namespace + "'",
 				Integer.toString(request.maxWorkerId()), Long.toString(ttl),
 				Integer.toString(request.preferredWorkerId()), token, request.instance(),
-				Long.toString(request.timestampCeiling()));
+				Long.toString(request.timestampCeiling()), excluded(request));
 		String status = RedisSupport.text(reply, 0);
 		switch (status) {
 			case "ok" -> {
@@ -124,6 +124,15 @@ public class RedisSequenceManager implements ISequenceManager {
 			case "corrupt" -> throw corrupt(hash, reply);
 			default -> throw unexpected(hash, status);
 		}
+	}
+
+	/** The request's excluded worker IDs as the borrow script reads them: comma-separated, empty for none. */
+	private static String excluded(LeaseRequest request) {
+		StringBuilder list = new StringBuilder();
+		for (int workerId : request.excludedWorkerIds()) {
+			list.append((list.length() > 0) ? "," : "").append(workerId);
+		}
+		return list.toString();
 	}
 
 	@Override

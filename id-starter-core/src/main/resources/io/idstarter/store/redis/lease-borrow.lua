@@ -5,7 +5,7 @@
 --
 -- KEYS[1]  the namespace's hash
 -- ARGV[1]  max worker ID, ARGV[2] ttl (ms), ARGV[3] preferred worker ID or -1, ARGV[4] owner token,
--- ARGV[5]  instance, ARGV[6] requested timestamp ceiling (ms)
+-- ARGV[5]  instance, ARGV[6] requested timestamp ceiling (ms), ARGV[7] worker IDs never to choose, comma-separated
 --
 -- Returns {'ok', worker id, floor, ceiling, server time (ms)}, {'full'}, or {'corrupt', field, value, rule}.
 -- Writes nothing unless it returns 'ok'.
@@ -15,6 +15,10 @@ local max_worker_id = tonumber(ARGV[1])
 local ttl = tonumber(ARGV[2])
 local preferred = tonumber(ARGV[3])
 local requested = tonumber(ARGV[6])
+local excluded = {}
+for id in string.gmatch(ARGV[7] or '', '%d+') do
+	excluded[tonumber(id)] = true
+end
 
 local wrong = not_a_hash(namespace)
 if wrong then
@@ -39,18 +43,18 @@ for i = 1, #slots, 2 do
 		return {'corrupt', field, value, SLOT_RULE}
 	end
 	marks[id] = mark
-	if owner == '-' or expires_at <= now then
+	if (owner == '-' or expires_at <= now) and not excluded[id] then
 		free[id] = expires_at
 	end
 end
 
 local chosen
-if preferred >= 0 and (free[preferred] or not marks[preferred]) then
+if preferred >= 0 and not excluded[preferred] and (free[preferred] or not marks[preferred]) then
 	chosen = preferred
 else
-	-- Stops at the first gap, so at most one step more than the slots already present.
+	-- Stops at the first gap that is not excluded.
 	for id = 0, max_worker_id do
-		if not marks[id] then
+		if not marks[id] and not excluded[id] then
 			chosen = id
 			break
 		end

@@ -10,8 +10,11 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.idstarter.IdWorkerListener;
+import io.idstarter.lease.ClockSkewException;
+import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseSettings;
 import io.idstarter.lease.LeaseStatus.State;
+import io.idstarter.lease.WorkerLease;
 import io.idstarter.lease.WorkerLeaseKeeper;
 import io.idstarter.snowflake.ClockBackwardsPolicy;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
@@ -79,7 +82,11 @@ class JdbcWorkerLeaseKeeperPostgresIntegrationTests {
 	}
 
 	private Node node(String namespace, String instance, JdbcSequenceManager manager) {
-		SnowflakeIdGenerator generator = new SnowflakeIdGenerator(TWO_WORKERS, TimeSource.system(),
+		return node(namespace, instance, manager, TimeSource.system());
+	}
+
+	private Node node(String namespace, String instance, JdbcSequenceManager manager, TimeSource clock) {
+		SnowflakeIdGenerator generator = new SnowflakeIdGenerator(TWO_WORKERS, clock,
 				ClockBackwardsPolicy.defaults(), IdWorkerListener.NONE);
 		LeaseSettings settings = LeaseSettings.builder()
 			.namespace(namespace)
@@ -88,8 +95,7 @@ class JdbcWorkerLeaseKeeperPostgresIntegrationTests {
 			.safetyMargin(Duration.ofSeconds(1))
 			.instance(instance)
 			.build();
-		WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(manager, generator, settings, TimeSource.system(),
-				IdWorkerListener.NONE);
+		WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(manager, generator, settings, clock, IdWorkerListener.NONE);
 		this.closeables.add(keeper);
 		return new Node(generator, keeper);
 	}
@@ -161,6 +167,69 @@ class JdbcWorkerLeaseKeeperPostgresIntegrationTests {
 		long resumed = a.generator.nextId();
 		assertThat(a.generator.parse(resumed).workerId()).isNotEqualTo(slotA);
 		assertThat(resumed).isGreaterThan(lastA);
+	}
+
+	@Test
+	void aHealthyNodeStartsRightAfterABootRefusedForAClockADayAhead() {
+		String namespace = TestDatabase.unique("ns_");
+		JdbcSequenceManager manager = new JdbcSequenceManager(this.database.dataSource(), this.table);
+		Node first = node(namespace, "node-a", manager);
+		first.keeper.start();
+		long last = first.generator.nextId();
+		first.keeper.close();
+		int slot = first.generator.parse(last).workerId();
+		long mark = markOf(manager, namespace, slot);
+
+		// a VM that booted before NTP sync: the table prefers the slot just released, and the skew guard refuses it
+		Node ahead = node(namespace, "node-f", manager, offset(Duration.ofDays(1)));
+		assertThatExceptionOfType(ClockSkewException.class).isThrownBy(ahead.keeper::start);
+		assertThat(markOf(manager, namespace, slot)).isEqualTo(mark);
+
+		Node healthy = node(namespace, "node-h", manager);
+		healthy.keeper.start();
+		assertThat(healthy.generator.workerId()).hasValue(slot);
+		assertThat(healthy.generator.nextId()).isGreaterThan(last);
+	}
+
+	@Test
+	void aNodeGivesBackASlotWhoseFloorItsClockCannotReachAndTakesAnother() {
+		String namespace = TestDatabase.unique("ns_");
+		JdbcSequenceManager manager = new JdbcSequenceManager(this.database.dataSource(), this.table);
+		long farAhead = System.currentTimeMillis() + Duration.ofDays(1).toMillis();
+		// a slot poisoned by an earlier version that kept a refused node's ceiling
+		WorkerLease poisoned = manager.borrow(new LeaseRequest(namespace, 1, Duration.ofSeconds(3), 0, "old",
+				farAhead));
+		manager.release(poisoned, -1);
+
+		Node healthy = node(namespace, "node-h", manager);
+		healthy.keeper.start();
+		assertThat(healthy.generator.workerId()).hasValue(1);
+		healthy.generator.nextId();
+		assertThat(markOf(manager, namespace, 0)).isEqualTo(farAhead);
+	}
+
+	/** Reads a slot's mark the way a borrower sees it: borrow it as the preferred slot, then release it unchanged. */
+	private static long markOf(JdbcSequenceManager manager, String namespace, int slot) {
+		WorkerLease probe = manager.borrow(new LeaseRequest(namespace, 1, Duration.ofSeconds(3), slot, "probe", 0));
+		assertThat(probe.workerId()).isEqualTo(slot);
+		manager.release(probe, probe.timestampFloor());
+		return probe.timestampFloor();
+	}
+
+	private static TimeSource offset(Duration offset) {
+		return new TimeSource() {
+
+			@Override
+			public long currentTimeMillis() {
+				return System.currentTimeMillis() + offset.toMillis();
+			}
+
+			@Override
+			public long nanoTime() {
+				return System.nanoTime();
+			}
+
+		};
 	}
 
 	private record Node(SnowflakeIdGenerator generator, WorkerLeaseKeeper keeper) {

@@ -3,6 +3,7 @@ package io.idstarter.testsupport.contract;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.IntStream;
 
 import io.idstarter.lease.ISequenceManager;
@@ -33,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
  * renew and release only with it; expiry by the store's clock, after which another borrower gets the slot, while a
  * lease that expired but was not taken can still be renewed; a slot's timestamp mark that only rises, except on
  * release, where it becomes what the owner reports it issued but never less than the lease's floor; concurrent
- * borrowers never sharing a slot; a store that is not set up failing with a {@link LeaseStoreException}.
+ * borrowers never sharing a slot; a borrow never handing out a slot the request excludes; a store that is not set up failing with a {@link LeaseStoreException}.
  */
 public abstract class AbstractSequenceManagerContractTests {
 
@@ -157,6 +158,23 @@ public abstract class AbstractSequenceManagerContractTests {
 		assertThat(IntStream.range(0, 5).map((i) -> borrow(4, -1).workerId())).containsExactly(3, 4, 1, 0, 2);
 		assertThatExceptionOfType(NoFreeWorkerIdException.class).isThrownBy(() -> borrow(4, -1))
 			.withMessageContaining(this.namespace);
+	}
+
+	@Test
+	void excludedSlotsAreNeverHandedOutWhetherFreeOrNeverUsed() {
+		List<WorkerLease> all = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			all.add(borrow(3, -1));
+		}
+		this.manager.release(all.get(0), -1);
+		this.manager.release(all.get(1), -1);
+		int excludedFree = all.get(0).workerId();
+		int neverUsed = 6 - all.get(0).workerId() - all.get(1).workerId() - all.get(2).workerId();
+		Set<Integer> excluded = Set.of(excludedFree, neverUsed);
+		LeaseRequest excluding = new LeaseRequest(this.namespace, 3, TTL, -1, "contract-test/2", NOW, excluded);
+		assertThat(this.manager.borrow(excluding).workerId()).isEqualTo(all.get(1).workerId());
+		assertThatExceptionOfType(NoFreeWorkerIdException.class).isThrownBy(() -> this.manager.borrow(excluding));
+		assertThat(borrow(3, -1).workerId()).isIn(excludedFree, neverUsed);
 	}
 
 	@Test

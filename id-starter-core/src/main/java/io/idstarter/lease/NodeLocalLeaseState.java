@@ -1,0 +1,118 @@
+package io.idstarter.lease;
+
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.OptionalInt;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the lease keeper of one namespace keeps on this node's disk, beside the configured cache file: the last
+ * worker ID (a preference for the next start, {@link WorkerIdCache}) and each slot's mark (a check on the store,
+ * {@link WorkerSlotMarks}). Without a cache file it keeps nothing. Write failures are logged, not thrown: issuing
+ * goes on, with the preference or the check weakened. Not thread-safe: the keeper calls it under its lock.
+ */
+final class NodeLocalLeaseState {
+
+	private static final Logger logger = LoggerFactory.getLogger(WorkerLeaseKeeper.class);
+
+	private final String namespace;
+
+	private final @Nullable WorkerIdCache cache;
+
+	private final @Nullable WorkerSlotMarks marks;
+
+	/** Whether the current run of failed mark writes has been warned about; reset by a successful write. */
+	private boolean markWriteWarned;
+
+	NodeLocalLeaseState(String namespace, @Nullable Path cacheFile) {
+		this.namespace = namespace;
+		this.cache = (cacheFile != null) ? new WorkerIdCache(cacheFile) : null;
+		this.marks = (cacheFile != null) ? WorkerSlotMarks.besideCacheFile(cacheFile) : null;
+	}
+
+	/**
+	 * Returns the worker ID held before, if it fits the layout.
+	 * @param prefix log prefix
+	 * @return the worker ID, or -1 for none
+	 */
+	int preferredWorkerId(String prefix, int maxWorkerId) {
+		if (this.cache == null) {
+			return -1;
+		}
+		OptionalInt cached = this.cache.read(this.namespace);
+		if (cached.isEmpty()) {
+			return -1;
+		}
+		if (cached.getAsInt() > maxWorkerId) {
+			logger.info("{}ignoring cached worker ID {}: the layout allows up to {}", prefix, cached.getAsInt(),
+					maxWorkerId);
+			return -1;
+		}
+		return cached.getAsInt();
+	}
+
+	void rememberWorkerId(String prefix, int workerId) {
+		if (this.cache != null) {
+			try {
+				this.cache.write(this.namespace, workerId);
+			}
+			catch (UncheckedIOException ex) {
+				logger.warn("{}{}; a restart may borrow another worker ID", prefix, ex.getMessage());
+			}
+		}
+	}
+
+	/**
+	 * Returns the mark this node knows for a slot.
+	 * @return milliseconds since the Unix epoch, or -1 if none is known
+	 * @throws UncheckedIOException if the marks file cannot be read or is corrupt
+	 */
+	long knownMark(int workerId) {
+		return (this.marks != null) ? this.marks.known(this.namespace, workerId) : -1;
+	}
+
+	/**
+	 * Records a granted ceiling; called before the generator may issue under it.
+	 */
+	void recordGranted(String prefix, int workerId, long ceiling) {
+		if (this.marks != null) {
+			try {
+				this.marks.raise(this.namespace, workerId, ceiling);
+				this.markWriteWarned = false;
+			}
+			catch (UncheckedIOException ex) {
+				if (!this.markWriteWarned) {
+					this.markWriteWarned = true;
+					logger.warn("{}{}; issuing goes on, but a restart cannot tell whether the store lost this mark",
+							prefix, ex.getMessage());
+				}
+			}
+		}
+	}
+
+	/**
+	 * Lowers a slot's mark to what a release reports, before the release: the store may apply it even if its answer
+	 * is lost.
+	 */
+	void recordReleased(String prefix, int workerId, long mark) {
+		if (this.marks != null && mark >= 0) {
+			try {
+				this.marks.lowerTo(this.namespace, workerId, mark);
+			}
+			catch (UncheckedIOException ex) {
+				logger.warn("{}{}", prefix, ex.getMessage());
+			}
+		}
+	}
+
+	/**
+	 * Names where the marks are kept, for messages.
+	 */
+	String marksLocation() {
+		return (this.marks != null) ? this.marks.file().toString() : "memory";
+	}
+
+}
