@@ -131,16 +131,16 @@ public class EtcdSequenceManager implements ISequenceManager {
 
 	/**
 	 * Slot order: the preferred slot if free, then the lowest slot never used, then the slot whose last write is
-	 * oldest.
+	 * oldest; never a slot the request excludes.
 	 */
 	private int choose(LeaseRequest request, Map<Integer, KeyValue> holders, Map<Integer, KeyValue> slots,
 			String base) {
 		int preferred = request.preferredWorkerId();
-		if (preferred >= 0 && !holders.containsKey(preferred)) {
+		if (preferred >= 0 && request.allows(preferred) && !holders.containsKey(preferred)) {
 			return preferred;
 		}
 		for (int id = 0; id <= request.maxWorkerId(); id++) {
-			if (!holders.containsKey(id) && !slots.containsKey(id)) {
+			if (request.allows(id) && !holders.containsKey(id) && !slots.containsKey(id)) {
 				return id;
 			}
 			if (id == Integer.MAX_VALUE) {
@@ -152,7 +152,7 @@ public class EtcdSequenceManager implements ISequenceManager {
 		for (Map.Entry<Integer, KeyValue> entry : slots.entrySet()) {
 			int id = entry.getKey();
 			long revision = entry.getValue().getModRevision();
-			if (id <= request.maxWorkerId() && !holders.containsKey(id)
+			if (id <= request.maxWorkerId() && request.allows(id) && !holders.containsKey(id)
 					&& (revision < oldestRevision || (revision == oldestRevision && id < longestFree))) {
 				longestFree = id;
 				oldestRevision = revision;

@@ -40,8 +40,8 @@ public class HttpSequenceManager implements ISequenceManager {
 				"lease a worker ID of namespace '" + request.namespace() + "'", HttpMethod.POST, "api/fleet/leases",
 				IdServerClient.body("namespace", request.namespace(), "maxWorkerId", request.maxWorkerId(),
 						"ttlMillis", request.ttl().toMillis(), "preferredWorkerId", request.preferredWorkerId(),
-						"instance", request.instance(), "timestampCeiling", request.timestampCeiling(), "requestId",
-						UUID.randomUUID().toString()),
+						"instance", request.instance(), "timestampCeiling", request.timestampCeiling(),
+						"excludedWorkerIds", request.excludedWorkerIds(), "requestId", UUID.randomUUID().toString()),
 				(problem) -> refusal(problem, request.namespace()), LeaseStoreException::new);
 		return lease(answer);
 	}

@@ -136,7 +136,7 @@ public class ZooKeeperSequenceManager implements ISequenceManager {
 
 	/**
 	 * Slot order: the preferred slot (or, with none, this node's own Leaf worker ID) if free, then the lowest slot
-	 * never used, then the slot free for longest.
+	 * never used, then the slot free for longest; never a slot the request excludes.
 	 */
 	private int choose(LeaseRequest request, Set<Integer> held, Set<Integer> recorded, Map<Integer, LeafNode> leafNodes,
 			String base, long sessionTimeout) throws Exception {
@@ -150,11 +150,12 @@ public class ZooKeeperSequenceManager implements ISequenceManager {
 				.min()
 				.orElse(-1);
 		}
-		if (preferred >= 0 && !held.contains(preferred) && takeable(leafNodes.get(preferred))) {
+		if (preferred >= 0 && request.allows(preferred) && !held.contains(preferred)
+				&& takeable(leafNodes.get(preferred))) {
 			return preferred;
 		}
 		for (int id = 0; id <= request.maxWorkerId(); id++) {
-			if (!held.contains(id) && !recorded.contains(id) && !leafNodes.containsKey(id)) {
+			if (request.allows(id) && !held.contains(id) && !recorded.contains(id) && !leafNodes.containsKey(id)) {
 				return id;
 			}
 			if (id == Integer.MAX_VALUE) {
@@ -164,7 +165,8 @@ public class ZooKeeperSequenceManager implements ISequenceManager {
 		int longestFree = -1;
 		long longestFreeSince = Long.MAX_VALUE;
 		for (int id : recorded) {
-			if (id > request.maxWorkerId() || held.contains(id) || !takeable(leafNodes.get(id))) {
+			if (id > request.maxWorkerId() || !request.allows(id) || held.contains(id)
+					|| !takeable(leafNodes.get(id))) {
 				continue;
 			}
 			Stat stat = new Stat();

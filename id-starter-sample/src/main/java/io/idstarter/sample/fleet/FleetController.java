@@ -4,6 +4,7 @@ import java.security.Principal;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 
 import io.idstarter.lease.ISequenceManager;
@@ -120,10 +121,15 @@ public class FleetController {
 			throw new InvalidParameterException("preferredWorkerId", request.preferredWorkerId(),
 					"must be -1 or at most maxWorkerId (" + request.maxWorkerId() + ")");
 		}
+		if (request.excludedWorkerIds() != null && request.excludedWorkerIds().contains(request.preferredWorkerId())) {
+			throw new InvalidParameterException("excludedWorkerIds", request.excludedWorkerIds(),
+					"must not contain preferredWorkerId (" + request.preferredWorkerId() + ")");
+		}
 		String instance = instance(client.getName(), request.instance());
 		LeaseRequest leaseRequest = new LeaseRequest(request.namespace(), request.maxWorkerId(),
 				Duration.ofMillis(request.ttlMillis()), request.preferredWorkerId(), instance,
-				request.timestampCeiling());
+				request.timestampCeiling(),
+				(request.excludedWorkerIds() != null) ? request.excludedWorkerIds() : Set.of());
 		if (request.requestId() == null) {
 			return Lease.of(borrow(client.getName(), leaseRequest));
 		}

@@ -1,5 +1,6 @@
 package io.idstarter.sample.fleet;
 
+import java.util.Set;
 import java.time.Duration;
 
 import io.idstarter.lease.WorkerLease;
@@ -24,6 +25,9 @@ public final class FleetMessages {
 
 	/** What a request ID may look like: a UUID or any short token without spaces. */
 	static final String REQUEST_ID = "[A-Za-z0-9._:-]{8,64}";
+
+	/** Most slots one borrow may exclude. */
+	static final int MAX_EXCLUDED_WORKER_IDS = 1024;
 
 	private FleetMessages() {
 	}
@@ -72,12 +76,14 @@ public final class FleetMessages {
 	 * @param preferredWorkerId the slot the client held before, or -1
 	 * @param instance who borrows (host and process)
 	 * @param timestampCeiling the greatest timestamp the client wants to issue until its first renewal
+	 * @param excludedWorkerIds slots the store must not hand out to this request (none if absent)
 	 * @param requestId chosen by the client, the same on every retry: a retry that reaches this server again gets the
 	 * lease of the first attempt instead of a second worker ID
 	 */
 	public record BorrowRequest(@NotBlank @Size(max = 128) String namespace, @Min(0) int maxWorkerId,
 			@Min(1000) @Max(MAX_TTL_MILLIS) long ttlMillis, @Min(-1) int preferredWorkerId,
 			@NotNull @Size(max = 256) String instance, long timestampCeiling,
+			@Nullable @Size(max = MAX_EXCLUDED_WORKER_IDS) Set<Integer> excludedWorkerIds,
 			@Nullable @Pattern(regexp = REQUEST_ID) String requestId) {
 	}
 
