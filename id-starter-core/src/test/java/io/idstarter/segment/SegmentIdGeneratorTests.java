@@ -193,6 +193,23 @@ class SegmentIdGeneratorTests {
 		assertThat(this.recording.requestedSteps()).containsExactly(0, 20, 20, 100);
 	}
 
+	@Test
+	void fixedStepFollowsALoweredConfiguredStepOneFetchLater() {
+		this.store.createKey("order", 0, 100, "");
+		SegmentIdGenerator generator = start(fixedStep());
+		// the 10th number of each range of 100 starts the next fetch
+		draw(generator, "order", 10);
+		awaitNext(generator);
+		this.store.updateStep("order", 10);
+		// fetch 3 still knows the old configured step; its allocation reports the new one
+		draw(generator, "order", 100);
+		awaitNext(generator);
+		draw(generator, "order", 100);
+		awaitNext(generator);
+		assertThat(this.recording.requestedSteps()).containsExactly(0, 100, 100, 10);
+		assertThat(generator.view("order").orElseThrow().step()).isEqualTo(10);
+	}
+
 	private static void awaitNext(SegmentIdGenerator generator) {
 		await().atMost(Duration.ofSeconds(5)).until(() -> generator.view("order").orElseThrow().next() != null);
 	}
