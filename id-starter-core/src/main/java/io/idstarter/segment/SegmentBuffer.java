@@ -17,6 +17,7 @@ import java.util.function.Consumer;
 
 import io.idstarter.IdGenerationException;
 import io.idstarter.IdWorkerListener;
+import io.idstarter.StoreRegressionException;
 import io.idstarter.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -99,6 +100,17 @@ final class SegmentBuffer {
 	 *   belong to other live threads uses the shared cursor, which is correct, only slower. A thread never holds two
 	 *   chunks of a buffer: it looks for its own chunk in both probe slots before it takes a free one. Virtual
 	 *   threads never take a slot: a chunk each would mostly be wasted.
+	 *
+	 * - Store regression: before a range is served, it is checked against the key's high mark (SegmentMarks: the end
+	 *   of the highest range this node was given, kept in a local file across restarts) and the mark is raised to its
+	 *   end, durably, before the segment is published. A range below the mark means the store lost writes; it is
+	 *   refused (StoreRegressionException, a gap), `regression` is set so that waiters fail at once instead of
+	 *   waiting, and the Fetch retries only every regressionRetryNanos (the key refresh interval): each retry moves
+	 *   the store up by one step, so the store does not climb back past the mark quickly on its own (that would serve
+	 *   numbers other nodes may have served), while an operator who raised the key's max_id is picked up within an
+	 *   interval. Waiters already parked are woken by completing the segment's `successor` exceptionally after a
+	 *   fresh future was put in its place for the retry; numbers left in the current segment are still served, they
+	 *   were allocated before the loss.
 	 *
 	 * Only the Fetch writes the statistics (step, times, last error); one Fetch runs per buffer at a time, because a
 	 * segment's successor is requested only once it is current, which is after its own fetch completed.
@@ -185,6 +197,12 @@ final class SegmentBuffer {
 
 	private final Consumer<SegmentBuffer> onKeyRemoved;
 
+	/** This node's high marks, shared by the buffers of one generator. */
+	private final SegmentMarks marks;
+
+	/** Delay between retries of a fetch whose range was refused as below the key's high mark. */
+	private final long regressionRetryNanos;
+
 	/** Numbers a platform thread takes per claim; 0 when every ID comes from the shared cursor. */
 	private final int chunkSize;
 
@@ -223,8 +241,12 @@ final class SegmentBuffer {
 	/** The store's error since the latest successful fetch; null once a fetch succeeds. */
 	private volatile @Nullable Throwable lastError;
 
+	/** Set by the Fetch when the store answered below the key's high mark; null again once a range passes. */
+	private volatile @Nullable StoreRegressionException regression;
+
 	SegmentBuffer(String key, SegmentStore store, SegmentOptions options, TimeSource time, IdWorkerListener listener,
-			Executor executor, ScheduledExecutorService scheduler, Consumer<SegmentBuffer> onKeyRemoved) {
+			Executor executor, ScheduledExecutorService scheduler, Consumer<SegmentBuffer> onKeyRemoved,
+			SegmentMarks marks) {
 		this.key = key;
 		this.store = store;
 		this.dynamicStep = options.dynamicStep();
@@ -237,6 +259,9 @@ final class SegmentBuffer {
 		this.executor = executor;
 		this.scheduler = scheduler;
 		this.onKeyRemoved = onKeyRemoved;
+		this.marks = marks;
+		this.regressionRetryNanos = Math.max(RETRY_DELAY_MAX_NANOS,
+				DynamicStep.saturatedNanos(options.keyRefreshInterval()));
 		this.chunkSize = options.threadChunkSize();
 		this.chunks = (this.chunkSize != 0) ? new Chunk[CHUNK_SLOTS] : null;
 		this.current = Segment.sentinel();
@@ -473,6 +498,10 @@ final class SegmentBuffer {
 			throw retiredException();
 		}
 		prefetch(spent);
+		StoreRegressionException refused = this.regression;
+		if (refused != null) {
+			throw refusal(refused);
+		}
 		long waitStart = this.time.nanoTime();
 		runQueuedFetch(spent);
 		try {
@@ -483,10 +512,17 @@ final class SegmentBuffer {
 		catch (TimeoutException ex) {
 			long now = this.time.nanoTime();
 			this.listener.segmentWait(this.key, now - waitStart, false);
+			refused = this.regression;
+			if (refused != null) {
+				throw refusal(refused);
+			}
 			throw exhausted(spent, now - waitStart, now);
 		}
 		catch (ExecutionException ex) {
 			this.listener.segmentWait(this.key, this.time.nanoTime() - waitStart, false);
+			if (ex.getCause() instanceof StoreRegressionException regressed) {
+				throw refusal(regressed);
+			}
 			throw retiredException();
 		}
 		catch (InterruptedException ex) {
@@ -544,6 +580,20 @@ final class SegmentBuffer {
 		if (segment.casState(IDLE, FAILED) || segment.casState(FETCHING, FAILED)) {
 			segment.successor.completeExceptionally(retiredException());
 		}
+	}
+
+	/** Returns the refusal for one caller: the same facts, this caller's stack. */
+	private static StoreRegressionException refusal(StoreRegressionException regression) {
+		return new StoreRegressionException(regression.subject(), regression.knownMark(), regression.storeMark(),
+				regression.getMessage());
+	}
+
+	/**
+	 * Returns why the store's latest answer was refused, while it stays below the key's high mark.
+	 * @return the refusal, or null while the store's answers are accepted
+	 */
+	@Nullable StoreRegressionException regression() {
+		return this.regression;
 	}
 
 	private RuntimeException retiredException() {
@@ -652,6 +702,10 @@ final class SegmentBuffer {
 			try {
 				successor = fetch();
 			}
+			catch (StoreRegressionException ex) {
+				regressed(ex);
+				return;
+			}
 			catch (UnknownKeyException ex) {
 				SegmentBuffer.this.lastError = ex;
 				logger.warn("Segment key '{}' is no longer in the store; it issues no more IDs", SegmentBuffer.this.key);
@@ -689,6 +743,8 @@ final class SegmentBuffer {
 			finally {
 				buffer.listener.storeCall(buffer.key, "allocate", buffer.time.nanoTime() - callStart, success);
 			}
+			// Durable before any number of the range can be served: a restarted node must not go below it either.
+			buffer.marks.raise(buffer.key, allocation.end());
 			long callEnd = buffer.time.nanoTime();
 			buffer.step = first ? allocation.configuredStep() : requested;
 			buffer.configuredStep = allocation.configuredStep();
@@ -701,6 +757,11 @@ final class SegmentBuffer {
 			}
 			buffer.failuresInRow = 0;
 			buffer.lastError = null;
+			if (buffer.regression != null) {
+				logger.warn("Segment store is above this node's high mark of key '{}' again, at [{}, {}); serving",
+						buffer.key, allocation.start(), allocation.end());
+				buffer.regression = null;
+			}
 			return new Segment(allocation.start(), allocation.end(), buffer.prefetchThreshold, this.predecessor);
 		}
 
@@ -710,12 +771,54 @@ final class SegmentBuffer {
 				throw new SegmentStoreException("Segment store returned a range of key '" + allocation.key()
 						+ "' when asked for key '" + key + "'; the store adapter is broken");
 			}
-			if (allocation.start() < this.predecessor.end) {
-				throw new SegmentStoreException(String.format(Locale.ROOT,
-						"Segment store returned [%d, %d) for key '%s', below the range [%d, %d) it returned before: "
-								+ "the key's high mark (max_id) went backwards; refusing numbers that may repeat "
-								+ "(retrying; each retry moves the mark up by a step)",
-						allocation.start(), allocation.end(), key, this.predecessor.start, this.predecessor.end));
+			long known = Math.max(this.predecessor.end, SegmentBuffer.this.marks.highMark(key));
+			if (allocation.start() < known) {
+				throw new StoreRegressionException("segment key '" + key + "'", known, allocation.start(),
+						String.format(Locale.ROOT,
+								"Segment store returned [%d, %d) for key '%s', below the end %d of the highest range "
+										+ "this node was given (%s): the store lost writes (restarted without "
+										+ "persistence, failed over to a replica that missed them, restored from "
+										+ "an old backup, or the key's row was deleted and created again); "
+										+ "refusing numbers that may repeat. Raise the key's max_id in the store "
+										+ "to at least the highest such mark of every node (this node: %d); "
+										+ "this node retries every %d s",
+								allocation.start(), allocation.end(), key, known, markSource(), known,
+								TimeUnit.NANOSECONDS.toSeconds(SegmentBuffer.this.regressionRetryNanos)));
+			}
+		}
+
+		private String markSource() {
+			return SegmentBuffer.this.marks.file().map((file) -> "kept in " + file).orElse("kept in memory");
+		}
+
+		/** Refuses the store's answer: waiters fail now, and the next attempt waits a key refresh interval. */
+		private void regressed(StoreRegressionException ex) {
+			SegmentBuffer buffer = SegmentBuffer.this;
+			boolean firstInRow = (buffer.regression == null);
+			buffer.regression = ex;
+			buffer.lastError = ex;
+			buffer.failuresInRow++;
+			buffer.listener.segmentRefused(buffer.key, ex.knownMark(), ex.storeMark());
+			if (firstInRow) {
+				logger.error(ex.getMessage());
+			}
+			else {
+				logger.debug(ex.getMessage());
+			}
+			// A fresh future for the retry, then wake those parked on the old one.
+			CompletableFuture<Segment> parked = this.predecessor.successor;
+			this.predecessor.successor = new CompletableFuture<>();
+			parked.completeExceptionally(ex);
+			if (buffer.retirement != ACTIVE || this.predecessor.state != FETCHING) {
+				giveUp();
+				this.predecessor.successor.completeExceptionally(retiredException());
+				return;
+			}
+			try {
+				buffer.scheduler.schedule(this::retry, buffer.regressionRetryNanos, TimeUnit.NANOSECONDS);
+			}
+			catch (RejectedExecutionException rejected) {
+				giveUp();
 			}
 		}
 
@@ -813,8 +916,11 @@ final class SegmentBuffer {
 		/** First number past the segment before this one; -1 when there is none. */
 		final long previousEnd;
 
-		/** Completes with the successor, or exceptionally when the buffer retires before it arrives. */
-		final CompletableFuture<Segment> successor = new CompletableFuture<>();
+		/**
+		 * Completes with the successor, or exceptionally when the buffer retires before it arrives or the store's
+		 * answer is refused; replaced, by the Fetch only, before it completes exceptionally for a refusal.
+		 */
+		volatile CompletableFuture<Segment> successor = new CompletableFuture<>();
 
 		/** Next number to hand out; only grows (getAndAdd); values at or past {@code end} are not IDs. */
 		volatile long cursor;

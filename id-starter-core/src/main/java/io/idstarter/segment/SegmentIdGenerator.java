@@ -5,9 +5,11 @@ import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -22,6 +24,7 @@ import java.util.concurrent.locks.ReentrantLock;
 
 import io.idstarter.IdWorker;
 import io.idstarter.IdWorkerListener;
+import io.idstarter.StoreRegressionException;
 import io.idstarter.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -42,6 +45,11 @@ import org.slf4j.LoggerFactory;
  * Keys are read from the store at start and every {@link SegmentOptions#keyRefreshInterval()}: new keys become
  * usable, removed keys stop. A key that is not in the cached list is looked up in the store again, at most once a
  * second for all such keys together, so that unknown keys cannot flood the store.
+ *
+ * <p>A store that loses writes is refused, not served: every range is checked against this node's
+ * {@link SegmentMarks high mark} of its key (kept in a local file across restarts when one is given), and a range
+ * below it fails callers with {@link StoreRegressionException} ({@link #refusedKeys()}). A key this node has used
+ * that disappears from the store is reported by {@link #missingKeys()} until it is back.
  */
 public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 
@@ -108,6 +116,15 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 	/** NEW, then STARTED, then CLOSED. */
 	private final AtomicInteger lifecycle = new AtomicInteger(NEW);
 
+	/** This node's high mark per key; ranges below it are refused. */
+	private final SegmentMarks marks;
+
+	/**
+	 * Keys this node has a high mark for that the store no longer has, with that mark; a key is added when the store
+	 * drops it and removed when the store lists it again.
+	 */
+	private final ConcurrentHashMap<String, Long> missingKeys = new ConcurrentHashMap<>();
+
 	/**
 	 * Creates a generator on the system clock, with no listener and its own prefetch threads.
 	 * @param store the store the ranges come from
@@ -129,6 +146,24 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 	 */
 	public SegmentIdGenerator(SegmentStore store, SegmentOptions options, TimeSource time, IdWorkerListener listener,
 			@Nullable Executor prefetchExecutor) {
+		this(store, options, time, listener, prefetchExecutor, SegmentMarks.inMemory());
+	}
+
+	/**
+	 * Creates a generator; call {@link #start()} before the first ID.
+	 * @param store the store the ranges come from
+	 * @param options the settings
+	 * @param time the clock
+	 * @param listener receives store calls, waits and refusals
+	 * @param prefetchExecutor runs the store calls, or {@code null} for a pool of up to 4 daemon threads named
+	 * {@code id-segment-prefetch-N} that the generator shuts down on {@link #close()}; a given executor is not shut
+	 * down
+	 * @param marks this node's high marks: a range below its key's mark is refused; a mark is raised (and written,
+	 * for {@link SegmentMarks#file(java.nio.file.Path) file marks}) before any number of a range is served
+	 */
+	public SegmentIdGenerator(SegmentStore store, SegmentOptions options, TimeSource time, IdWorkerListener listener,
+			@Nullable Executor prefetchExecutor, SegmentMarks marks) {
+		this.marks = Objects.requireNonNull(marks, "marks");
 		this.store = Objects.requireNonNull(store, "store");
 		this.options = Objects.requireNonNull(options, "options");
 		this.time = Objects.requireNonNull(time, "time");
@@ -164,7 +199,20 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 		}
 		long interval = DynamicStep.saturatedNanos(this.options.keyRefreshInterval());
 		this.scheduler.scheduleWithFixedDelay(this::refreshKeys, interval, interval, TimeUnit.NANOSECONDS);
-		logger.info("Segment ID generator started with {} keys, {}", this.keys.size(), this.options);
+		logger.info("Segment ID generator started with {} keys, {}, marks {}", this.keys.size(), this.options,
+				this.marks);
+		String defaultKey = this.options.defaultKey();
+		if (defaultKey != null && !this.keys.contains(defaultKey)) {
+			long mark = this.marks.highMark(defaultKey);
+			if (mark > 0) {
+				keyLost(defaultKey, mark);
+			}
+			else {
+				logger.warn("The default segment key '{}' is not in the store; nextId() fails until it is created: "
+						+ "declare it with id-worker.segment.keys.{}.first-id and .step, call SegmentKeyAdmin.createKey, "
+						+ "or add it to the store by hand", defaultKey, defaultKey);
+			}
+		}
 	}
 
 	@Override
@@ -212,6 +260,40 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 	 */
 	public Set<String> keys() {
 		return this.keys;
+	}
+
+	/**
+	 * Returns this node's high marks.
+	 * @return the marks
+	 */
+	public SegmentMarks marks() {
+		return this.marks;
+	}
+
+	/**
+	 * Returns the keys whose store answered below this node's high mark: their callers are refused (with
+	 * {@link StoreRegressionException}) once the numbers in memory are used up, until the store is above the mark.
+	 * @return key to the latest refusal, sorted by key
+	 */
+	public Map<String, StoreRegressionException> refusedKeys() {
+		Map<String, StoreRegressionException> refused = new TreeMap<>();
+		for (SegmentBuffer buffer : this.buffers.values()) {
+			StoreRegressionException regression = buffer.regression();
+			if (regression != null) {
+				refused.put(buffer.key(), regression);
+			}
+		}
+		return refused;
+	}
+
+	/**
+	 * Returns the keys this node has issued from (it has a high mark for them) that the store no longer has: the store
+	 * lost them. They stay missing until the store lists them again; creating such a key below the mark gets its
+	 * ranges refused.
+	 * @return key to this node's high mark, sorted by key
+	 */
+	public Map<String, Long> missingKeys() {
+		return new TreeMap<>(this.missingKeys);
 	}
 
 	/**
@@ -280,6 +362,10 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 					+ ((state == NEW) ? "; call start() first" : "; it issues no more IDs"));
 		}
 		if (!this.keys.contains(key) && !reloadKeysForUnknown(key)) {
+			Long mark = this.missingKeys.get(key);
+			if (mark != null) {
+				throw new UnknownKeyException(key, lostKeyMessage(key, mark));
+			}
 			throw new UnknownKeyException(key);
 		}
 		SegmentBuffer buffer = this.buffers.computeIfAbsent(key, this::newBuffer);
@@ -304,7 +390,7 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 
 	private SegmentBuffer newBuffer(String key) {
 		return new SegmentBuffer(key, this.store, this.options, this.time, this.listener, this.prefetchExecutor,
-				this.scheduler, this::keyRemoved);
+				this.scheduler, this::keyRemoved, this.marks);
 	}
 
 	/** Re-reads the key list for a key not in it, unless a read happened within the last second. */
@@ -341,18 +427,50 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 				if (!previous.contains(key) && !previous.isEmpty()) {
 					logger.info("Segment key '{}' added", key);
 				}
+				if (this.missingKeys.remove(key) != null) {
+					logger.warn("Segment key '{}' is in the store again; its ranges are served only from this node's "
+							+ "high mark {} on", key, this.marks.highMark(key));
+				}
 			}
 			for (SegmentBuffer buffer : this.buffers.values()) {
 				if (!loaded.contains(buffer.key()) && this.buffers.remove(buffer.key(), buffer)) {
-					logger.info("Segment key '{}' removed from the store; it issues no more IDs", buffer.key());
 					forgetPrimary(buffer);
 					buffer.retire(/* keyRemoved= */ true);
+					removed(buffer.key());
 				}
 			}
 		}
 		finally {
 			this.keysLock.unlock();
 		}
+	}
+
+	/** A key this generator used left the store: a deletion, or a lost store if this node issued from it. */
+	private void removed(String key) {
+		long mark = this.marks.highMark(key);
+		if (mark > 0) {
+			keyLost(key, mark);
+		}
+		else {
+			logger.info("Segment key '{}' removed from the store; it issues no more IDs", key);
+		}
+	}
+
+	private void keyLost(String key, long mark) {
+		// Counted before it shows as missing, so that a health check that sees it finds the metric too.
+		this.listener.segmentRefused(key, mark, -1);
+		if (this.missingKeys.put(key, mark) == null) {
+			logger.error(lostKeyMessage(key, mark));
+		}
+	}
+
+	private String lostKeyMessage(String key, long mark) {
+		return "Segment key '" + key + "' is missing from the store, but this node was given ranges of it up to " + mark
+				+ " (marks " + this.marks.file().map(Object::toString).orElse("in memory") + "): the store lost it "
+				+ "(restarted without persistence, restored from an old backup, or its row was deleted). The key issues "
+				+ "no IDs until it is back; create it again with a first ID at or above the highest such mark of every "
+				+ "node that used it (this node: " + mark + "), e.g. id-worker.segment.keys." + key + ".first-id="
+				+ mark + " or SegmentKeyAdmin.createKey. A key created below the mark gets its ranges refused.";
 	}
 
 	/** Called by a buffer whose store answered that the key does not exist. */
@@ -371,6 +489,7 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 			this.keysLock.unlock();
 		}
 		buffer.retire(/* keyRemoved= */ true);
+		removed(buffer.key());
 	}
 
 	private void forgetPrimary(SegmentBuffer buffer) {

@@ -194,7 +194,7 @@ class ThreadChunkTests {
 		this.executors.add(scheduler);
 		return new SegmentBuffer("order", this.store, SegmentOptions.builder().threadChunkSize(chunkSize).build(),
 				TimeSource.system(), this.listener, prefetch, scheduler, (removed) -> {
-				});
+				}, SegmentMarks.inMemory());
 	}
 
 	private static Thread drawOnce(SegmentBuffer buffer, CountDownLatch release) {
