@@ -8,6 +8,7 @@ import io.idstarter.autoconfigure.IdWorkerProperties.Lease;
 import io.idstarter.autoconfigure.IdWorkerProperties.Segment;
 import io.idstarter.autoconfigure.IdWorkerProperties.Snowflake;
 import io.idstarter.lease.LeaseRequest;
+import io.idstarter.store.jdbc.JdbcSegmentStore;
 
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
@@ -31,6 +32,12 @@ final class IdWorkerPropertiesValidator {
 
 	/** Largest thread chunk (as in {@code SegmentOptions}). */
 	static final int MAX_THREAD_CHUNK_SIZE = 65_536;
+
+	/** Longest segment key the shipped stores accept. */
+	static final int MAX_KEY_LENGTH = JdbcSegmentStore.MAX_KEY_LENGTH;
+
+	/** Longest key description the shipped stores accept. */
+	static final int MAX_DESCRIPTION_LENGTH = JdbcSegmentStore.MAX_DESCRIPTION_LENGTH;
 
 	/** Shortest lease: what a {@link LeaseRequest} accepts. */
 	private static final Duration MIN_TTL = Duration.ofSeconds(1);
@@ -149,6 +156,18 @@ final class IdWorkerPropertiesValidator {
 							+ format(dynamicStep.getExpandBelow()) + ")");
 		}
 		requireRange("segment.dynamic-step.max-step", dynamicStep.getMaxStep(), 1, Integer.MAX_VALUE, "");
+		segment.getKeys().forEach((name, key) -> {
+			String prefix = "segment.keys." + name;
+			requireText(prefix, name, MAX_KEY_LENGTH);
+			if (key.getFirstId() < 0) {
+				throw invalid(prefix + ".first-id", key.getFirstId(), "must be at least 0 (the first ID the key issues)");
+			}
+			requireRange(prefix + ".step", key.getStep(), 1, Integer.MAX_VALUE, " (IDs fetched from the store at once)");
+			if (key.getDescription() == null || key.getDescription().length() > MAX_DESCRIPTION_LENGTH) {
+				throw invalid(prefix + ".description", key.getDescription(),
+						"must be at most " + MAX_DESCRIPTION_LENGTH + " characters");
+			}
+		});
 	}
 
 	private static void requireRange(String name, int value, int min, int max, String meaning) {

@@ -203,11 +203,8 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 				this.marks);
 		String defaultKey = this.options.defaultKey();
 		if (defaultKey != null && !this.keys.contains(defaultKey)) {
-			long mark = this.marks.highMark(defaultKey);
-			if (mark > 0) {
-				keyLost(defaultKey, mark);
-			}
-			else {
+			// A default key this node has a mark for is reported as lost by reloadKeys.
+			if (this.marks.highMark(defaultKey) == 0) {
 				logger.warn("The default segment key '{}' is not in the store; nextId() fails until it is created: "
 						+ "declare it with id-worker.segment.keys.{}.first-id and .step, call SegmentKeyAdmin.createKey, "
 						+ "or add it to the store by hand", defaultKey, defaultKey);
@@ -287,9 +284,10 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 	}
 
 	/**
-	 * Returns the keys this node has issued from (it has a high mark for them) that the store no longer has: the store
-	 * lost them. They stay missing until the store lists them again; creating such a key below the mark gets its
-	 * ranges refused.
+	 * Returns the keys this node was given ranges of (it has a high mark for them, kept across restarts with a marks
+	 * file) that the store no longer has: the store lost them. They stay missing until the store lists them again;
+	 * creating such a key below the mark gets its ranges refused. A key retired on purpose stops being reported once
+	 * its line is removed from the marks file.
 	 * @return key to this node's high mark, sorted by key
 	 */
 	public Map<String, Long> missingKeys() {
@@ -439,6 +437,12 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 					removed(buffer.key());
 				}
 			}
+			// Keys used before (this process, or before a restart with a marks file) that the store no longer has.
+			this.marks.all().forEach((key, mark) -> {
+				if (mark > 0 && !loaded.contains(key)) {
+					keyLost(key, mark);
+				}
+			});
 		}
 		finally {
 			this.keysLock.unlock();
@@ -457,6 +461,9 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 	}
 
 	private void keyLost(String key, long mark) {
+		if (this.missingKeys.containsKey(key)) {
+			return;
+		}
 		// Counted before it shows as missing, so that a health check that sees it finds the metric too.
 		this.listener.segmentRefused(key, mark, -1);
 		if (this.missingKeys.put(key, mark) == null) {
