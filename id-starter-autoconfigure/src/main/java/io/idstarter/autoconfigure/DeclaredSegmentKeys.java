@@ -17,15 +17,29 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
  * Creates the keys of {@code id-worker.segment.keys} that the store lacks, before the segment generator reads the key
  * list. A key that exists is left as it is. A key this node has a high mark for is one the store lost: it is created
  * only if its declared first ID is at or above that mark; otherwise it is left missing (the generator reports it, and
- * health is down) rather than created where it would repeat numbers.
+ * health is down) rather than created where it would repeat numbers. The bean of this type has done its work once it
+ * exists; the segment generator depends on it.
+ *
+ * @since 0.1.0
  */
-final class DeclaredSegmentKeys {
+public final class DeclaredSegmentKeys {
 
 	private static final Logger logger = LoggerFactory.getLogger(DeclaredSegmentKeys.class);
 
 	private static final String PREFIX = "id-worker.segment.keys.";
 
-	private DeclaredSegmentKeys() {
+	private final List<String> created;
+
+	private DeclaredSegmentKeys(List<String> created) {
+		this.created = created;
+	}
+
+	/**
+	 * Returns the keys this start created (the others existed, or were left missing below a mark).
+	 * @return the key names, in declaration order
+	 */
+	public List<String> created() {
+		return this.created;
 	}
 
 	/**
@@ -33,13 +47,14 @@ final class DeclaredSegmentKeys {
 	 * @param store the segment store
 	 * @param keys the declared keys by name
 	 * @param marks this node's high marks
-	 * @return the keys this call created
+	 * @return what was created
 	 * @throws InvalidConfigurationPropertyValueException if the store refuses a key's name, first ID or step, or
 	 * cannot create keys at all
 	 */
-	static List<String> create(SegmentStore store, Map<String, IdWorkerProperties.Key> keys, SegmentMarks marks) {
+	static DeclaredSegmentKeys create(SegmentStore store, Map<String, IdWorkerProperties.Key> keys,
+			SegmentMarks marks) {
 		if (keys.isEmpty()) {
-			return List.of();
+			return none();
 		}
 		if (!(store instanceof SegmentKeyAdmin admin)) {
 			String name = keys.keySet().iterator().next();
@@ -89,7 +104,11 @@ final class DeclaredSegmentKeys {
 				logger.debug("Segment key '{}' exists; left unchanged", name);
 			}
 		}
-		return List.copyOf(created);
+		return new DeclaredSegmentKeys(List.copyOf(created));
+	}
+
+	static DeclaredSegmentKeys none() {
+		return new DeclaredSegmentKeys(List.of());
 	}
 
 }

@@ -22,6 +22,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.DependsOn;
 
 /**
  * The segment generator, bean {@code segmentIdWorker}; selected by {@code @EnableIdWorker(mode = SEGMENT)}. It loads
@@ -39,6 +40,9 @@ public final class SegmentIdWorkerConfiguration {
 
 	/** Name of the optional {@link Executor} bean that runs segment prefetches. */
 	public static final String PREFETCH_EXECUTOR_BEAN_NAME = "idWorkerPrefetchExecutor";
+
+	/** Name of the {@link DeclaredSegmentKeys} bean, which the generator depends on. */
+	public static final String DECLARED_KEYS_BEAN_NAME = "idWorkerDeclaredSegmentKeys";
 
 	/** Name of the {@link SegmentMarks} bean. */
 	public static final String MARKS_BEAN_NAME = "idWorkerSegmentMarks";
@@ -60,7 +64,23 @@ public final class SegmentIdWorkerConfiguration {
 		return SegmentMarks.file(file);
 	}
 
+	/**
+	 * Creates the declared keys the store lacks. Without a store it creates nothing: the generator then fails the start
+	 * with the report of what is missing.
+	 */
+	@Bean(DECLARED_KEYS_BEAN_NAME)
+	DeclaredSegmentKeys idWorkerDeclaredSegmentKeys(ObjectProvider<SegmentStore> store, IdWorkerProperties properties,
+			ObjectProvider<SegmentMarks> marks) {
+		SegmentStore segmentStore = store.getIfAvailable();
+		if (segmentStore == null) {
+			return DeclaredSegmentKeys.none();
+		}
+		return DeclaredSegmentKeys.create(segmentStore, properties.getSegment().getKeys(),
+				marks.getIfAvailable(SegmentMarks::inMemory));
+	}
+
 	@Bean(name = SegmentIds.BEAN_NAME, initMethod = "start", destroyMethod = "close")
+	@DependsOn(DECLARED_KEYS_BEAN_NAME)
 	@SegmentIds
 	@ConditionalOnMissingBean(value = IdWorker.class,
 			ignoredType = { "io.idstarter.snowflake.SnowflakeIdGenerator", "io.idstarter.codec.ObfuscatedIdWorker" })
@@ -74,7 +94,6 @@ public final class SegmentIdWorkerConfiguration {
 					beanFactory);
 		}
 		SegmentMarks nodeMarks = marks.getIfAvailable(SegmentMarks::inMemory);
-		DeclaredSegmentKeys.create(segmentStore, properties.getSegment().getKeys(), nodeMarks);
 		return new SegmentIdGenerator(segmentStore, options(properties.getSegment()), timeSource,
 				CompositeIdWorkerListener.of(listeners), prefetchExecutor.getIfAvailable(), nodeMarks);
 	}
