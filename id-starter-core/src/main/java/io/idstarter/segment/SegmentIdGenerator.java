@@ -13,11 +13,13 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
@@ -55,8 +57,15 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(SegmentIdGenerator.class);
 
-	/** Threads of the prefetch pool created when no executor is given; further fetches queue. */
+	/** Threads the prefetch pool created when no executor is given keeps while idle. */
 	static final int PREFETCH_THREADS = 4;
+
+	/**
+	 * Most threads of that pool: while store calls hang, more threads are started, so that hanging keys (each holds
+	 * at most one, a key having at most one store call in flight) do not stall the fetches of the others. A fetch
+	 * refused beyond this is retried later.
+	 */
+	static final int MAX_PREFETCH_THREADS = 64;
 
 	/** Shortest time between two reads of the key list caused by unknown keys. */
 	static final long UNKNOWN_KEY_RELOAD_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -116,6 +125,9 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 	/** NEW, then STARTED, then CLOSED. */
 	private final AtomicInteger lifecycle = new AtomicInteger(NEW);
 
+	/** Whether a key refresh is running on the prefetch executor; set by CAS, so refreshes never pile up. */
+	private final AtomicBoolean refreshing = new AtomicBoolean();
+
 	/** This node's high mark per key; ranges below it are refused. */
 	private final SegmentMarks marks;
 
@@ -140,9 +152,11 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 	 * @param options the settings
 	 * @param time the clock
 	 * @param listener receives store calls and waits
-	 * @param prefetchExecutor runs the store calls, or {@code null} for a pool of up to 4 daemon threads named
-	 * {@code id-segment-prefetch-N} that the generator shuts down on {@link #close()}; a given executor is not shut
-	 * down. A virtual-thread-per-task executor works: fetches block only in the store call and never pin.
+	 * @param prefetchExecutor runs the store calls and the key refresh, or {@code null} for a pool of daemon threads
+	 * named {@code id-segment-prefetch-N} (4 kept, more started while store calls hang, up to 64) that the generator
+	 * shuts down on {@link #close()}; a given executor is not shut down. A virtual-thread-per-task executor works:
+	 * fetches block only in the store call and never pin. A fixed pool lets keys whose store calls hang hold all its
+	 * threads (one each at most), stalling the other keys.
 	 */
 	public SegmentIdGenerator(SegmentStore store, SegmentOptions options, TimeSource time, IdWorkerListener listener,
 			@Nullable Executor prefetchExecutor) {
@@ -155,9 +169,8 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 	 * @param options the settings
 	 * @param time the clock
 	 * @param listener receives store calls, waits and refusals
-	 * @param prefetchExecutor runs the store calls, or {@code null} for a pool of up to 4 daemon threads named
-	 * {@code id-segment-prefetch-N} that the generator shuts down on {@link #close()}; a given executor is not shut
-	 * down
+	 * @param prefetchExecutor runs the store calls and the key refresh, or {@code null} for the generator's own pool
+	 * (see the other constructor); a given executor is not shut down
 	 * @param marks this node's high marks: a range below its key's mark is refused; a mark is raised (and written,
 	 * for {@link SegmentMarks#file(java.nio.file.Path) file marks}) before any number of a range is served
 	 */
@@ -198,7 +211,7 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 			throw ex;
 		}
 		long interval = DynamicStep.saturatedNanos(this.options.keyRefreshInterval());
-		this.scheduler.scheduleWithFixedDelay(this::refreshKeys, interval, interval, TimeUnit.NANOSECONDS);
+		this.scheduler.scheduleWithFixedDelay(this::submitRefresh, interval, interval, TimeUnit.NANOSECONDS);
 		logger.info("Segment ID generator started with {} keys, {}, marks {}", this.keys.size(), this.options,
 				this.marks);
 		String defaultKey = this.options.defaultKey();
@@ -402,6 +415,29 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 		return this.keys.contains(key);
 	}
 
+	/**
+	 * Runs the key refresh on the prefetch executor, not on the scheduler thread: a key list read that hangs must not
+	 * hold up the retries of failed fetches, which the scheduler starts.
+	 */
+	private void submitRefresh() {
+		if (!this.refreshing.compareAndSet(false, true)) {
+			return;
+		}
+		try {
+			this.prefetchExecutor.execute(() -> {
+				try {
+					refreshKeys();
+				}
+				finally {
+					this.refreshing.set(false);
+				}
+			});
+		}
+		catch (RejectedExecutionException ex) {
+			this.refreshing.set(false);
+		}
+	}
+
 	private void refreshKeys() {
 		try {
 			reloadKeys();
@@ -480,20 +516,24 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 				+ mark + " or SegmentKeyAdmin.createKey. A key created below the mark gets its ranges refused.";
 	}
 
-	/** Called by a buffer whose store answered that the key does not exist. */
+	/**
+	 * Called by a buffer whose store answered that the key does not exist, on a pool thread. It does not wait for a
+	 * key list read in progress (which may hang on the store): that read, or the next, drops the key from the list.
+	 */
 	private void keyRemoved(SegmentBuffer buffer) {
-		this.keysLock.lock();
-		try {
-			this.buffers.remove(buffer.key(), buffer);
-			forgetPrimary(buffer);
-			if (this.keys.contains(buffer.key())) {
-				Set<String> remaining = new HashSet<>(this.keys);
-				remaining.remove(buffer.key());
-				this.keys = Set.copyOf(remaining);
+		this.buffers.remove(buffer.key(), buffer);
+		forgetPrimary(buffer);
+		if (this.keysLock.tryLock()) {
+			try {
+				if (this.keys.contains(buffer.key())) {
+					Set<String> remaining = new HashSet<>(this.keys);
+					remaining.remove(buffer.key());
+					this.keys = Set.copyOf(remaining);
+				}
 			}
-		}
-		finally {
-			this.keysLock.unlock();
+			finally {
+				this.keysLock.unlock();
+			}
 		}
 		buffer.retire(/* keyRemoved= */ true);
 		removed(buffer.key());
@@ -518,8 +558,9 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 	}
 
 	private static ThreadPoolExecutor newPrefetchExecutor() {
-		ThreadPoolExecutor executor = new ThreadPoolExecutor(PREFETCH_THREADS, PREFETCH_THREADS, 60, TimeUnit.SECONDS,
-				new LinkedBlockingQueue<>(), daemonThreads("id-segment-prefetch-"));
+		// A hand-off queue: a fetch never waits behind one that hangs; a thread is started instead, up to the maximum.
+		ThreadPoolExecutor executor = new ThreadPoolExecutor(PREFETCH_THREADS, MAX_PREFETCH_THREADS, 60,
+				TimeUnit.SECONDS, new SynchronousQueue<>(), daemonThreads("id-segment-prefetch-"));
 		executor.allowCoreThreadTimeOut(true);
 		return executor;
 	}
