@@ -52,13 +52,30 @@ final class LincheckSegmentScenario {
 	}
 
 	void nextId() {
-		this.issued.add(this.buffer.nextId());
+		try {
+			this.issued.add(this.buffer.nextId());
+		}
+		catch (IllegalStateException ex) {
+			// closed: nothing was issued
+		}
 	}
 
 	void nextIds() {
-		for (long id : this.buffer.nextIds(3)) {
+		long[] ids;
+		try {
+			ids = this.buffer.nextIds(3);
+		}
+		catch (IllegalStateException ex) {
+			return;
+		}
+		for (long id : ids) {
 			this.issued.add(id);
 		}
+	}
+
+	/** The generator closing: waiters fail, numbers still in the current range may still be handed out. */
+	void close() {
+		this.buffer.retire(/* keyRemoved= */ false);
 	}
 
 	void pool() {

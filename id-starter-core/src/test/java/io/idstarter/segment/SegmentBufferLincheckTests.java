@@ -7,9 +7,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Model-checked interleavings of one key's double buffer (Lincheck explores the thread switches of the real code):
  * single and batch claims race the segment switch, the prefetch claim, and the fetch run by a waiting caller or by the
- * pool. After each execution: every number handed out was allocated by the store, and none was handed out twice. (A
- * batch is not atomic across a switch, so the IDs are not those of one counter in some order; uniqueness is the
- * property.)
+ * pool, and close. After each execution: every number handed out was allocated by the store, and none was handed
+ * out twice. (A batch is not atomic across a switch, so the IDs are not those of one counter in some order; uniqueness
+ * is the property.)
  */
 public class SegmentBufferLincheckTests {
 
@@ -28,6 +28,11 @@ public class SegmentBufferLincheckTests {
 	@Operation
 	public void pool() {
 		this.scenario.pool();
+	}
+
+	@Operation
+	public void close() {
+		this.scenario.close();
 	}
 
 	@Validate

@@ -28,6 +28,11 @@ public class ThreadChunkLincheckTests {
 		this.scenario.pool();
 	}
 
+	@Operation
+	public void close() {
+		this.scenario.close();
+	}
+
 	@Validate
 	public void everyNumberAllocatedAndHandedOutOnce() {
 		this.scenario.validate();
