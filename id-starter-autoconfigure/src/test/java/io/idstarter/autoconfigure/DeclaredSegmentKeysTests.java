@@ -15,6 +15,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -117,6 +118,20 @@ class DeclaredSegmentKeysTests {
 		});
 		assertThat(output).contains("Segment marks are kept in memory only")
 			.contains("id-worker.segment.marks-file");
+	}
+
+	@Test
+	void corruptMarksFileFailsTheStartWithAnAnalysisThatSaysHowToRepairIt() throws Exception {
+		Path marks = this.directory.resolve("segment-marks");
+		Files.writeString(marks, "order=lots\n");
+		this.contextRunner.withPropertyValues("id-worker.segment.marks-file=" + marks).run((context) -> {
+			assertThat(context).hasFailed();
+			Throwable failure = context.getStartupFailure();
+			FailureAnalysis analysis = new SegmentMarksFailureAnalyzer().analyze(failure);
+			assertThat(analysis).isNotNull();
+			assertThat(analysis.getDescription()).contains(marks.toString()).contains("line 1");
+			assertThat(analysis.getAction()).contains("id-worker.segment.marks-file").contains("key=mark");
+		});
 	}
 
 	@Test

@@ -73,7 +73,7 @@ public final class SegmentMarks {
 	 * Returns marks kept in a local file, loaded now.
 	 * @param file the file; created at the first mark, with its directories
 	 * @return the marks found in the file
-	 * @throws IllegalStateException if the file exists but cannot be read or is corrupt
+	 * @throws SegmentMarksException if the file exists but cannot be read or is corrupt
 	 */
 	public static SegmentMarks file(Path file) {
 		Objects.requireNonNull(file, "file");
@@ -167,7 +167,7 @@ public final class SegmentMarks {
 				syncDirectory(directory);
 			}
 		}
-		catch (IOException | IllegalStateException ex) {
+		catch (IOException | SegmentMarksException ex) {
 			throw new UncheckedIOException("cannot write segment marks file " + file + ": " + ex,
 					(ex instanceof IOException io) ? io : new IOException(ex));
 		}
@@ -202,7 +202,7 @@ public final class SegmentMarks {
 			return marks;
 		}
 		catch (IOException | UncheckedIOException ex) {
-			throw new IllegalStateException(unusable(file, ex.toString()), ex);
+			throw new SegmentMarksException(file, ex.toString(), ex);
 		}
 		for (int i = 0; i < lines.size(); i++) {
 			String line = lines.get(i).strip();
@@ -222,16 +222,10 @@ public final class SegmentMarks {
 				marks.merge(key, mark, Math::max);
 			}
 			catch (IllegalArgumentException ex) {
-				throw new IllegalStateException(unusable(file, "line " + (i + 1) + ": '" + line + "'"), ex);
+				throw new SegmentMarksException(file, "line " + (i + 1) + " is not key=mark: '" + line + "'", ex);
 			}
 		}
 		return marks;
-	}
-
-	private static String unusable(Path file, String reason) {
-		return "Cannot read the segment marks file " + file + " (" + reason + "): repair it (one key=mark line per "
-				+ "key) or point id-worker.segment.marks-file elsewhere; deleting it drops this node's guard against a "
-				+ "segment store that lost writes";
 	}
 
 	@Override

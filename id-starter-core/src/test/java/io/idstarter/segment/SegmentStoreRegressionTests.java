@@ -16,7 +16,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
-import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -172,7 +171,7 @@ class SegmentStoreRegressionTests {
 	void corruptMarksFileFailsNamingTheFile() throws Exception {
 		Path file = this.directory.resolve("segment-marks");
 		Files.writeString(file, "order=lots\n");
-		assertThatIllegalStateException().isThrownBy(() -> SegmentMarks.file(file))
+		assertThatExceptionOfType(SegmentMarksException.class).isThrownBy(() -> SegmentMarks.file(file))
 			.withMessageContaining(file.toString())
 			.withMessageContaining("line 1");
 	}
