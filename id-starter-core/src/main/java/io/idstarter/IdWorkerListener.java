@@ -30,6 +30,16 @@ public interface IdWorkerListener {
 	}
 
 	/**
+	 * A segment key was refused because its store lost writes: the store answered with a range below the end of a
+	 * range this node was given, or no longer has a key this node used. Nothing was served from the answer.
+	 * @param key the business key
+	 * @param knownMark the end of the highest range this node was given for the key
+	 * @param storeStart the first number of the range the store answered with; -1 when the key is missing
+	 */
+	default void segmentRefused(String key, long knownMark, long storeStart) {
+	}
+
+	/**
 	 * The wall clock was found behind the timestamp of the last Snowflake ID.
 	 * @param offsetMillis how far it was behind
 	 * @param action what the generator did: {@code waited}, {@code failed} or {@code tolerated}

@@ -5,7 +5,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
@@ -374,6 +376,20 @@ public class IdWorkerProperties implements InitializingBean {
 		 */
 		private int threadChunkSize;
 
+		/**
+		 * File where this node keeps, per key, the end of the highest segment it was given, so that it refuses a store
+		 * that lost writes (a segment below that end) also after a restart. Written before a segment is used. Defaults
+		 * to 'segment-marks' beside id-worker.lease.cache-file when that is set; otherwise the marks are kept in memory
+		 * only and a restarted node starts without them.
+		 */
+		private @Nullable Path marksFile;
+
+		/**
+		 * Keys to create in the store at start when it lacks them, by name. A key that exists is never changed, and a
+		 * key this node has issued from is never created below the highest number it was given.
+		 */
+		private final Map<String, Key> keys = new LinkedHashMap<>();
+
 		private final DynamicStep dynamicStep = new DynamicStep();
 
 		public IdWorkerStore getStore() {
@@ -424,8 +440,67 @@ public class IdWorkerProperties implements InitializingBean {
 			this.threadChunkSize = threadChunkSize;
 		}
 
+		public @Nullable Path getMarksFile() {
+			return this.marksFile;
+		}
+
+		public void setMarksFile(@Nullable Path marksFile) {
+			this.marksFile = marksFile;
+		}
+
+		public Map<String, Key> getKeys() {
+			return this.keys;
+		}
+
 		public DynamicStep getDynamicStep() {
 			return this.dynamicStep;
+		}
+
+	}
+
+	/**
+	 * A segment key created at start when the store lacks it (Leaf's leaf_alloc row).
+	 */
+	public static class Key {
+
+		/**
+		 * First ID the key issues when it is created.
+		 */
+		private long firstId = 1;
+
+		/**
+		 * Number of IDs fetched from the store at once (the key's configured step); the dynamic step never goes below
+		 * it.
+		 */
+		private int step = 1000;
+
+		/**
+		 * Free text for operators, stored with the key.
+		 */
+		private String description = "";
+
+		public long getFirstId() {
+			return this.firstId;
+		}
+
+		public void setFirstId(long firstId) {
+			this.firstId = firstId;
+		}
+
+		public int getStep() {
+			return this.step;
+		}
+
+		public void setStep(int step) {
+			this.step = step;
+		}
+
+		public String getDescription() {
+			return this.description;
+		}
+
+		public void setDescription(String description) {
+			this.description = description;
 		}
 
 	}

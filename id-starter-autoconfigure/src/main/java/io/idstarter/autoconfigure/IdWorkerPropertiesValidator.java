@@ -8,7 +8,9 @@ import io.idstarter.autoconfigure.IdWorkerProperties.Lease;
 import io.idstarter.autoconfigure.IdWorkerProperties.Segment;
 import io.idstarter.autoconfigure.IdWorkerProperties.Snowflake;
 import io.idstarter.lease.LeaseRequest;
+import io.idstarter.segment.SegmentKeys;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
 /**
@@ -213,6 +215,27 @@ final class IdWorkerPropertiesValidator {
 							+ format(dynamicStep.getExpandBelow()) + ")");
 		}
 		requireRange("segment.dynamic-step.max-step", dynamicStep.getMaxStep(), 1, Integer.MAX_VALUE, "");
+		segment.getKeys().forEach((name, key) -> {
+			String prefix = "segment.keys." + name;
+			requireValid(prefix, name, () -> SegmentKeys.checkKey(name));
+			requireValid(prefix + ".step", key.getStep(), () -> SegmentKeys.checkStep(name, key.getStep()));
+			requireValid(prefix + ".first-id", key.getFirstId(),
+					() -> SegmentKeys.checkFirstId(name, key.getFirstId(), key.getStep()));
+			requireValid(prefix + ".description", key.getDescription(),
+					() -> SegmentKeys.checkDescription(name, key.getDescription()));
+		});
+	}
+
+	/**
+	 * Applies a rule that core states once (and its stores apply too), reporting a broken one against the property.
+	 */
+	private static void requireValid(String name, @Nullable Object value, Runnable rule) {
+		try {
+			rule.run();
+		}
+		catch (IllegalArgumentException | NullPointerException ex) {
+			throw invalid(name, value, ex.getMessage());
+		}
 	}
 
 	private static void requireRange(String name, int value, int min, int max, String meaning) {

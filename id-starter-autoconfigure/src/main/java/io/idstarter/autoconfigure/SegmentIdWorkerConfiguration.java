@@ -1,14 +1,19 @@
 package io.idstarter.autoconfigure;
 
+import java.nio.file.Path;
 import java.util.concurrent.Executor;
 
 import io.idstarter.IdWorker;
 import io.idstarter.IdWorkerListener;
 import io.idstarter.segment.DynamicStep;
 import io.idstarter.segment.SegmentIdGenerator;
+import io.idstarter.segment.SegmentMarks;
 import io.idstarter.segment.SegmentOptions;
 import io.idstarter.segment.SegmentStore;
 import io.idstarter.time.TimeSource;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -17,11 +22,15 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.DependsOn;
 
 /**
  * The segment generator, bean {@code segmentIdWorker}; selected by {@code @EnableIdWorker(mode = SEGMENT)}. It loads
- * the store's keys when the bean is initialised and stops at shutdown. Prefetches run on the generator's own threads,
- * or on an {@link Executor} bean named {@value #PREFETCH_EXECUTOR_BEAN_NAME} when the application defines one.
+ * the store's keys when the bean is initialised and stops at shutdown, after creating the keys of
+ * {@code id-worker.segment.keys} that the store lacks. Prefetches run on the generator's own threads, or on an
+ * {@link Executor} bean named {@value #PREFETCH_EXECUTOR_BEAN_NAME} when the application defines one. This node's high
+ * marks ({@link SegmentMarks}, bean {@value #MARKS_BEAN_NAME}) are kept in {@code id-worker.segment.marks-file}, or
+ * beside {@code id-worker.lease.cache-file}, or in memory.
  *
  * @since 0.1.0
  */
@@ -32,21 +41,73 @@ public final class SegmentIdWorkerConfiguration {
 	/** Name of the optional {@link Executor} bean that runs segment prefetches. */
 	public static final String PREFETCH_EXECUTOR_BEAN_NAME = "idWorkerPrefetchExecutor";
 
+	/** Name of the {@link DeclaredSegmentKeys} bean, which the generator depends on. */
+	public static final String DECLARED_KEYS_BEAN_NAME = "idWorkerDeclaredSegmentKeys";
+
+	/** Name of the {@link SegmentMarks} bean. */
+	public static final String MARKS_BEAN_NAME = "idWorkerSegmentMarks";
+
+	/** File name of the marks kept beside {@code id-worker.lease.cache-file} when no marks file is set. */
+	static final String DEFAULT_MARKS_FILE_NAME = "segment-marks";
+
+	private static final Logger logger = LoggerFactory.getLogger(SegmentIdWorkerConfiguration.class);
+
+	@Bean(MARKS_BEAN_NAME)
+	@ConditionalOnMissingBean
+	SegmentMarks idWorkerSegmentMarks(IdWorkerProperties properties) {
+		Path file = marksFile(properties);
+		if (file == null) {
+			logger.info("Segment marks are kept in memory only: a restarted node cannot tell a segment store that "
+					+ "lost writes. Set id-worker.segment.marks-file (or id-worker.lease.cache-file) to keep them");
+			return SegmentMarks.inMemory();
+		}
+		return SegmentMarks.file(file);
+	}
+
+	/**
+	 * Creates the declared keys the store lacks. Without a store it creates nothing: the generator then fails the start
+	 * with the report of what is missing.
+	 */
+	@Bean(DECLARED_KEYS_BEAN_NAME)
+	DeclaredSegmentKeys idWorkerDeclaredSegmentKeys(ObjectProvider<SegmentStore> store, IdWorkerProperties properties,
+			ObjectProvider<SegmentMarks> marks) {
+		SegmentStore segmentStore = store.getIfAvailable();
+		if (segmentStore == null) {
+			return DeclaredSegmentKeys.none();
+		}
+		return DeclaredSegmentKeys.create(segmentStore, properties.getSegment().getKeys(),
+				marks.getIfAvailable(SegmentMarks::inMemory));
+	}
+
 	@Bean(name = SegmentIds.BEAN_NAME, initMethod = "start", destroyMethod = "close")
+	@DependsOn(DECLARED_KEYS_BEAN_NAME)
 	@SegmentIds
 	@ConditionalOnMissingBean(value = IdWorker.class,
 			ignoredType = { "io.idstarter.snowflake.SnowflakeIdGenerator", "io.idstarter.codec.ObfuscatedIdWorker" })
 	SegmentIdGenerator segmentIdWorker(ObjectProvider<SegmentStore> store, IdWorkerProperties properties,
 			TimeSource timeSource, ObjectProvider<IdWorkerListener> listeners,
 			@Qualifier(PREFETCH_EXECUTOR_BEAN_NAME) ObjectProvider<Executor> prefetchExecutor,
-			ConfigurableListableBeanFactory beanFactory) {
+			ObjectProvider<SegmentMarks> marks, ConfigurableListableBeanFactory beanFactory) {
 		SegmentStore segmentStore = store.getIfAvailable();
 		if (segmentStore == null) {
 			throw MissingIdWorkerStoreException.diagnose(IdWorkerMode.SEGMENT, properties.getSegment().getStore(),
 					beanFactory);
 		}
+		SegmentMarks nodeMarks = marks.getIfAvailable(SegmentMarks::inMemory);
 		return new SegmentIdGenerator(segmentStore, options(properties.getSegment()), timeSource,
-				CompositeIdWorkerListener.of(listeners), prefetchExecutor.getIfAvailable());
+				CompositeIdWorkerListener.of(listeners), prefetchExecutor.getIfAvailable(), nodeMarks);
+	}
+
+	static @Nullable Path marksFile(IdWorkerProperties properties) {
+		Path file = properties.getSegment().getMarksFile();
+		if (file != null) {
+			return file;
+		}
+		Path cacheFile = properties.getLease().getCacheFile();
+		if (cacheFile != null) {
+			return cacheFile.toAbsolutePath().resolveSibling(DEFAULT_MARKS_FILE_NAME);
+		}
+		return null;
 	}
 
 	static SegmentOptions options(IdWorkerProperties.Segment segment) {

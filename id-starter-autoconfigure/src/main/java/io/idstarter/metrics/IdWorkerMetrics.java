@@ -28,8 +28,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Micrometer metrics of the ID generators. As an {@link IdWorkerListener} it records the slow-path events: store call
- * latency ({@value #STORE_CALLS}), waits for a segment ({@value #SEGMENT_WAITS}) and clock-moved-backwards events
- * ({@value #CLOCK_BACKWARDS}). As a {@link MeterBinder} it reads the generators' counters when the registry is
+ * latency ({@value #STORE_CALLS}), waits for a segment ({@value #SEGMENT_WAITS}), segments refused because the store
+ * lost writes ({@value #SEGMENT_REFUSED}) and clock-moved-backwards events ({@value #CLOCK_BACKWARDS}). As a {@link MeterBinder} it reads the generators' counters when the registry is
  * scraped: IDs issued ({@value #SNOWFLAKE_ISSUED}, {@value #SEGMENT_ISSUED} per key), numbers left in memory per key
  * ({@value #SEGMENT_REMAINING}) and the time left on the worker-ID lease ({@value #LEASE_REMAINING}). Nothing runs on
  * the path that issues an ID.
@@ -47,6 +47,13 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 
 	/** Timer of callers that waited for the next segment, tagged {@code key} and {@code outcome}. */
 	public static final String SEGMENT_WAITS = "idworker.segment.waits";
+
+	/**
+	 * Counter of segment store answers refused because the store lost writes, tagged {@code key} and {@code reason}:
+	 * {@code below-mark} (a segment below the end of the highest one this node was given) or {@code missing} (a key
+	 * this node was given segments of is gone). Any increase is an alert: the key issues no IDs until it is repaired.
+	 */
+	public static final String SEGMENT_REFUSED = "idworker.segment.refused";
 
 	/** Counter of clock-moved-backwards events, tagged {@code action}. */
 	public static final String CLOCK_BACKWARDS = "idworker.clock.backwards";
@@ -176,6 +183,16 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 			.tag("outcome", served ? "served" : "failed")
 			.register(this.registry)
 			.record(nanos, TimeUnit.NANOSECONDS);
+	}
+
+	@Override
+	public void segmentRefused(String key, long knownMark, long storeStart) {
+		Counter.builder(SEGMENT_REFUSED)
+			.description("Segment store answers refused because the store lost writes")
+			.tag("key", key)
+			.tag("reason", (storeStart < 0) ? "missing" : "below-mark")
+			.register(this.registry)
+			.increment();
 	}
 
 	@Override

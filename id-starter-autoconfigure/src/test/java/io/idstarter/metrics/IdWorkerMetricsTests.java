@@ -39,6 +39,21 @@ class IdWorkerMetricsTests {
 	}
 
 	@Test
+	void refusedSegmentsAreCountedPerKeyAndReason() {
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		IdWorkerMetrics metrics = new IdWorkerMetrics(registry);
+		metrics.segmentRefused("order", 5000, 1);
+		metrics.segmentRefused("order", 5000, 1001);
+		metrics.segmentRefused("invoice", 70, -1);
+		assertThat(registry.get(IdWorkerMetrics.SEGMENT_REFUSED).tags("key", "order", "reason", "below-mark")
+			.counter()
+			.count()).isEqualTo(2);
+		assertThat(registry.get(IdWorkerMetrics.SEGMENT_REFUSED).tags("key", "invoice", "reason", "missing")
+			.counter()
+			.count()).isOne();
+	}
+
+	@Test
 	void keysAreRegisteredInEveryBoundRegistryIncludingKeysSeenBetweenBinds() {
 		InMemorySegmentStore store = new InMemorySegmentStore();
 		store.createKey("a", 1, 10, "");

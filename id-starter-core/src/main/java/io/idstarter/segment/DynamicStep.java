@@ -12,14 +12,16 @@ import java.util.Objects;
  * <table>
  * <caption>Next step</caption>
  * <tr><th>time since the previous fetch</th><th>next step</th></tr>
- * <tr><td>{@code t < expandBelow}</td><td>{@code min(2 × current, maxStep)}; a current step already at or above
- * {@code maxStep} is kept</td></tr>
+ * <tr><td>{@code t < expandBelow}</td><td>{@code 2 × current}</td></tr>
  * <tr><td>{@code expandBelow <= t < shrinkAbove}</td><td>current step, unchanged</td></tr>
  * <tr><td>{@code t >= shrinkAbove}</td><td>{@code current / 2} (rounded down)</td></tr>
  * </table>
- * The result is never below the key's configured step (the step stored with the key), whatever the branch. So with
- * the defaults exactly 15 minutes keeps the step and exactly 30 minutes halves it. A {@code maxStep} at or below the
- * configured step keeps the step fixed at the configured step.
+ * The result is then held between the key's configured step (the step stored with the key) and
+ * {@code max(maxStep, configured step)}, whatever the branch: never below the configured step, never above the
+ * maximum unless the configured step itself is. So with the defaults exactly 15 minutes keeps the step and exactly 30
+ * minutes halves it, and a step above a lowered maximum or a lowered configured step comes down at the next fetch. A
+ * {@code maxStep} at or below the configured step keeps the step fixed at the configured step, and follows it when it
+ * is changed.
  *
  * <p>One difference from Leaf: when doubling would pass the maximum, Leaf keeps the current step, so a key whose step is
  * not the maximum divided by a power of two never reaches it; here the step is capped at the maximum. Likewise Leaf
@@ -72,7 +74,7 @@ public record DynamicStep(Duration expandBelow, Duration shrinkAbove, int maxSte
 	 * @param currentStep the step of the latest fetch, at least 1
 	 * @param configuredStep the key's configured step, at least 1; the result is never below it
 	 * @param nanosSinceLastFetch monotonic time since the latest fetch; a negative value counts as 0
-	 * @return the next step, at least {@code configuredStep}
+	 * @return the next step, at least {@code configuredStep} and at most {@code max(maxStep, configuredStep)}
 	 * @throws IllegalArgumentException if a step is less than 1
 	 */
 	public int nextStep(int currentStep, int configuredStep, long nanosSinceLastFetch) {
@@ -82,7 +84,7 @@ public record DynamicStep(Duration expandBelow, Duration shrinkAbove, int maxSte
 		}
 		long next;
 		if (nanosSinceLastFetch < saturatedNanos(this.expandBelow)) {
-			next = (currentStep >= this.maxStep) ? currentStep : Math.min(2L * currentStep, this.maxStep);
+			next = 2L * currentStep;
 		}
 		else if (nanosSinceLastFetch < saturatedNanos(this.shrinkAbove)) {
 			next = currentStep;
@@ -90,7 +92,9 @@ public record DynamicStep(Duration expandBelow, Duration shrinkAbove, int maxSte
 		else {
 			next = currentStep / 2;
 		}
-		return (int) Math.max(next, configuredStep);
+		// The cap applies to every branch: a step kept from before a lowered configured step must come down too.
+		long cap = Math.max(this.maxStep, configuredStep);
+		return (int) Math.max(Math.min(next, cap), configuredStep);
 	}
 
 	static long saturatedNanos(Duration duration) {

@@ -111,6 +111,23 @@ public final class InMemorySegmentStore implements SegmentStore, SegmentKeyAdmin
 	}
 
 	/**
+	 * Sets a key's high mark back (or forward), as a restore from an old backup or a store that lost writes would.
+	 * @param key the business key
+	 * @param maxId the first number of the next range
+	 * @throws UnknownKeyException if the key does not exist
+	 */
+	public void resetMaxId(String key, long maxId) {
+		if (maxId < 0) {
+			throw new IllegalArgumentException("max ID of key '" + key + "' must be at least 0: " + maxId);
+		}
+		Entry entry = this.entries.get(key);
+		if (entry == null) {
+			throw new UnknownKeyException(key);
+		}
+		entry.maxId.set(maxId);
+	}
+
+	/**
 	 * Returns a key's high mark: the first number of the next range.
 	 * @param key the business key
 	 * @return the high mark, or empty if the key does not exist
@@ -174,7 +191,7 @@ public final class InMemorySegmentStore implements SegmentStore, SegmentKeyAdmin
 
 	private static final class Entry {
 
-		/** First number of the next range; only grows, by CAS. */
+		/** First number of the next range; only grows, by CAS, except when a test sets it back. */
 		final AtomicLong maxId;
 
 		/** The key's configured step. */

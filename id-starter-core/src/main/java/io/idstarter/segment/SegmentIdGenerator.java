@@ -5,23 +5,28 @@ import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.idstarter.IdWorker;
 import io.idstarter.IdWorkerListener;
+import io.idstarter.StoreRegressionException;
 import io.idstarter.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -42,13 +47,25 @@ import org.slf4j.LoggerFactory;
  * Keys are read from the store at start and every {@link SegmentOptions#keyRefreshInterval()}: new keys become
  * usable, removed keys stop. A key that is not in the cached list is looked up in the store again, at most once a
  * second for all such keys together, so that unknown keys cannot flood the store.
+ *
+ * <p>A store that loses writes is refused, not served: every range is checked against this node's
+ * {@link SegmentMarks high mark} of its key (kept in a local file across restarts when one is given), and a range
+ * below it fails callers with {@link StoreRegressionException} ({@link #refusedKeys()}). A key this node has used
+ * that disappears from the store is reported by {@link #missingKeys()} until it is back.
  */
 public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(SegmentIdGenerator.class);
 
-	/** Threads of the prefetch pool created when no executor is given; further fetches queue. */
+	/** Threads the prefetch pool created when no executor is given keeps while idle. */
 	static final int PREFETCH_THREADS = 4;
+
+	/**
+	 * Most threads of that pool: while store calls hang, more threads are started, so that hanging keys (each holds
+	 * at most one, a key having at most one store call in flight) do not stall the fetches of the others. A fetch
+	 * refused beyond this is retried later.
+	 */
+	static final int MAX_PREFETCH_THREADS = 64;
 
 	/** Shortest time between two reads of the key list caused by unknown keys. */
 	static final long UNKNOWN_KEY_RELOAD_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -108,6 +125,18 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 	/** NEW, then STARTED, then CLOSED. */
 	private final AtomicInteger lifecycle = new AtomicInteger(NEW);
 
+	/** Whether a key refresh is running on the prefetch executor; set by CAS, so refreshes never pile up. */
+	private final AtomicBoolean refreshing = new AtomicBoolean();
+
+	/** This node's high mark per key; ranges below it are refused. */
+	private final SegmentMarks marks;
+
+	/**
+	 * Keys this node has a high mark for that the store no longer has, with that mark; a key is added when the store
+	 * drops it and removed when the store lists it again.
+	 */
+	private final ConcurrentHashMap<String, Long> missingKeys = new ConcurrentHashMap<>();
+
 	/**
 	 * Creates a generator on the system clock, with no listener and its own prefetch threads.
 	 * @param store the store the ranges come from
@@ -123,12 +152,31 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 	 * @param options the settings
 	 * @param time the clock
 	 * @param listener receives store calls and waits
-	 * @param prefetchExecutor runs the store calls, or {@code null} for a pool of up to 4 daemon threads named
-	 * {@code id-segment-prefetch-N} that the generator shuts down on {@link #close()}; a given executor is not shut
-	 * down. A virtual-thread-per-task executor works: fetches block only in the store call and never pin.
+	 * @param prefetchExecutor runs the store calls and the key refresh, or {@code null} for a pool of daemon threads
+	 * named {@code id-segment-prefetch-N} (4 kept, more started while store calls hang, up to 64) that the generator
+	 * shuts down on {@link #close()}; a given executor is not shut down. A virtual-thread-per-task executor works:
+	 * fetches block only in the store call and never pin. A fixed pool lets keys whose store calls hang hold all its
+	 * threads (one each at most), stalling the other keys.
 	 */
 	public SegmentIdGenerator(SegmentStore store, SegmentOptions options, TimeSource time, IdWorkerListener listener,
 			@Nullable Executor prefetchExecutor) {
+		this(store, options, time, listener, prefetchExecutor, SegmentMarks.inMemory());
+	}
+
+	/**
+	 * Creates a generator; call {@link #start()} before the first ID.
+	 * @param store the store the ranges come from
+	 * @param options the settings
+	 * @param time the clock
+	 * @param listener receives store calls, waits and refusals
+	 * @param prefetchExecutor runs the store calls and the key refresh, or {@code null} for the generator's own pool
+	 * (see the other constructor); a given executor is not shut down
+	 * @param marks this node's high marks: a range below its key's mark is refused; a mark is raised (and written,
+	 * for {@link SegmentMarks#file(java.nio.file.Path) file marks}) before any number of a range is served
+	 */
+	public SegmentIdGenerator(SegmentStore store, SegmentOptions options, TimeSource time, IdWorkerListener listener,
+			@Nullable Executor prefetchExecutor, SegmentMarks marks) {
+		this.marks = Objects.requireNonNull(marks, "marks");
 		this.store = Objects.requireNonNull(store, "store");
 		this.options = Objects.requireNonNull(options, "options");
 		this.time = Objects.requireNonNull(time, "time");
@@ -163,8 +211,18 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 			throw ex;
 		}
 		long interval = DynamicStep.saturatedNanos(this.options.keyRefreshInterval());
-		this.scheduler.scheduleWithFixedDelay(this::refreshKeys, interval, interval, TimeUnit.NANOSECONDS);
-		logger.info("Segment ID generator started with {} keys, {}", this.keys.size(), this.options);
+		this.scheduler.scheduleWithFixedDelay(this::submitRefresh, interval, interval, TimeUnit.NANOSECONDS);
+		logger.info("Segment ID generator started with {} keys, {}, marks {}", this.keys.size(), this.options,
+				this.marks);
+		String defaultKey = this.options.defaultKey();
+		if (defaultKey != null && !this.keys.contains(defaultKey)) {
+			// A default key this node has a mark for is reported as lost by reloadKeys.
+			if (this.marks.highMark(defaultKey) == 0) {
+				logger.warn("The default segment key '{}' is not in the store; nextId() fails until it is created: "
+						+ "declare it with id-worker.segment.keys.{}.first-id and .step, call SegmentKeyAdmin.createKey, "
+						+ "or add it to the store by hand", defaultKey, defaultKey);
+			}
+		}
 	}
 
 	@Override
@@ -212,6 +270,41 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 	 */
 	public Set<String> keys() {
 		return this.keys;
+	}
+
+	/**
+	 * Returns this node's high marks.
+	 * @return the marks
+	 */
+	public SegmentMarks marks() {
+		return this.marks;
+	}
+
+	/**
+	 * Returns the keys whose store answered below this node's high mark: their callers are refused (with
+	 * {@link StoreRegressionException}) once the numbers in memory are used up, until the store is above the mark.
+	 * @return key to the latest refusal, sorted by key
+	 */
+	public Map<String, StoreRegressionException> refusedKeys() {
+		Map<String, StoreRegressionException> refused = new TreeMap<>();
+		for (SegmentBuffer buffer : this.buffers.values()) {
+			StoreRegressionException regression = buffer.regression();
+			if (regression != null) {
+				refused.put(buffer.key(), regression);
+			}
+		}
+		return refused;
+	}
+
+	/**
+	 * Returns the keys this node was given ranges of (it has a high mark for them, kept across restarts with a marks
+	 * file) that the store no longer has: the store lost them. They stay missing until the store lists them again;
+	 * creating such a key below the mark gets its ranges refused. A key retired on purpose stops being reported once
+	 * its line is removed from the marks file.
+	 * @return key to this node's high mark, sorted by key
+	 */
+	public Map<String, Long> missingKeys() {
+		return new TreeMap<>(this.missingKeys);
 	}
 
 	/**
@@ -280,6 +373,10 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 					+ ((state == NEW) ? "; call start() first" : "; it issues no more IDs"));
 		}
 		if (!this.keys.contains(key) && !reloadKeysForUnknown(key)) {
+			Long mark = this.missingKeys.get(key);
+			if (mark != null) {
+				throw new UnknownKeyException(key, lostKeyMessage(key, mark));
+			}
 			throw new UnknownKeyException(key);
 		}
 		SegmentBuffer buffer = this.buffers.computeIfAbsent(key, this::newBuffer);
@@ -304,7 +401,7 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 
 	private SegmentBuffer newBuffer(String key) {
 		return new SegmentBuffer(key, this.store, this.options, this.time, this.listener, this.prefetchExecutor,
-				this.scheduler, this::keyRemoved);
+				this.scheduler, this::keyRemoved, this.marks);
 	}
 
 	/** Re-reads the key list for a key not in it, unless a read happened within the last second. */
@@ -316,6 +413,29 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 		}
 		reloadKeys();
 		return this.keys.contains(key);
+	}
+
+	/**
+	 * Runs the key refresh on the prefetch executor, not on the scheduler thread: a key list read that hangs must not
+	 * hold up the retries of failed fetches, which the scheduler starts.
+	 */
+	private void submitRefresh() {
+		if (!this.refreshing.compareAndSet(false, true)) {
+			return;
+		}
+		try {
+			this.prefetchExecutor.execute(() -> {
+				try {
+					refreshKeys();
+				}
+				finally {
+					this.refreshing.set(false);
+				}
+			});
+		}
+		catch (RejectedExecutionException ex) {
+			this.refreshing.set(false);
+		}
 	}
 
 	private void refreshKeys() {
@@ -341,36 +461,82 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 				if (!previous.contains(key) && !previous.isEmpty()) {
 					logger.info("Segment key '{}' added", key);
 				}
+				if (this.missingKeys.remove(key) != null) {
+					logger.warn("Segment key '{}' is in the store again; its ranges are served only from this node's "
+							+ "high mark {} on", key, this.marks.highMark(key));
+				}
 			}
 			for (SegmentBuffer buffer : this.buffers.values()) {
 				if (!loaded.contains(buffer.key()) && this.buffers.remove(buffer.key(), buffer)) {
-					logger.info("Segment key '{}' removed from the store; it issues no more IDs", buffer.key());
 					forgetPrimary(buffer);
 					buffer.retire(/* keyRemoved= */ true);
+					removed(buffer.key());
 				}
 			}
+			// Keys used before (this process, or before a restart with a marks file) that the store no longer has.
+			this.marks.all().forEach((key, mark) -> {
+				if (mark > 0 && !loaded.contains(key)) {
+					keyLost(key, mark);
+				}
+			});
 		}
 		finally {
 			this.keysLock.unlock();
 		}
 	}
 
-	/** Called by a buffer whose store answered that the key does not exist. */
+	/** A key this generator used left the store: a deletion, or a lost store if this node issued from it. */
+	private void removed(String key) {
+		long mark = this.marks.highMark(key);
+		if (mark > 0) {
+			keyLost(key, mark);
+		}
+		else {
+			logger.info("Segment key '{}' removed from the store; it issues no more IDs", key);
+		}
+	}
+
+	private void keyLost(String key, long mark) {
+		if (this.missingKeys.containsKey(key)) {
+			return;
+		}
+		// Counted before it shows as missing, so that a health check that sees it finds the metric too.
+		this.listener.segmentRefused(key, mark, -1);
+		if (this.missingKeys.put(key, mark) == null) {
+			logger.error(lostKeyMessage(key, mark));
+		}
+	}
+
+	private String lostKeyMessage(String key, long mark) {
+		return "Segment key '" + key + "' is missing from the store, but this node was given ranges of it up to " + mark
+				+ " (marks " + this.marks.file().map(Object::toString).orElse("in memory") + "): the store lost it "
+				+ "(restarted without persistence, restored from an old backup, or its row was deleted). The key issues "
+				+ "no IDs until it is back; create it again with a first ID at or above the highest such mark of every "
+				+ "node that used it (this node: " + mark + "), e.g. id-worker.segment.keys." + key + ".first-id="
+				+ mark + " or SegmentKeyAdmin.createKey. A key created below the mark gets its ranges refused.";
+	}
+
+	/**
+	 * Called by a buffer whose store answered that the key does not exist, on a pool thread. It does not wait for a
+	 * key list read in progress (which may hang on the store): that read, or the next, drops the key from the list.
+	 */
 	private void keyRemoved(SegmentBuffer buffer) {
-		this.keysLock.lock();
-		try {
-			this.buffers.remove(buffer.key(), buffer);
-			forgetPrimary(buffer);
-			if (this.keys.contains(buffer.key())) {
-				Set<String> remaining = new HashSet<>(this.keys);
-				remaining.remove(buffer.key());
-				this.keys = Set.copyOf(remaining);
+		this.buffers.remove(buffer.key(), buffer);
+		forgetPrimary(buffer);
+		if (this.keysLock.tryLock()) {
+			try {
+				if (this.keys.contains(buffer.key())) {
+					Set<String> remaining = new HashSet<>(this.keys);
+					remaining.remove(buffer.key());
+					this.keys = Set.copyOf(remaining);
+				}
+			}
+			finally {
+				this.keysLock.unlock();
 			}
 		}
-		finally {
-			this.keysLock.unlock();
-		}
 		buffer.retire(/* keyRemoved= */ true);
+		removed(buffer.key());
 	}
 
 	private void forgetPrimary(SegmentBuffer buffer) {
@@ -392,8 +558,9 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 	}
 
 	private static ThreadPoolExecutor newPrefetchExecutor() {
-		ThreadPoolExecutor executor = new ThreadPoolExecutor(PREFETCH_THREADS, PREFETCH_THREADS, 60, TimeUnit.SECONDS,
-				new LinkedBlockingQueue<>(), daemonThreads("id-segment-prefetch-"));
+		// A hand-off queue: a fetch never waits behind one that hangs; a thread is started instead, up to the maximum.
+		ThreadPoolExecutor executor = new ThreadPoolExecutor(PREFETCH_THREADS, MAX_PREFETCH_THREADS, 60,
+				TimeUnit.SECONDS, new SynchronousQueue<>(), daemonThreads("id-segment-prefetch-"));
 		executor.allowCoreThreadTimeOut(true);
 		return executor;
 	}

@@ -64,11 +64,32 @@ public final class SegmentKeys {
 	public static void checkNewKey(String key, long firstId, int step, String description) {
 		checkKey(key);
 		checkStep(key, step);
-		Objects.requireNonNull(description, "description");
+		checkFirstId(key, firstId, step);
+		checkDescription(key, description);
+	}
+
+	/**
+	 * Checks the first ID of a new key.
+	 * @param key the key, for the message
+	 * @param firstId the first ID: at least 0, and the first range must stay below {@link Long#MAX_VALUE}
+	 * @param step its configured step
+	 * @throws IllegalArgumentException if the first ID is not allowed
+	 */
+	public static void checkFirstId(String key, long firstId, int step) {
 		if (firstId < 0 || firstId > Long.MAX_VALUE - step) {
 			throw new IllegalArgumentException("first ID of key '" + key + "' must be in [0, Long.MAX_VALUE - step ("
 					+ (Long.MAX_VALUE - step) + ")]: " + firstId);
 		}
+	}
+
+	/**
+	 * Checks the description of a new key.
+	 * @param key the key, for the message
+	 * @param description free text for operators, at most {@value #MAX_DESCRIPTION_LENGTH} characters
+	 * @throws IllegalArgumentException if the description is too long
+	 */
+	public static void checkDescription(String key, String description) {
+		Objects.requireNonNull(description, "description");
 		if (description.length() > MAX_DESCRIPTION_LENGTH) {
 			throw new IllegalArgumentException("description of key '" + key + "' must be at most "
 					+ MAX_DESCRIPTION_LENGTH + " characters: it has " + description.length());

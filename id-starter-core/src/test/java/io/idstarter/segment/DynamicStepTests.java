@@ -48,8 +48,9 @@ class DynamicStepTests {
 	}
 
 	@Test
-	void stepAlreadyAboveTheMaximumIsKeptNotCut() {
-		assertThat(this.rule.nextStep(1_500_000, 1000, 0)).isEqualTo(1_500_000);
+	void stepAboveTheMaximumComesDownToIt() {
+		assertThat(this.rule.nextStep(1_500_000, 1000, 0)).isEqualTo(1_000_000);
+		assertThat(this.rule.nextStep(1_500_000, 1000, 20 * MINUTE)).isEqualTo(1_000_000);
 	}
 
 	@Test
@@ -68,6 +69,14 @@ class DynamicStepTests {
 	@Test
 	void configuredStepAboveTheMaximumWins() {
 		assertThat(this.rule.nextStep(2_000_000, 2_000_000, 0)).isEqualTo(2_000_000);
+	}
+
+	@Test
+	void fixedStepFollowsALoweredConfiguredStep() {
+		DynamicStep off = new DynamicStep(Duration.ofMinutes(15), Duration.ofMinutes(30), 1);
+		assertThat(off.nextStep(1000, 100, 0)).isEqualTo(100);
+		assertThat(off.nextStep(1000, 100, 20 * MINUTE)).isEqualTo(100);
+		assertThat(off.nextStep(1000, 100, 60 * MINUTE)).isEqualTo(100);
 	}
 
 	@Test

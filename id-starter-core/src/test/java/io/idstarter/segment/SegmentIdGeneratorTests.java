@@ -193,6 +193,23 @@ class SegmentIdGeneratorTests {
 		assertThat(this.recording.requestedSteps()).containsExactly(0, 20, 20, 100);
 	}
 
+	@Test
+	void fixedStepFollowsALoweredConfiguredStepOneFetchLater() {
+		this.store.createKey("order", 0, 100, "");
+		SegmentIdGenerator generator = start(fixedStep());
+		// the 10th number of each range of 100 starts the next fetch
+		draw(generator, "order", 10);
+		awaitNext(generator);
+		this.store.updateStep("order", 10);
+		// fetch 3 still knows the old configured step; its allocation reports the new one
+		draw(generator, "order", 100);
+		awaitNext(generator);
+		draw(generator, "order", 100);
+		awaitNext(generator);
+		assertThat(this.recording.requestedSteps()).containsExactly(0, 100, 100, 10);
+		assertThat(generator.view("order").orElseThrow().step()).isEqualTo(10);
+	}
+
 	private static void awaitNext(SegmentIdGenerator generator) {
 		await().atMost(Duration.ofSeconds(5)).until(() -> generator.view("order").orElseThrow().next() != null);
 	}
@@ -244,8 +261,23 @@ class SegmentIdGeneratorTests {
 		draw(generator, "order", 10);
 		long before = this.store.allocateCalls();
 		Thread.sleep(1000);
-		// delays 10, 20, 40, 80, 100, 100, ... ms (capped at maxWait / 4): about 12 calls a second, not thousands
-		assertThat(this.store.allocateCalls() - before).isBetween(5L, 16L);
+		// delays 10, 20, 40, 80, 100, 100, ... ms (capped at maxWait / 4), each jittered down to at most half:
+		// 10 to 22 calls a second, not thousands
+		assertThat(this.store.allocateCalls() - before).isBetween(5L, 24L);
+	}
+
+	@Test
+	void retryDelaysGrowAndAreJitteredWithinTheirUpperHalf() {
+		long maxWait = Duration.ofSeconds(8).toNanos();
+		assertThat(SegmentFetcher.retryDelayNanos(1, maxWait)).isBetween(5_000_000L, 10_000_000L);
+		assertThat(SegmentFetcher.retryDelayNanos(2, maxWait)).isBetween(10_000_000L, 20_000_000L);
+		Set<Long> capped = new HashSet<>();
+		for (int i = 0; i < 100; i++) {
+			long delay = SegmentFetcher.retryDelayNanos(40, maxWait);
+			assertThat(delay).isBetween(500_000_000L, 1_000_000_000L);
+			capped.add(delay);
+		}
+		assertThat(capped).as("nodes that failed together do not retry in lockstep").hasSizeGreaterThan(50);
 	}
 
 	@Test

@@ -194,7 +194,7 @@ class ThreadChunkTests {
 		this.executors.add(scheduler);
 		return new SegmentBuffer("order", this.store, SegmentOptions.builder().threadChunkSize(chunkSize).build(),
 				TimeSource.system(), this.listener, prefetch, scheduler, (removed) -> {
-				});
+				}, SegmentMarks.inMemory());
 	}
 
 	private static Thread drawOnce(SegmentBuffer buffer, CountDownLatch release) {
@@ -250,8 +250,8 @@ class ThreadChunkTests {
 		Thread second = null;
 		while (second == null) {
 			Thread candidate = drawOnce(buffer, release);
-			if (first != null && ((first.getId() + 1) & (SegmentBuffer.CHUNK_SLOTS - 1)) == (candidate.getId()
-					& (SegmentBuffer.CHUNK_SLOTS - 1))) {
+			if (first != null && ((first.getId() + 1) & (ThreadChunks.CHUNK_SLOTS - 1)) == (candidate.getId()
+					& (ThreadChunks.CHUNK_SLOTS - 1))) {
 				second = candidate;
 			}
 			else {
@@ -268,8 +268,8 @@ class ThreadChunkTests {
 					buffer.nextId();
 				}
 			});
-			if ((candidate.getId() & (SegmentBuffer.CHUNK_SLOTS - 1)) == (first.getId()
-					& (SegmentBuffer.CHUNK_SLOTS - 1))) {
+			if ((candidate.getId() & (ThreadChunks.CHUNK_SLOTS - 1)) == (first.getId()
+					& (ThreadChunks.CHUNK_SLOTS - 1))) {
 				late = candidate;
 			}
 		}

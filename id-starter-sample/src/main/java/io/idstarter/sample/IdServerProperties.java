@@ -35,11 +35,6 @@ public class IdServerProperties implements InitializingBean {
 	 */
 	private Duration retryAfter = Duration.ofSeconds(1);
 
-	/**
-	 * Segment keys created on start when the store lacks them; existing keys are left as they are.
-	 */
-	private List<Key> keys = new ArrayList<>();
-
 	private final Batch batch = new Batch();
 
 	private final Admin admin = new Admin();
@@ -66,14 +61,6 @@ public class IdServerProperties implements InitializingBean {
 
 	public void setRetryAfter(Duration retryAfter) {
 		this.retryAfter = retryAfter;
-	}
-
-	public List<Key> getKeys() {
-		return this.keys;
-	}
-
-	public void setKeys(List<Key> keys) {
-		this.keys = keys;
 	}
 
 	public Batch getBatch() {
@@ -114,10 +101,6 @@ public class IdServerProperties implements InitializingBean {
 		if (maxCount < 1 || maxCount > MAX_BATCH_LIMIT) {
 			throw new InvalidConfigurationPropertyValueException("id-server.batch.max-count", maxCount,
 					"must be between 1 and " + MAX_BATCH_LIMIT);
-		}
-		Set<String> names = new HashSet<>();
-		for (int i = 0; i < this.keys.size(); i++) {
-			this.keys.get(i).validate("id-server.keys[" + i + "]", names);
 		}
 		Set<String> clientNames = new HashSet<>();
 		for (int i = 0; i < this.clients.size(); i++) {
@@ -324,84 +307,6 @@ public class IdServerProperties implements InitializingBean {
 
 		public void setBanTime(Duration banTime) {
 			this.banTime = banTime;
-		}
-
-	}
-
-	/**
-	 * A segment key to create on start.
-	 */
-	public static class Key {
-
-		/**
-		 * Name of the key (Leaf's biz_tag).
-		 */
-		private @Nullable String name;
-
-		/**
-		 * First ID the key issues.
-		 */
-		private long firstId = 1;
-
-		/**
-		 * Number of IDs fetched from the store at once; the dynamic step never goes below it.
-		 */
-		private int step = 1000;
-
-		/**
-		 * Free text for operators.
-		 */
-		private String description = "";
-
-		public @Nullable String getName() {
-			return this.name;
-		}
-
-		public void setName(@Nullable String name) {
-			this.name = name;
-		}
-
-		public long getFirstId() {
-			return this.firstId;
-		}
-
-		public void setFirstId(long firstId) {
-			this.firstId = firstId;
-		}
-
-		public int getStep() {
-			return this.step;
-		}
-
-		public void setStep(int step) {
-			this.step = step;
-		}
-
-		public String getDescription() {
-			return this.description;
-		}
-
-		public void setDescription(String description) {
-			this.description = description;
-		}
-
-		void validate(String property, Set<String> names) {
-			if (!StringUtils.hasText(this.name)) {
-				throw new InvalidConfigurationPropertyValueException(property + ".name", this.name,
-						"must not be blank");
-			}
-			if (!names.add(this.name)) {
-				throw new InvalidConfigurationPropertyValueException(property + ".name", this.name,
-						"is listed twice in id-server.keys");
-			}
-			if (this.firstId < 0) {
-				throw new InvalidConfigurationPropertyValueException(property + ".first-id", this.firstId,
-						"must be at least 0");
-			}
-			if (this.step < 1) {
-				throw new InvalidConfigurationPropertyValueException(property + ".step", this.step,
-						"must be at least 1");
-			}
 		}
 
 	}

@@ -5,12 +5,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
+import javax.sql.DataSource;
+
 import com.jayway.jsonpath.DocumentContext;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -39,6 +43,9 @@ class AdminApiTests {
 
 	@LocalServerPort
 	private int port;
+
+	@Autowired
+	private DataSource dataSource;
 
 	private HttpTestClient http;
 
@@ -107,6 +114,19 @@ class AdminApiTests {
 		assertProblem(response, 409, "Key exists", "key-exists");
 		assertThat(HttpTestClient.json(response).read("$.key", String.class)).isEqualTo("order");
 		assertThat(Long.parseLong(this.http.get("/api/segment/get/order").body())).isPositive();
+	}
+
+	@Test
+	void recreatingALostKeyBelowThisServersMarkIsAConflict() {
+		assertThat(this.http.send("POST", "/api/admin/keys", "{\"key\":\"lost\",\"step\":10}", ADMIN).statusCode())
+			.isEqualTo(201);
+		await().atMost(Duration.ofSeconds(5)).untilAsserted(
+				() -> assertThat(this.http.get("/api/segment/get/lost").statusCode()).isEqualTo(200));
+		new JdbcTemplate(this.dataSource).update("DELETE FROM leaf_alloc WHERE biz_tag = 'lost'");
+		HttpResponse<String> response = this.http.send("POST", "/api/admin/keys",
+				"{\"key\":\"lost\",\"firstId\":1}", ADMIN);
+		assertProblem(response, 409, "First ID below a known mark", "below-known-mark");
+		assertThat(HttpTestClient.json(response).read("$.knownMark", Long.class)).isGreaterThan(1);
 	}
 
 	@Test

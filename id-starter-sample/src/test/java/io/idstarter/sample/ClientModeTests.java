@@ -36,8 +36,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "id-server.clients[0].name=shop", "id-server.clients[0].token=shop-token-0123456789",
-				"id-server.keys[0].name=client-order", "id-server.keys[0].step=50",
-				"id-server.keys[1].name=client-refused", "id-server.keys[1].step=50" })
+				"id-worker.segment.keys.client-order.step=50", "id-worker.segment.keys.client-refused.step=50" })
 @DirtiesContext
 @ExtendWith(OutputCaptureExtension.class)
 class ClientModeTests {

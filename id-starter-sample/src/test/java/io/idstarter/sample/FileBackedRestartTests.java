@@ -7,7 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 
 import com.jayway.jsonpath.JsonPath;
-import io.idstarter.sample.keys.InitialSegmentKeys;
+import io.idstarter.autoconfigure.DeclaredSegmentKeys;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
 import org.junit.jupiter.api.Test;
 
@@ -28,15 +28,16 @@ class FileBackedRestartTests {
 		Draw before;
 		int workerBefore;
 		try (ConfigurableApplicationContext first = start(dataDir)) {
-			assertThat(first.getBean(InitialSegmentKeys.class).created())
+			assertThat(first.getBean(DeclaredSegmentKeys.class).created())
 				.containsExactlyInAnyOrder("leaf-segment-test", "order", "user");
 			before = draw(first);
 			workerBefore = first.getBean(SnowflakeIdGenerator.class).workerId().getAsInt();
 		}
 		assertThat(dataDir.resolve("id-server.mv.db")).isRegularFile();
 		assertThat(dataDir.resolve("worker-id")).exists();
+		assertThat(dataDir.resolve("segment-marks")).content().contains("order=");
 		try (ConfigurableApplicationContext second = start(dataDir)) {
-			assertThat(second.getBean(InitialSegmentKeys.class).created()).isEmpty();
+			assertThat(second.getBean(DeclaredSegmentKeys.class).created()).isEmpty();
 			Draw after = draw(second);
 			assertThat(Collections.min(after.segment())).isGreaterThan(Collections.max(before.segment()));
 			assertThat(Collections.min(after.snowflake())).isGreaterThan(Collections.max(before.snowflake()));

@@ -23,9 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "id-server.clients[0].name=orders", "id-server.clients[0].token=orders-token-0123456789",
 				"id-server.clients[1].name=billing", "id-server.clients[1].password=billing-password-0123",
-				"id-server.keys[0].name=fleet-a", "id-server.keys[0].step=100", "id-server.keys[1].name=fleet-b",
-				"id-server.keys[1].step=100", "id-server.keys[2].name=fleet-c", "id-server.keys[2].step=100",
-				"id-server.keys[3].name=fleet-d", "id-server.keys[3].step=100" })
+				"id-worker.segment.keys.fleet-a.step=100", "id-worker.segment.keys.fleet-b.step=100",
+				"id-worker.segment.keys.fleet-c.step=100", "id-worker.segment.keys.fleet-d.step=100" })
 @DirtiesContext
 class FleetApiTests {
 

@@ -28,7 +28,9 @@ import org.springframework.boot.health.contributor.Status;
  * {@code DOWN} without.</li>
  * <li>Segments: {@code DOWN} when a key has used up both its segments and the fetch of the next one failed (callers
  * of that key fail); keys whose fetch fails but that still have numbers in memory are listed, the status stays
- * {@code UP}.</li>
+ * {@code UP}. Also {@code DOWN} while the store has lost writes of a key: it answered with a segment below the end of
+ * the highest segment this node was given ({@code refused}), or no longer has a key this node was given segments of
+ * ({@code missing}).</li>
  * </ul>
  * The worst part decides, in the order {@code DOWN}, {@code OUT_OF_SERVICE}, {@code UNKNOWN}, {@code UP}.
  *
@@ -120,6 +122,10 @@ public class IdWorkerHealthIndicator extends AbstractHealthIndicator {
 				failing.put(view.key(), Map.of("remaining", remaining, "error", error));
 			}
 		}
+		Map<String, Object> refused = new LinkedHashMap<>();
+		segments.refusedKeys().forEach((key, regression) -> refused.put(key, Map.of("knownMark",
+				regression.knownMark(), "storeStart", regression.storeMark(), "error", regression.getMessage())));
+		Map<String, Long> missing = segments.missingKeys();
 		details.put("keys", views.size());
 		if (!exhausted.isEmpty()) {
 			details.put("exhausted", exhausted);
@@ -127,7 +133,13 @@ public class IdWorkerHealthIndicator extends AbstractHealthIndicator {
 		if (!failing.isEmpty()) {
 			details.put("fetchFailing", failing);
 		}
-		return exhausted.isEmpty() ? Status.UP : Status.DOWN;
+		if (!refused.isEmpty()) {
+			details.put("refused", refused);
+		}
+		if (!missing.isEmpty()) {
+			details.put("missing", missing);
+		}
+		return (exhausted.isEmpty() && refused.isEmpty() && missing.isEmpty()) ? Status.UP : Status.DOWN;
 	}
 
 	private static long remaining(@Nullable SegmentView segment) {

@@ -5,6 +5,7 @@ import java.util.Map;
 
 import io.idstarter.IdGenerationException;
 import io.idstarter.IdWorkerListener;
+import io.idstarter.StoreRegressionException;
 import io.idstarter.autoconfigure.health.IdWorkerHealthContributorAutoConfiguration;
 import io.idstarter.lease.InMemorySequenceManager;
 import io.idstarter.lease.LeaseRequest;
@@ -15,6 +16,7 @@ import io.idstarter.lease.WorkerLease;
 import io.idstarter.lease.WorkerLeaseKeeper;
 import io.idstarter.segment.InMemorySegmentStore;
 import io.idstarter.segment.SegmentIdGenerator;
+import io.idstarter.segment.UnknownKeyException;
 import io.idstarter.snowflake.ClockBackwardsPolicy;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
 import io.idstarter.snowflake.SnowflakeLayout;
@@ -201,6 +203,56 @@ class IdWorkerHealthIndicatorTests {
 			store.setAvailable(true);
 			await().atMost(Duration.ofSeconds(10)).until(() -> indicator.health().getStatus().equals(Status.UP));
 			assertThat(segments.nextId(TestGenerators.INVOICE)).isPositive();
+		});
+	}
+
+	@Test
+	void keyWhoseStoreWentBelowThisNodesHighMarkIsDownAndRefused() {
+		this.contextRunner.withUserConfiguration(TestGenerators.Segments.class).run((context) -> {
+			IdWorkerHealthIndicator indicator = context.getBean(IdWorkerHealthIndicator.class);
+			InMemorySegmentStore store = context.getBean(InMemorySegmentStore.class);
+			SegmentIdGenerator segments = context.getBean(SegmentIdGenerator.class);
+			segments.nextId(TestGenerators.INVOICE);
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> segments.view(TestGenerators.INVOICE).orElseThrow().next() != null);
+			store.resetMaxId(TestGenerators.INVOICE, 1000);
+			assertThatExceptionOfType(StoreRegressionException.class).isThrownBy(() -> {
+				for (int i = 0; i < 100; i++) {
+					segments.nextId(TestGenerators.INVOICE);
+				}
+			});
+			Health down = indicator.health();
+			assertThat(down.getStatus()).isEqualTo(Status.DOWN);
+			assertThat(segment(down)).extractingByKey("refused")
+				.asInstanceOf(InstanceOfAssertFactories.MAP)
+				.containsOnlyKeys(TestGenerators.INVOICE);
+		});
+	}
+
+	@Test
+	void keyThisNodeUsedThatTheStoreLostIsDownWhileMissing() {
+		this.contextRunner.withUserConfiguration(TestGenerators.Segments.class).run((context) -> {
+			IdWorkerHealthIndicator indicator = context.getBean(IdWorkerHealthIndicator.class);
+			InMemorySegmentStore store = context.getBean(InMemorySegmentStore.class);
+			SegmentIdGenerator segments = context.getBean(SegmentIdGenerator.class);
+			segments.nextId(TestGenerators.INVOICE);
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> segments.view(TestGenerators.INVOICE).orElseThrow().next() != null);
+			store.removeKey(TestGenerators.INVOICE);
+			assertThatExceptionOfType(UnknownKeyException.class).isThrownBy(() -> {
+				for (int i = 0; i < 100; i++) {
+					segments.nextId(TestGenerators.INVOICE);
+				}
+			});
+			Health down = indicator.health();
+			assertThat(down.getStatus()).isEqualTo(Status.DOWN);
+			assertThat(segment(down)).extractingByKey("missing")
+				.asInstanceOf(InstanceOfAssertFactories.MAP)
+				.containsEntry(TestGenerators.INVOICE, segments.marks().highMark(TestGenerators.INVOICE));
+			store.createKey(TestGenerators.INVOICE, 5000, 10, "re-created above every mark");
+			await().atMost(Duration.ofSeconds(5)).ignoreExceptions()
+				.until(() -> segments.nextId(TestGenerators.INVOICE) >= 5000);
+			assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
 		});
 	}
 

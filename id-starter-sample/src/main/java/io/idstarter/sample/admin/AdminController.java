@@ -8,6 +8,7 @@ import java.util.TreeSet;
 
 import io.idstarter.sample.web.RecentErrors;
 import io.idstarter.segment.SegmentKeyAdmin;
+import io.idstarter.segment.SegmentMarks;
 import io.idstarter.segment.SegmentStore;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -19,6 +20,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
@@ -54,7 +56,10 @@ public class AdminController {
 
 	private final RecentErrors recentErrors;
 
-	AdminController(SegmentStore store, RecentErrors recentErrors) {
+	/** This node's high marks: a key is never created below the numbers this node was given of it. */
+	private final SegmentMarks marks;
+
+	AdminController(SegmentStore store, ObjectProvider<SegmentMarks> marks, RecentErrors recentErrors) {
 		this.recentErrors = recentErrors;
 		if (!(store instanceof SegmentKeyAdmin keyAdmin)) {
 			throw new IllegalStateException("The segment store " + store.getClass().getName()
@@ -63,6 +68,7 @@ public class AdminController {
 		}
 		this.store = store;
 		this.admin = keyAdmin;
+		this.marks = marks.getIfAvailable(SegmentMarks::inMemory);
 	}
 
 	/**
@@ -95,6 +101,17 @@ public class AdminController {
 		long firstId = Objects.requireNonNullElse(request.firstId(), 1L);
 		int step = Objects.requireNonNullElse(request.step(), 1000);
 		String description = Objects.requireNonNullElse(request.description(), "");
+		long mark = this.marks.highMark(request.key());
+		if (firstId < mark && !this.store.keys().contains(request.key())) {
+			ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, "This server was given IDs of "
+					+ "key '" + request.key() + "' up to " + mark + " before; a first ID of " + firstId
+					+ " would issue them again. Use a first ID at or above the highest such mark of every server");
+			problem.setTitle("First ID below a known mark");
+			problem.setProperty("code", "below-known-mark");
+			problem.setProperty("key", request.key());
+			problem.setProperty("knownMark", mark);
+			return ResponseEntity.status(HttpStatus.CONFLICT).body(problem);
+		}
 		if (!this.admin.createKey(request.key(), firstId, step, description)) {
 			ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, "Key '" + request.key()
 					+ "' exists; it was left unchanged (change its step with PUT /api/admin/keys/{key}/step)");

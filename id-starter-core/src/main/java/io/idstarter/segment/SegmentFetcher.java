@@ -1,0 +1,421 @@
+package io.idstarter.segment;
+
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.idstarter.IdWorkerListener;
+import io.idstarter.StoreRegressionException;
+import io.idstarter.time.TimeSource;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Fetches the ranges of one key from the store: at most one store call in flight, a failed call retried with a growing,
+ * jittered delay, every range checked against this node's high mark of the key (and the mark raised, durably) before
+ * it is published, and the dynamic step applied.
+ */
+final class SegmentFetcher {
+
+	/*
+	 * Protocol. A segment's successor is requested by a CAS of the segment's state from IDLE to FETCHING; the winner
+	 * creates one Fetch and submits it to the executor. A Fetch that fails retries itself with a growing delay
+	 * (scheduled, not sleeping on a pool thread), so there is at most one store call in flight per key and an outage
+	 * is not hammered; the delay is jittered so that nodes that lost the store together do not retry in lockstep. On
+	 * success it writes `next`, CASes FETCHING to READY and completes `successor`.
+	 *
+	 * Running a queued fetch: a waiting caller that finds the Fetch still queued (no pool thread has started it) runs
+	 * it itself, when the store allows calls on callers' threads (SegmentStore.supportsCallerThreadAllocation: not if a
+	 * call could join the caller's transaction), answered its latest call within INLINE_FETCH_MAX_NANOS and has not
+	 * failed since. Handing a task to a parked pool thread takes tens of microseconds, longer than a fast store's call
+	 * and longer than a small range lasts at full speed (1,000 IDs: about 3 µs). Each attempt of a Fetch is claimed by
+	 * a CAS before it runs, so the pool thread that dequeues it later does nothing, and a retry is not claimable while
+	 * its delay runs. The cost: if a store that was fast hangs at that very call, that one caller waits for the store's
+	 * own timeout rather than maxWait (it still gets an ID or an error, never a duplicate).
+	 *
+	 * Store regression: before a range is published, it is checked against the key's high mark (SegmentMarks: the end
+	 * of the highest range this node was given, kept in a local file across restarts) and the mark is raised to its
+	 * end, durably. A range below the mark means the store lost writes; it is refused (StoreRegressionException, a
+	 * gap), `regression` is set so that waiters fail at once instead of waiting, and the Fetch retries only every
+	 * regressionRetryNanos (the key refresh interval): each retry moves the store up by one step, so the store does
+	 * not climb back past the mark quickly on its own (that would serve numbers other nodes may have served), while an
+	 * operator who raised the key's max_id is picked up within an interval. Waiters already parked are woken by
+	 * completing the segment's `successor` exceptionally after a fresh future was put in its place for the retry.
+	 *
+	 * Only the Fetch writes the statistics below; one Fetch runs per key at a time, because a segment's successor is
+	 * requested only once the segment is current, which is after its own fetch completed.
+	 */
+
+	private static final Logger logger = LoggerFactory.getLogger(SegmentFetcher.class);
+
+	/** First delay before a failed fetch is retried; doubles with each failure in a row. */
+	private static final long RETRY_DELAY_MIN_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+	/** Longest delay between retries of a failed fetch (lowered to a quarter of maxWait when that is shorter). */
+	static final long RETRY_DELAY_MAX_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	/**
+	 * A waiting caller runs a queued fetch itself only if the store's latest call took at most this long (or half
+	 * of maxWait, if that is shorter): a store this fast is in-process or next door, and a hand-off to a pool thread
+	 * costs as much as its call.
+	 */
+	private static final long INLINE_FETCH_MAX_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+	private final SegmentBuffer buffer;
+
+	private final String key;
+
+	private final SegmentStore store;
+
+	private final DynamicStep dynamicStep;
+
+	private final double prefetchThreshold;
+
+	private final long maxWaitNanos;
+
+	/**
+	 * A waiting caller runs a queued fetch itself if the store's latest call took at most this long; -1 if the store
+	 * must only be called from the pool.
+	 */
+	private final long inlineFetchMaxNanos;
+
+	private final TimeSource time;
+
+	private final IdWorkerListener listener;
+
+	private final Executor executor;
+
+	private final ScheduledExecutorService scheduler;
+
+	/** This node's high marks, shared by the fetchers of one generator. */
+	private final SegmentMarks marks;
+
+	/** Delay between retries of a fetch whose range was refused as below the key's high mark. */
+	private final long regressionRetryNanos;
+
+	// Statistics and dynamic-step inputs: written only by the one Fetch running at a time, read by anyone.
+
+	/** Size requested at the latest successful fetch; 0 before the first. */
+	private volatile int step;
+
+	/** The key's configured step as the store reported it at the latest fetch; 0 before the first. */
+	private volatile int configuredStep;
+
+	/** Monotonic time when the latest successful store call returned. */
+	private volatile long lastFetchNanos;
+
+	/** Wall-clock time when the latest successful store call returned; 0 before the first. */
+	private volatile long lastFetchMillis;
+
+	/** How long the latest successful store call took; -1 before the first. */
+	private volatile long lastFetchDurationNanos = -1;
+
+	/** Store calls that failed since the latest success. */
+	private volatile int failuresInRow;
+
+	/** The store's error since the latest successful fetch; null once a fetch succeeds. */
+	private volatile @Nullable Throwable lastError;
+
+	/** Set when the store answered below the key's high mark; null again once a range passes. */
+	private volatile @Nullable StoreRegressionException regression;
+
+	SegmentFetcher(SegmentBuffer buffer, SegmentStore store, SegmentOptions options, TimeSource time,
+			IdWorkerListener listener, Executor executor, ScheduledExecutorService scheduler, SegmentMarks marks) {
+		this.buffer = buffer;
+		this.key = buffer.key();
+		this.store = store;
+		this.dynamicStep = options.dynamicStep();
+		this.prefetchThreshold = options.prefetchThreshold();
+		this.maxWaitNanos = DynamicStep.saturatedNanos(options.maxWait());
+		this.inlineFetchMaxNanos = store.supportsCallerThreadAllocation()
+				? Math.min(INLINE_FETCH_MAX_NANOS, this.maxWaitNanos / 2) : -1;
+		this.time = time;
+		this.listener = listener;
+		this.executor = executor;
+		this.scheduler = scheduler;
+		this.marks = marks;
+		this.regressionRetryNanos = Math.max(RETRY_DELAY_MAX_NANOS,
+				DynamicStep.saturatedNanos(options.keyRefreshInterval()));
+	}
+
+	/** Starts the fetch of the segment's successor unless it was requested already. */
+	void request(Segment segment) {
+		if (segment.state == Segment.IDLE) {
+			segment.fetchRequestedNanos = this.time.nanoTime();
+			if (segment.casState(Segment.IDLE, Segment.FETCHING)) {
+				Fetch fetch = new Fetch(segment);
+				segment.fetch = fetch;
+				submit(fetch);
+			}
+		}
+	}
+
+	/**
+	 * Runs the fetch of the spent segment's successor on the calling thread, if it is queued and the store allows it
+	 * and is fast.
+	 */
+	void runQueued(Segment spent) {
+		Fetch fetch = spent.fetch;
+		long lastCallNanos = this.lastFetchDurationNanos;
+		// Not before the key's first answer (-1): nothing is known of the store's speed yet.
+		boolean storeIsFast = lastCallNanos >= 0 && lastCallNanos <= this.inlineFetchMaxNanos;
+		if (fetch != null && storeIsFast && this.failuresInRow == 0 && fetch.claim()) {
+			fetch.attempt();
+		}
+	}
+
+	private void submit(Fetch fetch) {
+		try {
+			this.executor.execute(fetch);
+		}
+		catch (RejectedExecutionException ex) {
+			fetch.failed(ex);
+		}
+	}
+
+	/**
+	 * Returns why the store's latest answer was refused, while it stays below the key's high mark.
+	 * @return the refusal, or null while the store's answers are accepted
+	 */
+	@Nullable StoreRegressionException regression() {
+		return this.regression;
+	}
+
+	int step() {
+		return this.step;
+	}
+
+	int configuredStep() {
+		return this.configuredStep;
+	}
+
+	long lastFetchMillis() {
+		return this.lastFetchMillis;
+	}
+
+	long lastFetchDurationNanos() {
+		return this.lastFetchDurationNanos;
+	}
+
+	int failuresInRow() {
+		return this.failuresInRow;
+	}
+
+	@Nullable Throwable lastError() {
+		return this.lastError;
+	}
+
+	/**
+	 * Returns the delay before retry number {@code failures}: 10 ms doubling up to the maximum, then a random point in
+	 * its upper half, so that nodes that failed together spread their retries.
+	 */
+	static long retryDelayNanos(int failures, long maxWaitNanos) {
+		long max = Math.max(RETRY_DELAY_MIN_NANOS, Math.min(RETRY_DELAY_MAX_NANOS, maxWaitNanos / 4));
+		int shift = Math.min(failures - 1, 30);
+		long delay = Math.min(RETRY_DELAY_MIN_NANOS << shift, max);
+		return delay / 2 + ThreadLocalRandom.current().nextLong(delay / 2 + 1);
+	}
+
+	/**
+	 * Fetches the successor of one segment, retrying with a growing delay until it succeeds or the buffer retires.
+	 * Runs on the prefetch executor, or on a waiting caller that claimed a queued attempt first.
+	 */
+	final class Fetch implements Runnable {
+
+		private final Segment predecessor;
+
+		/** Set when an attempt starts, by a CAS; cleared when a retry is queued after its delay. */
+		private final AtomicBoolean claimed = new AtomicBoolean();
+
+		Fetch(Segment predecessor) {
+			this.predecessor = predecessor;
+		}
+
+		/** Returns whether the caller may run the queued attempt; true for exactly one caller per attempt. */
+		boolean claim() {
+			return !this.claimed.get() && this.claimed.compareAndSet(false, true);
+		}
+
+		@Override
+		public void run() {
+			if (claim()) {
+				attempt();
+			}
+		}
+
+		void attempt() {
+			SegmentFetcher fetcher = SegmentFetcher.this;
+			if (!fetcher.buffer.isActive()) {
+				giveUp();
+				return;
+			}
+			Segment successor;
+			try {
+				successor = fetch();
+			}
+			catch (StoreRegressionException ex) {
+				regressed(ex);
+				return;
+			}
+			catch (UnknownKeyException ex) {
+				fetcher.lastError = ex;
+				logger.warn("Segment key '{}' is no longer in the store; it issues no more IDs", fetcher.key);
+				fetcher.buffer.keyRemoved();
+				giveUp();
+				return;
+			}
+			catch (RuntimeException | Error ex) {
+				failed(ex);
+				if (ex instanceof VirtualMachineError) {
+					throw ex;
+				}
+				return;
+			}
+			this.predecessor.next = successor;
+			if (this.predecessor.casState(Segment.FETCHING, Segment.READY)) {
+				this.predecessor.successor.complete(successor);
+			}
+		}
+
+		private Segment fetch() {
+			SegmentFetcher fetcher = SegmentFetcher.this;
+			int currentStep = fetcher.step;
+			boolean first = (currentStep == 0);
+			long callStart = fetcher.time.nanoTime();
+			int requested = first ? 0
+					: fetcher.dynamicStep.nextStep(currentStep, fetcher.configuredStep,
+							callStart - fetcher.lastFetchNanos);
+			boolean success = false;
+			SegmentAllocation allocation;
+			try {
+				allocation = first ? fetcher.store.allocate(fetcher.key)
+						: fetcher.store.allocate(fetcher.key, requested);
+				checkAllocation(allocation);
+				success = true;
+			}
+			finally {
+				fetcher.listener.storeCall(fetcher.key, "allocate", fetcher.time.nanoTime() - callStart, success);
+			}
+			// Durable before any number of the range can be served: a restarted node must not go below it either.
+			fetcher.marks.raise(fetcher.key, allocation.end());
+			long callEnd = fetcher.time.nanoTime();
+			fetcher.step = first ? allocation.configuredStep() : requested;
+			fetcher.configuredStep = allocation.configuredStep();
+			fetcher.lastFetchNanos = callEnd;
+			fetcher.lastFetchMillis = fetcher.time.currentTimeMillis();
+			fetcher.lastFetchDurationNanos = callEnd - callStart;
+			if (fetcher.failuresInRow > 0) {
+				logger.info("Segment store answered again for key '{}' after {} failed calls", fetcher.key,
+						fetcher.failuresInRow);
+			}
+			fetcher.failuresInRow = 0;
+			fetcher.lastError = null;
+			if (fetcher.regression != null) {
+				logger.warn("Segment store is above this node's high mark of key '{}' again, at [{}, {}); serving",
+						fetcher.key, allocation.start(), allocation.end());
+				fetcher.regression = null;
+			}
+			return new Segment(allocation.start(), allocation.end(), fetcher.prefetchThreshold, this.predecessor);
+		}
+
+		private void checkAllocation(SegmentAllocation allocation) {
+			String key = SegmentFetcher.this.key;
+			if (!allocation.key().equals(key)) {
+				throw new SegmentStoreException("Segment store returned a range of key '" + allocation.key()
+						+ "' when asked for key '" + key + "'; the store adapter is broken");
+			}
+			long known = Math.max(this.predecessor.end, SegmentFetcher.this.marks.highMark(key));
+			if (allocation.start() < known) {
+				throw new StoreRegressionException("segment key '" + key + "'", known, allocation.start(),
+						String.format(Locale.ROOT,
+								"Segment store returned [%d, %d) for key '%s', below the end %d of the highest range "
+										+ "this node was given (%s): the store lost writes (restarted without "
+										+ "persistence, failed over to a replica that missed them, restored from "
+										+ "an old backup, or the key's row was deleted and created again); "
+										+ "refusing numbers that may repeat. Raise the key's max_id in the store "
+										+ "to at least the highest such mark of every node (this node: %d); "
+										+ "this node retries every %d s",
+								allocation.start(), allocation.end(), key, known, markSource(), known,
+								TimeUnit.NANOSECONDS.toSeconds(SegmentFetcher.this.regressionRetryNanos)));
+			}
+		}
+
+		private String markSource() {
+			return SegmentFetcher.this.marks.file().map((file) -> "kept in " + file).orElse("kept in memory");
+		}
+
+		/** Refuses the store's answer: waiters fail now, and the next attempt waits a key refresh interval. */
+		private void regressed(StoreRegressionException ex) {
+			SegmentFetcher fetcher = SegmentFetcher.this;
+			boolean firstInRow = (fetcher.regression == null);
+			fetcher.regression = ex;
+			fetcher.lastError = ex;
+			fetcher.failuresInRow++;
+			fetcher.listener.segmentRefused(fetcher.key, ex.knownMark(), ex.storeMark());
+			if (firstInRow) {
+				logger.error(ex.getMessage());
+			}
+			else {
+				logger.debug(ex.getMessage());
+			}
+			// A fresh future for the retry, then wake those parked on the old one.
+			CompletableFuture<Segment> parked = this.predecessor.successor;
+			this.predecessor.successor = new CompletableFuture<>();
+			parked.completeExceptionally(ex);
+			if (!fetcher.buffer.isActive() || this.predecessor.state != Segment.FETCHING) {
+				giveUp();
+				this.predecessor.successor.completeExceptionally(fetcher.buffer.retiredException());
+				return;
+			}
+			try {
+				fetcher.scheduler.schedule(this::retry, fetcher.regressionRetryNanos, TimeUnit.NANOSECONDS);
+			}
+			catch (RejectedExecutionException rejected) {
+				giveUp();
+			}
+		}
+
+		void failed(Throwable ex) {
+			SegmentFetcher fetcher = SegmentFetcher.this;
+			int failures = fetcher.failuresInRow + 1;
+			fetcher.failuresInRow = failures;
+			fetcher.lastError = ex;
+			if (failures == 1) {
+				logger.warn("Segment store call for key '{}' failed; retrying until it answers", fetcher.key, ex);
+			}
+			else {
+				logger.debug("Segment store call for key '{}' failed ({} in a row)", fetcher.key, failures, ex);
+			}
+			if (!fetcher.buffer.isActive()) {
+				giveUp();
+				return;
+			}
+			try {
+				fetcher.scheduler.schedule(this::retry, retryDelayNanos(failures, fetcher.maxWaitNanos),
+						TimeUnit.NANOSECONDS);
+			}
+			catch (RejectedExecutionException rejected) {
+				giveUp();
+			}
+		}
+
+		private void retry() {
+			this.claimed.set(false);
+			submit(this);
+		}
+
+		private void giveUp() {
+			if (this.predecessor.casState(Segment.FETCHING, Segment.FAILED)) {
+				this.predecessor.successor.completeExceptionally(SegmentFetcher.this.buffer.retiredException());
+			}
+		}
+
+	}
+
+}

@@ -1,0 +1,216 @@
+package io.idstarter.segment;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import io.idstarter.StoreRegressionException;
+import io.idstarter.time.TimeSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A store that loses writes (its high mark set back, its key deleted) is refused by the node's high marks, never
+ * served, also after a restart of the node.
+ */
+class SegmentStoreRegressionTests {
+
+	private static final DynamicStep FIXED_STEP = new DynamicStep(Duration.ofMinutes(15), Duration.ofMinutes(30), 1);
+
+	private final InMemorySegmentStore store = new InMemorySegmentStore();
+
+	private final RecordingListener listener = new RecordingListener();
+
+	private final List<SegmentIdGenerator> generators = new ArrayList<>();
+
+	@TempDir
+	Path directory;
+
+	@AfterEach
+	void close() {
+		this.generators.forEach(SegmentIdGenerator::close);
+	}
+
+	private SegmentIdGenerator start(SegmentMarks marks) {
+		SegmentOptions options = SegmentOptions.builder()
+			.dynamicStep(FIXED_STEP)
+			.maxWait(Duration.ofMillis(500))
+			.keyRefreshInterval(Duration.ofSeconds(1))
+			.build();
+		SegmentIdGenerator generator = new SegmentIdGenerator(this.store, options, TimeSource.system(), this.listener,
+				null, marks);
+		this.generators.add(generator);
+		generator.start();
+		return generator;
+	}
+
+	/** Draws IDs until the generator refuses; fails if it serves an ID twice. */
+	private static List<Long> drawUntilRefused(SegmentIdGenerator generator, Set<Long> seen) {
+		List<Long> served = new ArrayList<>();
+		for (int i = 0; i < 10_000; i++) {
+			long id;
+			try {
+				id = generator.nextId("order");
+			}
+			catch (StoreRegressionException ex) {
+				return served;
+			}
+			assertThat(seen.add(id)).as("ID %d served twice", id).isTrue();
+			served.add(id);
+		}
+		throw new AssertionError("never refused; served " + served.size() + " more IDs");
+	}
+
+	@Test
+	void rangeBelowTheHighMarkIsRefusedNamingTheKeyAndBothValues() {
+		this.store.createKey("order", 0, 10, "");
+		SegmentIdGenerator generator = start(SegmentMarks.inMemory());
+		Set<Long> seen = new HashSet<>();
+		for (int i = 0; i < 25; i++) {
+			seen.add(generator.nextId("order"));
+		}
+		await().atMost(Duration.ofSeconds(5)).until(() -> generator.marks().highMark("order") == 40);
+		this.store.resetMaxId("order", 0);
+		List<Long> served = drawUntilRefused(generator, seen);
+		assertThat(served).as("the numbers already in memory are served").containsExactly(25L, 26L, 27L, 28L, 29L,
+				30L, 31L, 32L, 33L, 34L, 35L, 36L, 37L, 38L, 39L);
+		StoreRegressionException refusal = catchRegression(generator);
+		assertThat(refusal.subject()).isEqualTo("segment key 'order'");
+		assertThat(refusal.knownMark()).isEqualTo(40);
+		assertThat(refusal.storeMark()).isZero();
+		assertThat(refusal).hasMessageContaining("[0, 10)").hasMessageContaining("'order'").hasMessageContaining("40");
+		assertThat(generator.refusedKeys()).containsOnlyKeys("order");
+		assertThat(this.listener.refusals).first().isEqualTo(new RecordingListener.Refusal("order", 40, 0));
+	}
+
+	@Test
+	void refusedKeyIsServedAgainOnceTheStoreIsAboveTheMark() {
+		this.store.createKey("order", 0, 10, "");
+		SegmentIdGenerator generator = start(SegmentMarks.inMemory());
+		Set<Long> seen = new HashSet<>();
+		drawSome(generator, seen, 5);
+		await().atMost(Duration.ofSeconds(5)).until(() -> generator.marks().highMark("order") == 20);
+		this.store.resetMaxId("order", 0);
+		drawUntilRefused(generator, seen);
+		// an operator raises max_id above every node's mark
+		this.store.resetMaxId("order", 1000);
+		await().atMost(Duration.ofSeconds(10)).ignoreExceptions()
+			.untilAsserted(() -> assertThat(generator.nextId("order")).isGreaterThanOrEqualTo(1000));
+		assertThat(generator.refusedKeys()).isEmpty();
+	}
+
+	@Test
+	void restartedNodeWithAMarksFileRefusesAStoreThatWentBack() throws Exception {
+		Path file = this.directory.resolve("state/segment-marks");
+		this.store.createKey("order", 0, 10, "");
+		SegmentIdGenerator before = start(SegmentMarks.file(file));
+		Set<Long> seen = new HashSet<>();
+		drawSome(before, seen, 15);
+		await().atMost(Duration.ofSeconds(5)).until(() -> before.marks().highMark("order") == 30);
+		before.close();
+		assertThat(Files.readString(file)).contains("order=30");
+		this.store.resetMaxId("order", 0);
+		SegmentIdGenerator after = start(SegmentMarks.file(file));
+		StoreRegressionException refusal = catchRegression(after);
+		assertThat(refusal.knownMark()).isEqualTo(30);
+		assertThat(refusal).hasMessageContaining(file.toString());
+	}
+
+	@Test
+	void markIsOnDiskBeforeAnyNumberOfItsRangeIsServed() throws Exception {
+		Path file = this.directory.resolve("segment-marks");
+		this.store.createKey("order", 100, 10, "");
+		SegmentIdGenerator generator = start(SegmentMarks.file(file));
+		assertThat(generator.nextId("order")).isEqualTo(100);
+		assertThat(Files.readString(file)).contains("order=110");
+		// the prefetch the first number started: let it finish before the directory goes
+		await().atMost(Duration.ofSeconds(5)).until(() -> generator.marks().highMark("order") == 120);
+	}
+
+	@Test
+	void keyThatVanishedIsMissingAndARecreationBelowTheMarkIsRefused() {
+		this.store.createKey("order", 0, 10, "");
+		SegmentIdGenerator generator = start(SegmentMarks.inMemory());
+		Set<Long> seen = new HashSet<>();
+		drawSome(generator, seen, 5);
+		await().atMost(Duration.ofSeconds(5)).until(() -> generator.marks().highMark("order") == 20);
+		this.store.removeKey("order");
+		await().atMost(Duration.ofSeconds(5)).until(() -> generator.missingKeys().containsKey("order"));
+		assertThat(generator.missingKeys()).containsEntry("order", 20L);
+		assertThatExceptionOfType(UnknownKeyException.class).isThrownBy(() -> generator.nextId("order"))
+			.withMessageContaining("missing from the store")
+			.withMessageContaining("20");
+		assertThat(this.listener.refusals).contains(new RecordingListener.Refusal("order", 20, -1));
+		this.store.createKey("order", 0, 10, "");
+		await().atMost(Duration.ofSeconds(5)).until(() -> !generator.missingKeys().containsKey("order"));
+		assertThat(catchRegression(generator).storeMark()).isZero();
+	}
+
+	@Test
+	void defaultKeyThatThisNodeUsedButTheStoreLacksIsMissingFromTheStart() throws Exception {
+		Path file = this.directory.resolve("segment-marks");
+		Files.writeString(file, "order=5000\n");
+		SegmentOptions options = SegmentOptions.builder().defaultKey("order").build();
+		SegmentIdGenerator generator = new SegmentIdGenerator(this.store, options, TimeSource.system(), this.listener,
+				null, SegmentMarks.file(file));
+		this.generators.add(generator);
+		generator.start();
+		assertThat(generator.missingKeys()).containsEntry("order", 5000L);
+	}
+
+	@Test
+	void corruptMarksFileFailsNamingTheFile() throws Exception {
+		Path file = this.directory.resolve("segment-marks");
+		Files.writeString(file, "order=lots\n");
+		assertThatExceptionOfType(SegmentMarksException.class).isThrownBy(() -> SegmentMarks.file(file))
+			.withMessageContaining(file.toString())
+			.withMessageContaining("line 1");
+	}
+
+	@Test
+	void marksSharedThroughAFileKeepTheHighestOfEachKey() throws Exception {
+		Path file = this.directory.resolve("segment-marks");
+		SegmentMarks first = SegmentMarks.file(file);
+		SegmentMarks second = SegmentMarks.file(file);
+		first.raise("order", 500);
+		second.raise("invoice", 70);
+		second.raise("order", 300);
+		assertThat(SegmentMarks.file(file).all()).containsEntry("order", 500L).containsEntry("invoice", 70L);
+		assertThat(Files.readString(file)).doesNotContain("order=300");
+	}
+
+	@Test
+	void markIsNeverLowered() {
+		SegmentMarks marks = SegmentMarks.inMemory();
+		marks.raise("order", 500);
+		marks.raise("order", 100);
+		assertThat(marks.highMark("order")).isEqualTo(500);
+		assertThat(marks.highMark("other")).isZero();
+	}
+
+	private static void drawSome(SegmentIdGenerator generator, Set<Long> seen, int count) {
+		for (int i = 0; i < count; i++) {
+			assertThat(seen.add(generator.nextId("order"))).isTrue();
+		}
+	}
+
+	private static StoreRegressionException catchRegression(SegmentIdGenerator generator) {
+		try {
+			long id = generator.nextId("order");
+			throw new AssertionError("served " + id + " from a store below the mark");
+		}
+		catch (StoreRegressionException ex) {
+			return ex;
+		}
+	}
+
+}
