@@ -394,6 +394,7 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 			return this.backoff.next();
 		}
 		catch (RuntimeException ex) {
+			this.generator.renewalFailed(ex);
 			this.consecutiveFailures++;
 			this.state = State.RENEWAL_FAILING;
 			publish();

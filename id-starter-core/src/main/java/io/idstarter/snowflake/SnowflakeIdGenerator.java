@@ -140,6 +140,12 @@ public final class SnowflakeIdGenerator implements IdWorker {
 	/** The grant issued under now; replaced whole by grant() and revoke(), never mutated. */
 	private volatile Permit permit = Permit.NOT_GRANTED;
 
+	/**
+	 * Why the latest renewal of the current grant failed, for the refusal once the grant runs out; null while the
+	 * grant is fresh (cleared by grant()). Written by the lease keeper, read only off the hot path.
+	 */
+	private volatile @Nullable RuntimeException renewalFailure;
+
 	/** Number of IDs issued. */
 	private final LongAdder issued = new LongAdder();
 
@@ -428,9 +434,23 @@ public final class SnowflakeIdGenerator implements IdWorker {
 					+ "start the keeper before issuing IDs");
 		}
 		long overdueMillis = TimeUnit.NANOSECONDS.toMillis(this.time.nanoTime() - grant.validUntilNanos());
-		return new WorkerIdUnavailableException(Reason.EXPIRED, "the lease of worker ID " + grant.workerId()
-				+ " ran out " + overdueMillis + " ms ago without a successful renewal; issuing resumes once it is "
-				+ "renewed or a lease is held again; check that the lease store is reachable");
+		String message = "the lease of worker ID " + grant.workerId() + " ran out " + overdueMillis
+				+ " ms ago without a successful renewal; issuing resumes once it is renewed or a lease is held again; "
+				+ "check that the lease store is reachable";
+		RuntimeException failure = this.renewalFailure;
+		return (failure != null)
+				? new WorkerIdUnavailableException(Reason.EXPIRED,
+						message + " (the latest renewal failed: " + failure.getMessage() + ")", failure)
+				: new WorkerIdUnavailableException(Reason.EXPIRED, message);
+	}
+
+	/**
+	 * Records why a renewal of the current grant failed, so that the refusal after the grant runs out names the
+	 * cause (the store, its address, its error). The lease keeper calls it; the next {@link #grant} forgets it.
+	 * @param failure what the store call threw
+	 */
+	public void renewalFailed(RuntimeException failure) {
+		this.renewalFailure = Objects.requireNonNull(failure, "failure");
 	}
 
 	/**
@@ -453,6 +473,7 @@ public final class SnowflakeIdGenerator implements IdWorker {
 		}
 		long ceilingOffset = (grant.timestampCeiling() < this.epochMillis) ? -1
 				: Math.min(grant.timestampCeiling() - this.epochMillis, this.maxTimestampOffset);
+		this.renewalFailure = null;
 		this.permit = new Permit(grant, null, (long) grant.workerId() << this.sequenceBits, ceilingOffset);
 	}
 

@@ -17,6 +17,11 @@ public class WorkerIdUnavailableException extends IdGenerationException {
 		this.reason = reason;
 	}
 
+	public WorkerIdUnavailableException(Reason reason, String message, Throwable cause) {
+		super(message, cause);
+		this.reason = reason;
+	}
+
 	public Reason reason() {
 		return this.reason;
 	}

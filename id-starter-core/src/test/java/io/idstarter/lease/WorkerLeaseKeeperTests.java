@@ -195,7 +195,10 @@ class WorkerLeaseKeeperTests {
 		this.storeClock.advance(TTL.minus(SAFETY_MARGIN).minus(HEARTBEAT));
 		assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(generator::nextId)
 			.withMessageStartingWith("the lease of worker ID 0 ran out 0 ms ago without a successful renewal")
-			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.EXPIRED));
+			.withMessageContaining("(the latest renewal failed: in-memory lease store is unavailable")
+			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.EXPIRED))
+			.havingCause()
+			.isInstanceOf(LeaseStoreException.class);
 		assertThat(keeper.status().state()).isEqualTo(State.LOST);
 		keeper.heartbeat();
 		assertThat(keeper.status().consecutiveFailures()).isEqualTo(2);
