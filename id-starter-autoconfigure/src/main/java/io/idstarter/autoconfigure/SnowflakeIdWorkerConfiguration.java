@@ -25,7 +25,7 @@ import org.springframework.core.env.Environment;
  * The Snowflake generator, bean {@code snowflakeIdWorker}, and the {@link WorkerLeaseKeeper} that leases its worker
  * ID from the application's {@link ISequenceManager}; selected by {@code @EnableIdWorker(mode = DB | REDIS | MONGO)}.
  * The worker ID is borrowed while the beans are initialised, before any bean that uses the generator, and given back
- * at shutdown, after them.
+ * when the context stops, after the web server and before the store's client.
  *
  * @since 0.1.0
  */
@@ -56,7 +56,7 @@ public final class SnowflakeIdWorkerConfiguration {
 			ignoredType = { "io.idstarter.segment.SegmentIdGenerator", "io.idstarter.codec.ObfuscatedIdWorker" })
 	static class LeasedGeneratorConfiguration {
 
-		@Bean(initMethod = "start", destroyMethod = "close")
+		@Bean(initMethod = "borrow", destroyMethod = "close")
 		LeasedSnowflakeWorker leasedSnowflakeWorker(ObjectProvider<ISequenceManager> sequenceManager,
 				SnowflakeLayout layout, ClockBackwardsPolicy clockBackwardsPolicy, TimeSource timeSource,
 				IdWorkerProperties properties, Environment environment, ObjectProvider<IdWorkerListener> listeners,
