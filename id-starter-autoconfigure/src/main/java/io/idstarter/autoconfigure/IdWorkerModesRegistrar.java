@@ -36,13 +36,16 @@ class IdWorkerModesRegistrar implements ImportBeanDefinitionRegistrar {
 			throw new IllegalStateException("@EnableIdWorker is on more than one class " + annotated
 					+ ": put it once, on the application's main class, with all the modes it needs");
 		}
-		RootBeanDefinition definition = new RootBeanDefinition(IdWorkerModes.class, () -> modes);
+		// Constructor arguments, not instance suppliers: ahead-of-time processing writes them out as code.
+		RootBeanDefinition definition = new RootBeanDefinition(IdWorkerModes.class);
+		definition.getConstructorArgumentValues().addIndexedArgumentValue(0, modes.modes());
+		definition.getConstructorArgumentValues().addIndexedArgumentValue(1, modes.source());
 		definition.setRole(BeanDefinition.ROLE_INFRASTRUCTURE);
 		registry.registerBeanDefinition(MODES_BEAN_NAME, definition);
 		if (modes.segment() && modes.snowflake() != null) {
 			String primary = (modes.primary() == IdWorkerMode.SEGMENT) ? SegmentIds.BEAN_NAME : SnowflakeIds.BEAN_NAME;
-			RootBeanDefinition postProcessor = new RootBeanDefinition(PrimaryIdWorkerPostProcessor.class,
-					() -> new PrimaryIdWorkerPostProcessor(primary));
+			RootBeanDefinition postProcessor = new RootBeanDefinition(PrimaryIdWorkerPostProcessor.class);
+			postProcessor.getConstructorArgumentValues().addIndexedArgumentValue(0, primary);
 			postProcessor.setRole(BeanDefinition.ROLE_INFRASTRUCTURE);
 			registry.registerBeanDefinition(PRIMARY_POST_PROCESSOR_BEAN_NAME, postProcessor);
 		}
