@@ -457,12 +457,6 @@ public class IdWorkerProperties implements InitializingBean {
 		 */
 		private String leaseTable = "id_worker_lease";
 
-		/**
-		 * When to create the tables if they are missing: 'embedded' for embedded databases only (H2), 'always', or
-		 * 'never' when the schema is managed elsewhere (Flyway, Liquibase, a DBA).
-		 */
-		private SchemaInitialization initializeSchema = SchemaInitialization.EMBEDDED;
-
 		public String getSegmentTable() {
 			return this.segmentTable;
 		}
@@ -478,36 +472,6 @@ public class IdWorkerProperties implements InitializingBean {
 		public void setLeaseTable(String leaseTable) {
 			this.leaseTable = leaseTable;
 		}
-
-		public SchemaInitialization getInitializeSchema() {
-			return this.initializeSchema;
-		}
-
-		public void setInitializeSchema(SchemaInitialization initializeSchema) {
-			this.initializeSchema = initializeSchema;
-		}
-
-	}
-
-	/**
-	 * When to create the store's tables, after Spring Boot's {@code DatabaseInitializationMode}.
-	 */
-	public enum SchemaInitialization {
-
-		/**
-		 * Create the tables in embedded databases only.
-		 */
-		EMBEDDED,
-
-		/**
-		 * Create the tables in any database.
-		 */
-		ALWAYS,
-
-		/**
-		 * Never create the tables.
-		 */
-		NEVER
 
 	}
 

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.time.Instant;
 
 import io.idstarter.autoconfigure.IdWorkerProperties.ClockBackwardsAction;
-import io.idstarter.autoconfigure.IdWorkerProperties.SchemaInitialization;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -28,7 +27,6 @@ class IdWorkerPropertiesTests {
 			IdWorkerProperties properties = context.getBean(IdWorkerProperties.class);
 			assertThat(properties.getSnowflake().getEpoch()).isEqualTo(Instant.parse("2020-01-01T00:00:00Z"));
 			assertThat(properties.getSegment().getStore()).isEqualTo(IdWorkerStore.JDBC);
-			assertThat(properties.getJdbc().getInitializeSchema()).isEqualTo(SchemaInitialization.EMBEDDED);
 			assertThat(properties.getLease().getNamespace()).isNull();
 			assertThat(properties.getSegment().getDefaultKey()).isNull();
 		});
@@ -81,7 +79,6 @@ class IdWorkerPropertiesTests {
 				assertThat(segment.getDynamicStep().getMaxStep()).isEqualTo(5000);
 				assertThat(properties.getJdbc().getSegmentTable()).isEqualTo("ids.segments");
 				assertThat(properties.getJdbc().getLeaseTable()).isEqualTo("worker_leases");
-				assertThat(properties.getJdbc().getInitializeSchema()).isEqualTo(SchemaInitialization.NEVER);
 				assertThat(properties.getRedis().getKeyPrefix()).isEqualTo("{ids}:");
 				assertThat(properties.getMongo().getSegmentCollection()).isEqualTo("segments");
 				assertThat(properties.getMongo().getLeaseCollection()).isEqualTo("leases");
