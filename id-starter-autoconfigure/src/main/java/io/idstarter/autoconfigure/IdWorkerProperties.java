@@ -94,6 +94,13 @@ public class IdWorkerProperties implements InitializingBean {
 		 */
 		private int sequenceBits = 12;
 
+		/**
+		 * Whether IDs must stay below 2^53, the largest integer a JavaScript number holds exactly: the bits then sum
+		 * to at most 53 instead of exactly 63. With the bit widths left at their defaults, the layout is 41
+		 * timestamp, 6 worker-ID and 6 sequence bits (64 workers, 64 IDs per millisecond each).
+		 */
+		private boolean javascriptSafe;
+
 		private final ClockBackwards clockBackwards = new ClockBackwards();
 
 		public Instant getEpoch() {
@@ -128,6 +135,14 @@ public class IdWorkerProperties implements InitializingBean {
 			this.sequenceBits = sequenceBits;
 		}
 
+		public boolean isJavascriptSafe() {
+			return this.javascriptSafe;
+		}
+
+		public void setJavascriptSafe(boolean javascriptSafe) {
+			this.javascriptSafe = javascriptSafe;
+		}
+
 		public ClockBackwards getClockBackwards() {
 			return this.clockBackwards;
 		}
@@ -145,8 +160,8 @@ public class IdWorkerProperties implements InitializingBean {
 		private ClockBackwardsAction policy = ClockBackwardsAction.FAIL;
 
 		/**
-		 * Largest clock offset that is waited out (policy 'fail') or bridged by issuing on the last timestamp
-		 * (policy 'tolerate'); beyond it, ID requests fail until the clock catches up.
+		 * Largest step back of the clock that is waited out, under both policies; beyond it, ID requests fail until
+		 * the clock catches up (policy 'fail') or are served from the last timestamp (policy 'tolerate').
 		 */
 		private Duration maxWait = Duration.ofMillis(5);
 
@@ -179,7 +194,8 @@ public class IdWorkerProperties implements InitializingBean {
 		FAIL,
 
 		/**
-		 * Keep issuing on the last timestamp while the clock is behind by at most the max wait, then fail.
+		 * Wait out a step back up to the max wait; through a larger one, keep issuing from the last timestamp (IDs
+		 * run ahead of the clock until it catches up, within the lease's ceiling).
 		 */
 		TOLERATE
 

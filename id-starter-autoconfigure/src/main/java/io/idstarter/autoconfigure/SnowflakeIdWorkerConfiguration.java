@@ -11,6 +11,8 @@ import io.idstarter.snowflake.SnowflakeLayout;
 import io.idstarter.time.TimeSource;
 
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -33,12 +35,19 @@ import org.springframework.core.env.Environment;
 @EnableConfigurationProperties(IdWorkerProperties.class)
 public final class SnowflakeIdWorkerConfiguration {
 
+	private static final Logger logger = LoggerFactory.getLogger(SnowflakeIdWorkerConfiguration.class);
+
 	@Bean
 	@ConditionalOnMissingBean
 	SnowflakeLayout snowflakeLayout(IdWorkerProperties properties) {
 		IdWorkerProperties.Snowflake snowflake = properties.getSnowflake();
-		return SnowflakeLayout.of(snowflake.getEpoch(), snowflake.getTimestampBits(), snowflake.getWorkerIdBits(),
-				snowflake.getSequenceBits());
+		int[] bits = IdWorkerPropertiesValidator.bits(snowflake);
+		SnowflakeLayout layout = snowflake.isJavascriptSafe()
+				? SnowflakeLayout.javaScriptSafe(snowflake.getEpoch(), bits[0], bits[1], bits[2])
+				: SnowflakeLayout.of(snowflake.getEpoch(), bits[0], bits[1], bits[2]);
+		logger.info("Snowflake layout: {} timestamp, {} worker-ID, {} sequence bits from {}: {}", bits[0], bits[1],
+				bits[2], layout.epoch(), layout);
+		return layout;
 	}
 
 	@Bean
