@@ -49,6 +49,12 @@ public final class SegmentIdWorkerConfiguration {
 				CompositeIdWorkerListener.of(listeners), prefetchExecutor.getIfAvailable());
 	}
 
+	@Bean
+	@ConditionalOnMissingBean
+	SegmentKeysCheck idWorkerSegmentKeysCheck(ObjectProvider<SegmentIdGenerator> segments) {
+		return new SegmentKeysCheck(segments);
+	}
+
 	static SegmentOptions options(IdWorkerProperties.Segment segment) {
 		IdWorkerProperties.DynamicStep dynamicStep = segment.getDynamicStep();
 		// A maximum of 1 keeps every segment at the step stored for its key: the disabled dynamic step.

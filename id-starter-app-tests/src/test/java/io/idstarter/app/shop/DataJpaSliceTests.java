@@ -2,7 +2,6 @@ package io.idstarter.app.shop;
 
 import io.idstarter.IdWorker;
 import io.idstarter.autoconfigure.SnowflakeIds;
-import io.idstarter.segment.SegmentKeyAdmin;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -13,16 +12,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A {@code @DataJpaTest} of an application with {@code @EnableIdWorker(mode = { SEGMENT, DB })} on its main class has
  * both generators on the slice's (embedded) database, so entities with {@code @SegmentGeneratedId} are saved with
- * segment IDs.
+ * segment IDs. The key is created by Spring Boot's SQL initialisation, before the generators start and check that
+ * the keys the entities name exist.
  */
-@DataJpaTest
+@DataJpaTest(properties = { "spring.sql.init.schema-locations=classpath:io/idstarter/store/jdbc/schema-h2.sql",
+		"spring.sql.init.data-locations=classpath:shop-keys.sql" })
 class DataJpaSliceTests {
 
 	@Autowired
 	private PurchaseOrderRepository orders;
-
-	@Autowired
-	private SegmentKeyAdmin keys;
 
 	@Autowired
 	private IdWorker idWorker;
@@ -33,7 +31,6 @@ class DataJpaSliceTests {
 
 	@Test
 	void entitiesGetSegmentIds() {
-		this.keys.createKey("order", 1000, 100, "slice test");
 		PurchaseOrder first = this.orders.save(new PurchaseOrder("book"));
 		PurchaseOrder second = this.orders.save(new PurchaseOrder("pen"));
 		assertThat(first.getId()).isEqualTo(1000);
