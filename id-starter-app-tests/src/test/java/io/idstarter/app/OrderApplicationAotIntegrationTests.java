@@ -5,7 +5,8 @@ import java.util.Set;
 import java.util.UUID;
 
 import io.idstarter.lease.WorkerLeaseKeeper;
-import io.idstarter.segment.SegmentKeyAdmin;
+import io.idstarter.store.jdbc.JdbcSchema;
+import io.idstarter.store.jdbc.JdbcSegmentStore;
 import io.idstarter.testsupport.TestBackends;
 import io.idstarter.testsupport.TestBackends.JdbcBackend;
 import io.idstarter.testsupport.TestBackends.RedisBackend;
@@ -15,6 +16,8 @@ import org.springframework.aot.AotDetector;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.util.ClassUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,11 +43,17 @@ class OrderApplicationAotIntegrationTests {
 			.isTrue();
 		JdbcBackend postgres = TestBackends.postgres();
 		RedisBackend redis = TestBackends.redis();
+		String segmentTable = "aot_leaf_alloc_" + this.suffix;
+		// The key exists before the application starts, as an operator would have created it.
+		DriverManagerDataSource database = new DriverManagerDataSource(postgres.jdbcUrl(), orEmpty(postgres.username()),
+				orEmpty(postgres.password()));
+		JdbcSchema.initialize(database, segmentTable, "aot_worker_lease_" + this.suffix);
+		new JdbcSegmentStore(database, segmentTable).createKey("order", 1, 1000, "AOT test");
 		String[] args = { "--spring.datasource.url=" + postgres.jdbcUrl(),
 				"--spring.datasource.username=" + orEmpty(postgres.username()),
 				"--spring.datasource.password=" + orEmpty(postgres.password()),
 				"--spring.datasource.hikari.maximum-pool-size=2", "--id-worker.jdbc.initialize-schema=always",
-				"--id-worker.jdbc.segment-table=aot_leaf_alloc_" + this.suffix,
+				"--id-worker.jdbc.segment-table=" + segmentTable,
 				"--id-worker.jdbc.lease-table=aot_worker_lease_" + this.suffix,
 				"--spring.data.redis.host=" + redis.host(), "--spring.data.redis.port=" + redis.port(),
 				"--id-worker.redis.key-prefix=aot-" + this.suffix + ":", "--id-worker.lease.namespace=aot" };
@@ -54,7 +63,6 @@ class OrderApplicationAotIntegrationTests {
 		// Processed without a web server (the web libraries are this module's test dependencies only).
 		application.setWebApplicationType(WebApplicationType.NONE);
 		try (ConfigurableApplicationContext context = application.run(args)) {
-			context.getBean(SegmentKeyAdmin.class).createKey("order", 1, 1000, "AOT test");
 			OrderService orders = context.getBean(OrderService.class);
 			Set<Long> ids = new HashSet<>();
 			for (int i = 0; i < 5000; i++) {
@@ -65,6 +73,11 @@ class OrderApplicationAotIntegrationTests {
 			assertThat(context.getBean(WorkerLeaseKeeper.class).status().workerId()).isNotNegative();
 			System.out.printf("AOT application: %d IDs (5,000 segment, 5,000 Snowflake), 0 duplicates%n",
 					ids.size());
+		}
+		finally {
+			JdbcTemplate jdbc = new JdbcTemplate(database);
+			jdbc.execute("DROP TABLE IF EXISTS " + segmentTable);
+			jdbc.execute("DROP TABLE IF EXISTS aot_worker_lease_" + this.suffix);
 		}
 	}
 

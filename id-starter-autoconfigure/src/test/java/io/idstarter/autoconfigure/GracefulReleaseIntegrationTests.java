@@ -23,6 +23,8 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.mongodb.autoconfigure.MongoAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -46,7 +48,13 @@ class GracefulReleaseIntegrationTests {
 			runner = runner.withPropertyValues("spring.datasource.username=" + postgres.username(),
 					"spring.datasource.password=" + postgres.password());
 		}
-		assertReleasedOnClose(runner, DbMode.class, JdbcLeaseStoreConfiguration.class);
+		try {
+			assertReleasedOnClose(runner, DbMode.class, JdbcLeaseStoreConfiguration.class);
+		}
+		finally {
+			new JdbcTemplate(new DriverManagerDataSource(postgres.jdbcUrl(), postgres.username(), postgres.password()))
+				.execute("DROP TABLE IF EXISTS it_release_" + this.suffix);
+		}
 	}
 
 	@Test
