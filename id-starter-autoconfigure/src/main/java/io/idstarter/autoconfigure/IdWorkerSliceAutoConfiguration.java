@@ -2,6 +2,8 @@ package io.idstarter.autoconfigure;
 
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
@@ -35,9 +37,9 @@ public final class IdWorkerSliceAutoConfiguration {
 	 */
 	static class ModesSelector implements ImportSelector, BeanFactoryAware, EnvironmentAware {
 
-		private BeanFactory beanFactory;
+		private @Nullable BeanFactory beanFactory;
 
-		private Environment environment;
+		private @Nullable Environment environment;
 
 		@Override
 		public void setBeanFactory(BeanFactory beanFactory) throws BeansException {
@@ -51,19 +53,21 @@ public final class IdWorkerSliceAutoConfiguration {
 
 		@Override
 		public String[] selectImports(AnnotationMetadata importingClassMetadata) {
-			if (this.environment.getProperty(EnableAutoConfiguration.ENABLED_OVERRIDE_PROPERTY, Boolean.class, true)
+			Environment environment = this.environment;
+			if (environment == null
+					|| environment.getProperty(EnableAutoConfiguration.ENABLED_OVERRIDE_PROPERTY, Boolean.class, true)
 					|| !(this.beanFactory instanceof BeanDefinitionRegistry registry)) {
 				return new String[0];
 			}
 			List<AnnotationMetadata> annotated = IdWorkerModesRegistrar.annotatedClasses(registry);
-			if (annotated.size() != 1 || !jdbcOnly(IdWorkerModes.of(annotated.get(0)))) {
+			if (annotated.size() != 1 || !jdbcOnly(IdWorkerModes.of(annotated.get(0)), environment)) {
 				return new String[0];
 			}
 			return IdWorkerConfigurationSelector.configurations(annotated.get(0)).toArray(String[]::new);
 		}
 
-		private boolean jdbcOnly(IdWorkerModes modes) {
-			String segmentStore = this.environment.getProperty("id-worker.segment.store", "jdbc");
+		private static boolean jdbcOnly(IdWorkerModes modes, Environment environment) {
+			String segmentStore = environment.getProperty("id-worker.segment.store", "jdbc");
 			return modes.modes()
 				.stream()
 				.allMatch((mode) -> (mode == IdWorkerMode.SEGMENT) ? "jdbc".equalsIgnoreCase(segmentStore)
