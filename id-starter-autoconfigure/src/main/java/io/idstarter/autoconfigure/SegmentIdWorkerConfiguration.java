@@ -20,8 +20,9 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * The segment generator, bean {@code segmentIdWorker}; selected by {@code @EnableIdWorker(mode = SEGMENT)}. It loads
- * the store's keys when the bean is initialised and stops at shutdown. Prefetches run on the generator's own threads,
- * or on an {@link Executor} bean named {@value #PREFETCH_EXECUTOR_BEAN_NAME} when the application defines one.
+ * the store's keys when the bean is initialised and stops when the context stops, before the store's client.
+ * Prefetches run on the generator's own threads, or on an {@link Executor} bean named
+ * {@value #PREFETCH_EXECUTOR_BEAN_NAME} when the application defines one.
  *
  * @since 0.1.0
  */
@@ -47,6 +48,11 @@ public final class SegmentIdWorkerConfiguration {
 		}
 		return new SegmentIdGenerator(segmentStore, options(properties.getSegment()), timeSource,
 				CompositeIdWorkerListener.of(listeners), prefetchExecutor.getIfAvailable());
+	}
+
+	@Bean
+	SegmentGeneratorLifecycle idWorkerSegmentGeneratorLifecycle(ObjectProvider<SegmentIdGenerator> generator) {
+		return new SegmentGeneratorLifecycle(generator);
 	}
 
 	@Bean
