@@ -68,6 +68,10 @@ CREATE USER IF NOT EXISTS 'idstarter'@'127.0.0.1' IDENTIFIED BY 'idstarter';
 CREATE USER IF NOT EXISTS 'idstarter'@'localhost' IDENTIFIED BY 'idstarter';
 GRANT ALL PRIVILEGES ON `idstarter%`.* TO 'idstarter'@'127.0.0.1';
 GRANT ALL PRIVILEGES ON `idstarter%`.* TO 'idstarter'@'localhost';
+-- An application user that may read and write but not create tables (start-up with initialize-schema=always
+-- against tables that exist).
+CREATE USER IF NOT EXISTS 'idstarter_app'@'127.0.0.1' IDENTIFIED BY 'idstarter';
+GRANT SELECT, INSERT, UPDATE, DELETE ON `idstarter`.* TO 'idstarter_app'@'127.0.0.1';
 SQL
   log "MariaDB ready on 127.0.0.1:3306"
 }

@@ -8,6 +8,7 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.autoconfigure.AutoConfigurationImportSelector;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.core.annotation.AnnotationAttributes;
 import org.springframework.core.type.AnnotationMetadata;
 
@@ -53,9 +54,28 @@ class IdWorkerConfigurationSelector extends AutoConfigurationImportSelector {
 
 	private static final String ETCD_LEASES = PACKAGE + "etcd.EtcdLeaseStoreConfiguration";
 
+	/**
+	 * Off in test slices ({@code @WebMvcTest}, {@code @DataJpaTest}, ...), which turn auto-configuration off and
+	 * import only what they list: the generators' stores are mostly not there. The slices that have a store list
+	 * {@link IdWorkerSliceAutoConfiguration}, which selects the same configurations.
+	 */
+	@Override
+	protected boolean isEnabled(AnnotationMetadata metadata) {
+		return getEnvironment().getProperty(EnableAutoConfiguration.ENABLED_OVERRIDE_PROPERTY, Boolean.class, true);
+	}
+
 	@Override
 	protected List<String> getCandidateConfigurations(AnnotationMetadata metadata,
 			@Nullable AnnotationAttributes attributes) {
+		return configurations(metadata);
+	}
+
+	/**
+	 * Returns the names of the configuration classes the modes of an {@code @EnableIdWorker} class need.
+	 * @param metadata the annotated class
+	 * @return class names, the modes' registrar and the shared beans first
+	 */
+	static List<String> configurations(AnnotationMetadata metadata) {
 		List<String> imports = new ArrayList<>(List.of(MODES, BASE));
 		for (IdWorkerMode mode : IdWorkerModes.of(metadata).modes()) {
 			imports.addAll(switch (mode) {

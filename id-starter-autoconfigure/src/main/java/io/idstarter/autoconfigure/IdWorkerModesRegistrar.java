@@ -1,9 +1,9 @@
 package io.idstarter.autoconfigure;
 
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 
 import io.idstarter.IdWorker;
 
@@ -30,19 +30,26 @@ class IdWorkerModesRegistrar implements ImportBeanDefinitionRegistrar {
 
 	@Override
 	public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
-		IdWorkerModes modes = IdWorkerModes.of(metadata);
-		List<String> annotated = annotatedClasses(registry);
+		List<AnnotationMetadata> annotatedClasses = annotatedClasses(registry);
+		List<String> annotated = annotatedClasses.stream().map(AnnotationMetadata::getClassName).toList();
+		// Imported by IdWorkerSliceAutoConfiguration in a test slice: the modes are those of the application class.
+		AnnotationMetadata source = (!metadata.isAnnotated(EnableIdWorker.class.getName())
+				&& annotatedClasses.size() == 1) ? annotatedClasses.get(0) : metadata;
+		IdWorkerModes modes = IdWorkerModes.of(source);
 		if (annotated.size() > 1 || registry.containsBeanDefinition(MODES_BEAN_NAME)) {
 			throw new IllegalStateException("@EnableIdWorker is on more than one class " + annotated
 					+ ": put it once, on the application's main class, with all the modes it needs");
 		}
-		RootBeanDefinition definition = new RootBeanDefinition(IdWorkerModes.class, () -> modes);
+		// Constructor arguments, not instance suppliers: ahead-of-time processing writes them out as code.
+		RootBeanDefinition definition = new RootBeanDefinition(IdWorkerModes.class);
+		definition.getConstructorArgumentValues().addIndexedArgumentValue(0, modes.modes());
+		definition.getConstructorArgumentValues().addIndexedArgumentValue(1, modes.source());
 		definition.setRole(BeanDefinition.ROLE_INFRASTRUCTURE);
 		registry.registerBeanDefinition(MODES_BEAN_NAME, definition);
 		if (modes.segment() && modes.snowflake() != null) {
 			String primary = (modes.primary() == IdWorkerMode.SEGMENT) ? SegmentIds.BEAN_NAME : SnowflakeIds.BEAN_NAME;
-			RootBeanDefinition postProcessor = new RootBeanDefinition(PrimaryIdWorkerPostProcessor.class,
-					() -> new PrimaryIdWorkerPostProcessor(primary));
+			RootBeanDefinition postProcessor = new RootBeanDefinition(PrimaryIdWorkerPostProcessor.class);
+			postProcessor.getConstructorArgumentValues().addIndexedArgumentValue(0, primary);
 			postProcessor.setRole(BeanDefinition.ROLE_INFRASTRUCTURE);
 			registry.registerBeanDefinition(PRIMARY_POST_PROCESSOR_BEAN_NAME, postProcessor);
 		}
@@ -53,17 +60,17 @@ class IdWorkerModesRegistrar implements ImportBeanDefinitionRegistrar {
 	 * typing any bean. Their selectors share the auto-configuration group, which imports this registrar once, for the
 	 * first of them: the others would be ignored silently.
 	 */
-	private static List<String> annotatedClasses(BeanDefinitionRegistry registry) {
-		Set<String> annotated = new LinkedHashSet<>();
+	static List<AnnotationMetadata> annotatedClasses(BeanDefinitionRegistry registry) {
+		Map<String, AnnotationMetadata> annotated = new LinkedHashMap<>();
 		for (String name : registry.getBeanDefinitionNames()) {
 			// A @Bean method's definition carries its declaring class's metadata: not another annotated class.
 			if (registry.getBeanDefinition(name) instanceof AnnotatedBeanDefinition definition
 					&& definition.getFactoryMethodMetadata() == null
 					&& definition.getMetadata().isAnnotated(EnableIdWorker.class.getName())) {
-				annotated.add(definition.getMetadata().getClassName());
+				annotated.putIfAbsent(definition.getMetadata().getClassName(), definition.getMetadata());
 			}
 		}
-		return new ArrayList<>(annotated);
+		return new ArrayList<>(annotated.values());
 	}
 
 	/**

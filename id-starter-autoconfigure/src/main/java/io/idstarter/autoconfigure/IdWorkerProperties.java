@@ -124,6 +124,13 @@ public class IdWorkerProperties implements InitializingBean {
 		 */
 		private @Nullable LayoutPreset preset;
 
+		/**
+		 * Whether IDs must stay below 2^53, the largest integer a JavaScript number holds exactly: the bits then sum
+		 * to at most 53 instead of exactly 63. With the bit widths left at their defaults, the layout is 41
+		 * timestamp, 6 worker-ID and 6 sequence bits (64 workers, 64 IDs per millisecond each).
+		 */
+		private boolean javascriptSafe;
+
 		private final ClockBackwards clockBackwards = new ClockBackwards();
 
 		public @Nullable LayoutPreset getPreset() {
@@ -166,6 +173,14 @@ public class IdWorkerProperties implements InitializingBean {
 			this.sequenceBits = sequenceBits;
 		}
 
+		public boolean isJavascriptSafe() {
+			return this.javascriptSafe;
+		}
+
+		public void setJavascriptSafe(boolean javascriptSafe) {
+			this.javascriptSafe = javascriptSafe;
+		}
+
 		public ClockBackwards getClockBackwards() {
 			return this.clockBackwards;
 		}
@@ -196,8 +211,8 @@ public class IdWorkerProperties implements InitializingBean {
 		private ClockBackwardsAction policy = ClockBackwardsAction.FAIL;
 
 		/**
-		 * Largest clock offset that is waited out (policy 'fail') or bridged by issuing on the last timestamp
-		 * (policy 'tolerate'); beyond it, ID requests fail until the clock catches up.
+		 * Largest step back of the clock that is waited out, under both policies; beyond it, ID requests fail until
+		 * the clock catches up (policy 'fail') or are served from the last timestamp (policy 'tolerate').
 		 */
 		private Duration maxWait = Duration.ofMillis(5);
 
@@ -230,7 +245,8 @@ public class IdWorkerProperties implements InitializingBean {
 		FAIL,
 
 		/**
-		 * Keep issuing on the last timestamp while the clock is behind by at most the max wait, then fail.
+		 * Wait out a step back up to the max wait; through a larger one, keep issuing from the last timestamp (IDs
+		 * run ahead of the clock until it catches up, within the lease's ceiling).
 		 */
 		TOLERATE
 
@@ -581,12 +597,6 @@ public class IdWorkerProperties implements InitializingBean {
 		 */
 		private String leaseTable = "id_worker_lease";
 
-		/**
-		 * When to create the tables if they are missing: 'embedded' for embedded databases only (H2), 'always', or
-		 * 'never' when the schema is managed elsewhere (Flyway, Liquibase, a DBA).
-		 */
-		private SchemaInitialization initializeSchema = SchemaInitialization.EMBEDDED;
-
 		public String getSegmentTable() {
 			return this.segmentTable;
 		}
@@ -602,36 +612,6 @@ public class IdWorkerProperties implements InitializingBean {
 		public void setLeaseTable(String leaseTable) {
 			this.leaseTable = leaseTable;
 		}
-
-		public SchemaInitialization getInitializeSchema() {
-			return this.initializeSchema;
-		}
-
-		public void setInitializeSchema(SchemaInitialization initializeSchema) {
-			this.initializeSchema = initializeSchema;
-		}
-
-	}
-
-	/**
-	 * When to create the store's tables, after Spring Boot's {@code DatabaseInitializationMode}.
-	 */
-	public enum SchemaInitialization {
-
-		/**
-		 * Create the tables in embedded databases only.
-		 */
-		EMBEDDED,
-
-		/**
-		 * Create the tables in any database.
-		 */
-		ALWAYS,
-
-		/**
-		 * Never create the tables.
-		 */
-		NEVER
 
 	}
 

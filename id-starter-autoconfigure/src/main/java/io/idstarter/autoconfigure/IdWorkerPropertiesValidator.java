@@ -2,6 +2,10 @@ package io.idstarter.autoconfigure;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.regex.Pattern;
 
 import io.idstarter.autoconfigure.IdWorkerProperties.Lease;
@@ -9,6 +13,7 @@ import io.idstarter.autoconfigure.IdWorkerProperties.Segment;
 import io.idstarter.autoconfigure.IdWorkerProperties.Snowflake;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.segment.SegmentKeys;
+import org.jspecify.annotations.Nullable;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
@@ -41,7 +46,36 @@ final class IdWorkerPropertiesValidator {
 	private static final Pattern TABLE_NAME = Pattern
 		.compile("([A-Za-z_][A-Za-z0-9_]{0,62}\\.)?[A-Za-z_][A-Za-z0-9_]{0,62}");
 
+	/** Most bits of a JavaScript-safe layout: IDs below 2^53 (as in {@code SnowflakeLayout}). */
+	static final int JAVASCRIPT_SAFE_BITS = 53;
+
 	private IdWorkerPropertiesValidator() {
+	}
+
+	/**
+	 * Says which width to change by how many bits to reach the total, with what each change gives.
+	 * @param epoch the epoch, for the year the timestamp runs out
+	 * @param bits timestamp, worker-ID and sequence widths
+	 * @param missing bits to add (positive) or remove (negative)
+	 */
+	private static String fixes(@Nullable Instant epoch, int[] bits, int missing) {
+		String verb = (missing < 0) ? "lower" : "raise";
+		List<String> options = new ArrayList<>();
+		String[] names = { "timestamp-bits", "worker-id-bits", "sequence-bits" };
+		for (int i = 0; i < 3; i++) {
+			int width = bits[i] + missing;
+			if (width < 1 || (i == 1 && width > MAX_WORKER_ID_BITS)) {
+				continue;
+			}
+			String gives = switch (i) {
+				case 0 -> (epoch != null && width < 62) ? "IDs until " + epoch.plusMillis(1L << width).atZone(
+						ZoneOffset.UTC).getYear() : width + " bits of milliseconds";
+				case 1 -> (1L << width) + " workers";
+				default -> (1L << width) + " IDs/ms per worker";
+			};
+			options.add(names[i] + " to " + width + " (" + gives + ")");
+		}
+		return options.isEmpty() ? "change the widths so that they add up" : verb + " " + String.join(", or ", options);
 	}
 
 	static void validate(IdWorkerProperties properties, Instant now) {
@@ -106,16 +140,35 @@ final class IdWorkerPropertiesValidator {
 		}
 	}
 
+	/** Bit widths of a JavaScript-safe layout whose widths were left at the 63-bit defaults. */
+	private static final int[] JAVASCRIPT_SAFE_DEFAULTS = { 41, 6, 6 };
+
+	/**
+	 * Returns the timestamp, worker-ID and sequence widths in force: those configured, or for a JavaScript-safe
+	 * layout with the widths left at their 63-bit defaults, {@link #JAVASCRIPT_SAFE_DEFAULTS}.
+	 * @param snowflake the settings
+	 * @return three widths
+	 */
+	static int[] bits(Snowflake snowflake) {
+		int[] configured = { snowflake.getTimestampBits(), snowflake.getWorkerIdBits(), snowflake.getSequenceBits() };
+		Snowflake defaults = new Snowflake();
+		int[] standard = { defaults.getTimestampBits(), defaults.getWorkerIdBits(), defaults.getSequenceBits() };
+		return (snowflake.isJavascriptSafe() && Arrays.equals(configured, standard))
+				? JAVASCRIPT_SAFE_DEFAULTS.clone() : configured;
+	}
+
 	private static void validateSnowflake(Snowflake snowflake, Instant now) {
-		int timestampBits = snowflake.getTimestampBits();
-		int workerIdBits = snowflake.getWorkerIdBits();
-		int sequenceBits = snowflake.getSequenceBits();
+		int[] bits = bits(snowflake);
+		int timestampBits = bits[0];
+		int workerIdBits = bits[1];
+		int sequenceBits = bits[2];
 		requireRange("snowflake.timestamp-bits", timestampBits, 1, SNOWFLAKE_BITS - 2, "");
 		requireRange("snowflake.worker-id-bits", workerIdBits, 1, MAX_WORKER_ID_BITS,
 				" (2^bits worker IDs, one per running instance)");
 		requireRange("snowflake.sequence-bits", sequenceBits, 1, SNOWFLAKE_BITS - 2, " (2^bits IDs per millisecond)");
 		int sum = timestampBits + workerIdBits + sequenceBits;
-		if (sum != SNOWFLAKE_BITS) {
+		boolean javascriptSafe = snowflake.isJavascriptSafe();
+		if (javascriptSafe ? sum > JAVASCRIPT_SAFE_BITS : sum != SNOWFLAKE_BITS) {
 			Snowflake defaults = new Snowflake();
 			String name = (workerIdBits != defaults.getWorkerIdBits()) ? "snowflake.worker-id-bits"
 					: (sequenceBits != defaults.getSequenceBits()) ? "snowflake.sequence-bits"
@@ -125,9 +178,14 @@ final class IdWorkerPropertiesValidator {
 				case "snowflake.sequence-bits" -> sequenceBits;
 				default -> timestampBits;
 			};
-			throw invalid(name, value, "timestamp-bits + worker-id-bits + sequence-bits must be " + SNOWFLAKE_BITS
-					+ " so that every ID is a positive long, but " + timestampBits + " + " + workerIdBits + " + "
-					+ sequenceBits + " = " + sum);
+			String rule = javascriptSafe
+					? "with id-worker.snowflake.javascript-safe, timestamp-bits + worker-id-bits + sequence-bits must "
+							+ "be at most " + JAVASCRIPT_SAFE_BITS + " so that every ID stays below 2^53"
+					: "timestamp-bits + worker-id-bits + sequence-bits must be " + SNOWFLAKE_BITS
+							+ " so that every ID is a positive long";
+			throw invalid(name, value, rule + ", but " + timestampBits + " + " + workerIdBits + " + " + sequenceBits
+					+ " = " + sum + ": " + fixes(snowflake.getEpoch(), bits, (javascriptSafe ? JAVASCRIPT_SAFE_BITS
+							: SNOWFLAKE_BITS) - sum));
 		}
 		Instant epoch = snowflake.getEpoch();
 		if (epoch == null || epoch.isAfter(now) || epoch.isBefore(Instant.EPOCH)) {
@@ -147,6 +205,11 @@ final class IdWorkerPropertiesValidator {
 		}
 		if (snowflake.getClockBackwards().getPolicy() == null) {
 			throw invalid("snowflake.clock-backwards.policy", null, "must be 'fail' or 'tolerate'");
+		}
+		if (snowflake.getPreset() != null && snowflake.isJavascriptSafe()) {
+			throw invalid("snowflake.javascript-safe", true, "cannot be combined with id-worker.snowflake.preset ("
+					+ snowflake.getPreset().name().toLowerCase(java.util.Locale.ROOT) + "), whose layout has 63 bits; "
+					+ "remove one of them");
 		}
 		Snowflake defaults = new Snowflake();
 		if (snowflake.getPreset() != null && (!epoch.equals(defaults.getEpoch())

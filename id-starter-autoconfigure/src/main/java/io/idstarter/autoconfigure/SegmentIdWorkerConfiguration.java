@@ -26,11 +26,11 @@ import org.springframework.context.annotation.DependsOn;
 
 /**
  * The segment generator, bean {@code segmentIdWorker}; selected by {@code @EnableIdWorker(mode = SEGMENT)}. It loads
- * the store's keys when the bean is initialised and stops at shutdown, after creating the keys of
- * {@code id-worker.segment.keys} that the store lacks. Prefetches run on the generator's own threads, or on an
- * {@link Executor} bean named {@value #PREFETCH_EXECUTOR_BEAN_NAME} when the application defines one. This node's high
- * marks ({@link SegmentMarks}, bean {@value #MARKS_BEAN_NAME}) are kept in {@code id-worker.segment.marks-file}, or
- * beside {@code id-worker.lease.cache-file}, or in memory.
+ * the store's keys when the bean is initialised and stops when the context stops, before the store's client, after
+ * creating the keys of {@code id-worker.segment.keys} that the store lacks. Prefetches run on the generator's own
+ * threads, or on an {@link Executor} bean named {@value #PREFETCH_EXECUTOR_BEAN_NAME} when the application defines
+ * one. This node's high marks ({@link SegmentMarks}, bean {@value #MARKS_BEAN_NAME}) are kept in
+ * {@code id-worker.segment.marks-file}, or beside {@code id-worker.lease.cache-file}, or in memory.
  *
  * @since 0.1.0
  */
@@ -108,6 +108,17 @@ public final class SegmentIdWorkerConfiguration {
 			return cacheFile.toAbsolutePath().resolveSibling(DEFAULT_MARKS_FILE_NAME);
 		}
 		return null;
+	}
+
+	@Bean
+	SegmentGeneratorLifecycle idWorkerSegmentGeneratorLifecycle(ObjectProvider<SegmentIdGenerator> generator) {
+		return new SegmentGeneratorLifecycle(generator);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	SegmentKeysCheck idWorkerSegmentKeysCheck(ObjectProvider<SegmentIdGenerator> segments) {
+		return new SegmentKeysCheck(segments);
 	}
 
 	static SegmentOptions options(IdWorkerProperties.Segment segment) {

@@ -8,9 +8,12 @@ import io.idstarter.lease.WorkerLeaseKeeper;
 import io.idstarter.snowflake.ClockBackwardsPolicy;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
 import io.idstarter.snowflake.SnowflakeLayout;
+import io.idstarter.store.zookeeper.LeafSnowflake;
 import io.idstarter.time.TimeSource;
 
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -25,7 +28,7 @@ import org.springframework.core.env.Environment;
  * The Snowflake generator, bean {@code snowflakeIdWorker}, and the {@link WorkerLeaseKeeper} that leases its worker
  * ID from the application's {@link ISequenceManager}; selected by {@code @EnableIdWorker(mode = DB | REDIS | MONGO | ZOOKEEPER | ETCD)}.
  * The worker ID is borrowed while the beans are initialised, before any bean that uses the generator, and given back
- * at shutdown, after them.
+ * when the context stops, after the web server and before the store's client.
  *
  * @since 0.1.0
  */
@@ -33,15 +36,24 @@ import org.springframework.core.env.Environment;
 @EnableConfigurationProperties(IdWorkerProperties.class)
 public final class SnowflakeIdWorkerConfiguration {
 
+	private static final Logger logger = LoggerFactory.getLogger(SnowflakeIdWorkerConfiguration.class);
+
 	@Bean
 	@ConditionalOnMissingBean
 	SnowflakeLayout snowflakeLayout(IdWorkerProperties properties) {
 		IdWorkerProperties.Snowflake snowflake = properties.getSnowflake();
 		if (snowflake.getPreset() == IdWorkerProperties.LayoutPreset.LEAF) {
-			return io.idstarter.store.zookeeper.LeafSnowflake.layout();
+			SnowflakeLayout leaf = LeafSnowflake.layout();
+			logger.info("Snowflake layout: Leaf's preset: {}", leaf);
+			return leaf;
 		}
-		return SnowflakeLayout.of(snowflake.getEpoch(), snowflake.getTimestampBits(), snowflake.getWorkerIdBits(),
-				snowflake.getSequenceBits());
+		int[] bits = IdWorkerPropertiesValidator.bits(snowflake);
+		SnowflakeLayout layout = snowflake.isJavascriptSafe()
+				? SnowflakeLayout.javaScriptSafe(snowflake.getEpoch(), bits[0], bits[1], bits[2])
+				: SnowflakeLayout.of(snowflake.getEpoch(), bits[0], bits[1], bits[2]);
+		logger.info("Snowflake layout: {} timestamp, {} worker-ID, {} sequence bits from {}: {}", bits[0], bits[1],
+				bits[2], layout.epoch(), layout);
+		return layout;
 	}
 
 	@Bean
@@ -59,7 +71,7 @@ public final class SnowflakeIdWorkerConfiguration {
 			ignoredType = { "io.idstarter.segment.SegmentIdGenerator", "io.idstarter.codec.ObfuscatedIdWorker" })
 	static class LeasedGeneratorConfiguration {
 
-		@Bean(initMethod = "start", destroyMethod = "close")
+		@Bean(initMethod = "borrow", destroyMethod = "close")
 		LeasedSnowflakeWorker leasedSnowflakeWorker(ObjectProvider<ISequenceManager> sequenceManager,
 				SnowflakeLayout layout, ClockBackwardsPolicy clockBackwardsPolicy, TimeSource timeSource,
 				IdWorkerProperties properties, Environment environment, ObjectProvider<IdWorkerListener> listeners,

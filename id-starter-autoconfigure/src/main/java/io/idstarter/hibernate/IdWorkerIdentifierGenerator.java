@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.beans.factory.ListableBeanFactory;
 
 /**
  * Base of the Hibernate generators that take entity identifiers from an {@link IdWorker} bean.
@@ -67,6 +68,19 @@ public abstract class IdWorkerIdentifierGenerator implements BeforeExecutionGene
 					+ "identifier, found " + type.getName() + ": IDs are 64-bit and do not fit smaller types");
 		}
 		this.stringIdentifier = (type == String.class);
+		requireWorkerDefined(annotation);
+	}
+
+	/**
+	 * Fails while the mappings are read, rather than at the first insert, when the application defines no generator
+	 * of the type this annotation needs. Reads bean definitions only: no generator is created here.
+	 */
+	private void requireWorkerDefined(String annotation) {
+		if (this.beanFactory instanceof ListableBeanFactory beans
+				&& beans.getBeanNamesForType(workerType(), true, false).length == 0) {
+			throw new IllegalStateException("@" + annotation + " on " + this.attribute + " needs a "
+					+ workerType().getSimpleName() + " bean, and the application defines none: " + missingWorkerHint());
+		}
 	}
 
 	@Override
@@ -139,6 +153,14 @@ public abstract class IdWorkerIdentifierGenerator implements BeforeExecutionGene
 	 * @return the ID
 	 */
 	protected abstract long nextId(IdWorker worker);
+
+	/**
+	 * Returns the bean factory Spring's bean container gave this generator.
+	 * @return the bean factory, or {@code null} when Hibernate created the generator without Spring
+	 */
+	protected @Nullable BeanFactory beanFactory() {
+		return this.beanFactory;
+	}
 
 	/**
 	 * Returns the entity attribute this generator serves, for messages.

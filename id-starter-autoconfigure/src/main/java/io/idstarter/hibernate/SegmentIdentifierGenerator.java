@@ -1,9 +1,12 @@
 package io.idstarter.hibernate;
 
 import io.idstarter.IdWorker;
+import io.idstarter.autoconfigure.SegmentKeysCheck;
 import io.idstarter.segment.SegmentIdGenerator;
 import org.hibernate.generator.AnnotationBasedGenerator;
 import org.hibernate.generator.GeneratorCreationContext;
+
+import org.springframework.beans.factory.BeanFactory;
 
 /**
  * Hibernate generator behind {@link SegmentGeneratedId}: takes IDs of one key from the {@link SegmentIdGenerator}
@@ -22,6 +25,11 @@ public class SegmentIdentifierGenerator extends IdWorkerIdentifierGenerator
 	public void initialize(SegmentGeneratedId annotation, GeneratorCreationContext context) {
 		initialize("SegmentGeneratedId", context);
 		this.key = annotation.key();
+		BeanFactory beans = beanFactory();
+		if (!this.key.isEmpty() && beans != null) {
+			// Checked once every bean exists, so that a missing key stops the start, not the first insert.
+			beans.getBeanProvider(SegmentKeysCheck.class).ifAvailable((check) -> check.require(this.key, attribute()));
+		}
 	}
 
 	@Override

@@ -3,6 +3,7 @@ package io.idstarter.metrics;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,10 +43,16 @@ import org.jspecify.annotations.Nullable;
  */
 public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 
-	/** Timer of store calls, tagged {@code key} (segment key or lease namespace), {@code operation}, {@code outcome}. */
+	/**
+	 * Timer of store calls, tagged {@code key} (segment key, {@code none} on lease calls), {@code namespace} (lease
+	 * namespace, {@code none} on segment calls), {@code operation} and {@code outcome}.
+	 */
 	public static final String STORE_CALLS = "idworker.store.calls";
 
-	/** Timer of callers that waited for the next segment, tagged {@code key} and {@code outcome}. */
+	/**
+	 * Timer of callers that waited because both segments of a key were spent, tagged {@code key} and {@code outcome};
+	 * a key's first fetch in this instance (nothing to serve from yet) is not a wait.
+	 */
 	public static final String SEGMENT_WAITS = "idworker.segment.waits";
 
 	/**
@@ -55,7 +62,10 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 	 */
 	public static final String SEGMENT_REFUSED = "idworker.segment.refused";
 
-	/** Counter of clock-moved-backwards events, tagged {@code action}. */
+	/**
+	 * Counter of clock-moved-backwards events, tagged {@code action} ({@code waited}, {@code tolerated},
+	 * {@code failed}); registered at 0 when bound to a Snowflake generator, so that an alert has a series to match.
+	 */
 	public static final String CLOCK_BACKWARDS = "idworker.clock.backwards";
 
 	/** Function counter of the IDs the Snowflake generator issued. */
@@ -81,6 +91,15 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 
 	private static final String ALLOCATE = "allocate";
 
+	/** Operations of the worker-ID lease store, whose {@code key} argument is the lease namespace. */
+	private static final Set<String> LEASE_OPERATIONS = Set.of("borrow", "renew", "release");
+
+	/** Actions a clock-backwards policy reports. */
+	private static final List<String> CLOCK_BACKWARDS_ACTIONS = List.of("waited", "tolerated", "failed");
+
+	/** Tag value for the tag a call does not have. */
+	private static final String NONE = "none";
+
 	private final MeterRegistry registry;
 
 	private final Supplier<@Nullable SnowflakeIdGenerator> snowflake;
@@ -93,6 +112,15 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 
 	/** Registries the binder was bound to; appended to before their keys are registered. */
 	private final List<MeterRegistry> boundRegistries = new CopyOnWriteArrayList<>();
+
+	/**
+	 * Segment keys whose meters are registered, per registry (by identity); registering a function meter twice makes
+	 * Micrometer log a warning, so each pair is registered once.
+	 */
+	private final Map<MeterRegistry, Set<String>> keysByRegistry = new ConcurrentHashMap<>();
+
+	/** {@link TimeSource#nanoTime()} at which each key's first range was allocated in this instance; set once. */
+	private final Map<String, Long> firstAllocation = new ConcurrentHashMap<>();
 
 	/** The segment generator, set once at the first bind; until then new keys are left to that bind. */
 	private volatile @Nullable SegmentIdGenerator boundSegments;
@@ -129,11 +157,17 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 
 	@Override
 	public void bindTo(MeterRegistry registry) {
+		if (this.keysByRegistry.putIfAbsent(registry, ConcurrentHashMap.newKeySet()) != null) {
+			return;
+		}
 		SnowflakeIdGenerator snowflake = this.snowflake.get();
 		if (snowflake != null) {
 			FunctionCounter.builder(SNOWFLAKE_ISSUED, snowflake, SnowflakeIdGenerator::issuedCount)
 				.description("IDs issued by the Snowflake generator")
 				.register(registry);
+			for (String action : CLOCK_BACKWARDS_ACTIONS) {
+				clockBackwardsCounter(registry, action);
+			}
 		}
 		WorkerLeaseKeeper lease = this.lease.get();
 		if (lease != null) {
@@ -163,20 +197,28 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 
 	@Override
 	public void storeCall(String key, String operation, long nanos, boolean success) {
+		boolean lease = LEASE_OPERATIONS.contains(operation);
 		Timer.builder(STORE_CALLS)
 			.description("Calls to the segment or lease store")
-			.tag("key", key)
+			.tag("key", lease ? NONE : key)
+			.tag("namespace", lease ? key : NONE)
 			.tag("operation", operation)
 			.tag("outcome", success ? "success" : "failure")
 			.register(this.registry)
 			.record(nanos, TimeUnit.NANOSECONDS);
 		if (success && ALLOCATE.equals(operation)) {
+			this.firstAllocation.putIfAbsent(key, this.time.nanoTime());
 			keySeen(key);
 		}
 	}
 
 	@Override
 	public void segmentWait(String key, long nanos, boolean served) {
+		Long first = this.firstAllocation.get(key);
+		if (first == null || this.time.nanoTime() - nanos <= first) {
+			// The wait began before the key had a range in this instance: its first fetch, not a spent segment.
+			return;
+		}
 		Timer.builder(SEGMENT_WAITS)
 			.description("Callers that waited because both segments of a key were spent")
 			.tag("key", key)
@@ -197,11 +239,14 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 
 	@Override
 	public void clockMovedBackwards(long offsetMillis, String action) {
-		Counter.builder(CLOCK_BACKWARDS)
+		clockBackwardsCounter(this.registry, action).increment();
+	}
+
+	private static Counter clockBackwardsCounter(MeterRegistry registry, String action) {
+		return Counter.builder(CLOCK_BACKWARDS)
 			.description("Times the wall clock was found behind the last Snowflake timestamp")
 			.tag("action", action)
-			.register(this.registry)
-			.increment();
+			.register(registry);
 	}
 
 	private void keySeen(String key) {
@@ -215,7 +260,11 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 	}
 
 	private void registerKey(MeterRegistry registry, SegmentIdGenerator segments, String key) {
-		// Registering an existing meter again returns it, so a race between bindTo and keySeen is harmless.
+		// Once per registry and key, whichever of bindTo and keySeen gets there first.
+		if (!this.keysByRegistry.computeIfAbsent(registry, (bound) -> ConcurrentHashMap.newKeySet()).add(key)) {
+			this.registeredKeys.add(key);
+			return;
+		}
 		FunctionCounter.builder(SEGMENT_ISSUED, segments, (generator) -> issued(generator, key))
 			.description("IDs issued for a segment key by this instance")
 			.tag("key", key)

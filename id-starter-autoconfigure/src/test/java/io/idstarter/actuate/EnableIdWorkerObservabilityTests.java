@@ -77,7 +77,7 @@ class EnableIdWorkerObservabilityTests {
 		this.contextRunner.run((context) -> {
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
 			assertThat(registry.get(IdWorkerMetrics.STORE_CALLS)
-				.tags("key", "obs", "operation", "borrow", "outcome", "success")
+				.tags("namespace", "obs", "operation", "borrow", "outcome", "success")
 				.timer()
 				.count()).isOne();
 			context.getBean(SnowflakeIdGenerator.class).nextId();

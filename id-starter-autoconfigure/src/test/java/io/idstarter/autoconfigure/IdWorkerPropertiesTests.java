@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.time.Instant;
 
 import io.idstarter.autoconfigure.IdWorkerProperties.ClockBackwardsAction;
-import io.idstarter.autoconfigure.IdWorkerProperties.SchemaInitialization;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -28,7 +27,6 @@ class IdWorkerPropertiesTests {
 			IdWorkerProperties properties = context.getBean(IdWorkerProperties.class);
 			assertThat(properties.getSnowflake().getEpoch()).isEqualTo(Instant.parse("2020-01-01T00:00:00Z"));
 			assertThat(properties.getSegment().getStore()).isEqualTo(IdWorkerStore.JDBC);
-			assertThat(properties.getJdbc().getInitializeSchema()).isEqualTo(SchemaInitialization.EMBEDDED);
 			assertThat(properties.getLease().getNamespace()).isNull();
 			assertThat(properties.getSegment().getDefaultKey()).isNull();
 		});
@@ -81,11 +79,39 @@ class IdWorkerPropertiesTests {
 				assertThat(segment.getDynamicStep().getMaxStep()).isEqualTo(5000);
 				assertThat(properties.getJdbc().getSegmentTable()).isEqualTo("ids.segments");
 				assertThat(properties.getJdbc().getLeaseTable()).isEqualTo("worker_leases");
-				assertThat(properties.getJdbc().getInitializeSchema()).isEqualTo(SchemaInitialization.NEVER);
 				assertThat(properties.getRedis().getKeyPrefix()).isEqualTo("{ids}:");
 				assertThat(properties.getMongo().getSegmentCollection()).isEqualTo("segments");
 				assertThat(properties.getMongo().getLeaseCollection()).isEqualTo("leases");
 			});
+	}
+
+	@Test
+	void javascriptSafeLayoutDefaultsTo41And6And6() {
+		this.contextRunner.withPropertyValues("id-worker.snowflake.javascript-safe=true")
+			.run((context) -> assertThat(context).hasNotFailed());
+		assertThat(IdWorkerPropertiesValidator.bits(javascriptSafe())).containsExactly(41, 6, 6);
+	}
+
+	@Test
+	void javascriptSafeLayoutOfMoreThan53BitsFailsSayingWhichWidthToLower() {
+		this.contextRunner
+			.withPropertyValues("id-worker.snowflake.javascript-safe=true", "id-worker.snowflake.worker-id-bits=8",
+					"id-worker.snowflake.sequence-bits=6")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context).getFailure()
+					.rootCause()
+					.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+					.hasMessageContaining("id-worker.snowflake.worker-id-bits")
+					.hasMessageContaining("at most 53 so that every ID stays below 2^53, but 41 + 8 + 6 = 55")
+					.hasMessageContaining("worker-id-bits to 6 (64 workers)");
+			});
+	}
+
+	private static IdWorkerProperties.Snowflake javascriptSafe() {
+		IdWorkerProperties.Snowflake snowflake = new IdWorkerProperties.Snowflake();
+		snowflake.setJavascriptSafe(true);
+		return snowflake;
 	}
 
 	@ParameterizedTest(name = "{0}={1}")
@@ -95,6 +121,7 @@ class IdWorkerPropertiesTests {
 			id-worker.snowflake.worker-id-bits           | 11                   | 41 + 11 + 12 = 64
 			id-worker.snowflake.sequence-bits            | 0                    | between 1 and 61
 			id-worker.snowflake.sequence-bits            | 10                   | 41 + 10 + 10 = 61
+			id-worker.snowflake.worker-id-bits           | 13                   | lower timestamp-bits to 38 (IDs until 2028), or worker-id-bits to 10 (1024 workers), or sequence-bits to 9 (512 IDs/ms per worker)
 			id-worker.snowflake.epoch                    | 2999-01-01T00:00:00Z | must be between 1970-01-01T00:00:00Z and now
 			id-worker.snowflake.clock-backwards.max-wait | -1ms                 | between 0 and 1m
 			id-worker.snowflake.clock-backwards.max-wait | 61s                  | between 0 and 1m
@@ -122,6 +149,7 @@ class IdWorkerPropertiesTests {
 			id-worker.mongo.lease-collection             | a$b                  | MongoDB collection name
 			""")
 	void invalidValueFailsNamingTheProperty(String name, String value, String reason) {
+		// The bit-sum reason also says which width to change, by how much, and what that gives.
 		this.contextRunner.withPropertyValues(name + "=" + value).run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(context).getFailure()

@@ -1,25 +1,35 @@
 package io.idstarter.autoconfigure;
 
+import java.sql.SQLException;
+
 import io.idstarter.IdGenerationException;
 import io.idstarter.lease.ClockSkewException;
 import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.NoFreeWorkerIdException;
 import io.idstarter.segment.SegmentStoreException;
+import io.idstarter.store.jdbc.JdbcSequenceManager;
+import io.idstarter.store.mongo.MongoSegmentStore;
+import io.idstarter.store.redis.RedisSequenceManager;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.BeanCreationException;
+import org.springframework.beans.factory.support.DefaultListableBeanFactory;
+import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class IdWorkerStartupFailureAnalyzerTests {
 
-	private final IdWorkerStoreFailureAnalyzer storeAnalyzer = new IdWorkerStoreFailureAnalyzer();
+	private final DefaultListableBeanFactory beanFactory = new DefaultListableBeanFactory();
+
+	private final IdWorkerStoreFailureAnalyzer storeAnalyzer = new IdWorkerStoreFailureAnalyzer(this.beanFactory);
 
 	private final NoFreeWorkerIdFailureAnalyzer noFreeWorkerIdAnalyzer = new NoFreeWorkerIdFailureAnalyzer();
 
 	@Test
 	void leaseStoreFailureQuotesTheStoreAndSaysHowToCreateTheTable() {
+		this.beanFactory.registerBeanDefinition("jdbcSequenceManager", new RootBeanDefinition(JdbcSequenceManager.class));
 		LeaseStoreException cause = new LeaseStoreException("table 'id_worker_lease' does not exist");
 		FailureAnalysis analysis = this.storeAnalyzer.analyze(wrapped(cause));
 		assertThat(analysis.getDescription()).isEqualTo("The worker-ID lease store failed while the Snowflake "
@@ -31,11 +41,29 @@ class IdWorkerStartupFailureAnalyzerTests {
 
 	@Test
 	void segmentStoreFailureQuotesTheStore() {
-		FailureAnalysis analysis = this.storeAnalyzer
-			.analyze(wrapped(new SegmentStoreException("connection refused: postgresql://db:5432/ids")));
+		FailureAnalysis analysis = this.storeAnalyzer.analyze(wrapped(new SegmentStoreException(
+				"connection refused: postgresql://db:5432/ids", new SQLException("refused", "08001"))));
 		assertThat(analysis.getDescription()).isEqualTo("The segment store failed while the segment generator read "
 				+ "its keys: connection refused: postgresql://db:5432/ids");
 		assertThat(analysis.getAction()).contains("spring.datasource.*");
+	}
+
+	@Test
+	void redisStoreFailureSaysWhatToCheckInRedisAndNothingAboutTables() {
+		this.beanFactory.registerBeanDefinition("redisSequenceManager",
+				new RootBeanDefinition(RedisSequenceManager.class));
+		FailureAnalysis analysis = this.storeAnalyzer
+			.analyze(wrapped(new LeaseStoreException("Redis at localhost:1 did not answer")));
+		assertThat(analysis.getAction()).contains("spring.data.redis.*", "id-worker.redis.key-prefix")
+			.doesNotContain("table", "jdbc", "datasource");
+	}
+
+	@Test
+	void mongoStoreFailureSaysWhatToCheckInMongo() {
+		this.beanFactory.registerBeanDefinition("mongoSegmentStore", new RootBeanDefinition(MongoSegmentStore.class));
+		FailureAnalysis analysis = this.storeAnalyzer
+			.analyze(wrapped(new SegmentStoreException("MongoDB timed out")));
+		assertThat(analysis.getAction()).contains("spring.mongodb.*").doesNotContain("table", "jdbc");
 	}
 
 	@Test

@@ -19,6 +19,7 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.mongodb.core.MongoOperations;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -34,6 +35,9 @@ class SegmentIdWorkerConfigurationTests {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withUserConfiguration(SegmentMode.class)
 		.withBean(SegmentStore.class, () -> this.store);
+
+	/** The generator of the running context, for a lifecycle bean to look at when it stops. */
+	private final SegmentIdGenerator[] generatorHolder = new SegmentIdGenerator[1];
 
 	SegmentIdWorkerConfigurationTests() {
 		this.store.createKey("orders", 1000, 100, "orders");
@@ -53,6 +57,53 @@ class SegmentIdWorkerConfigurationTests {
 			assertThat(generator[0].nextId("orders")).isEqualTo(1001);
 		});
 		assertThatThrownBy(() -> generator[0].nextId("orders")).hasMessageContaining("closed");
+	}
+
+	@Test
+	void generatorIsStoppedBeforeStoreClientsOfPhaseZeroStop() {
+		String[] seenByStoreClient = new String[1];
+		this.contextRunner.withBean("storeClient", SmartLifecycle.class, () -> new SmartLifecycle() {
+
+			private volatile boolean running;
+
+			@Override
+			public void start() {
+				this.running = true;
+			}
+
+			@Override
+			public void stop() {
+				// Like a Redis connection factory: by now the generator must have stopped fetching.
+				SegmentIdGenerator generator = this.generatorOf();
+				try {
+					generator.nextId("orders");
+					seenByStoreClient[0] = "still issuing";
+				}
+				catch (IllegalStateException ex) {
+					seenByStoreClient[0] = ex.getMessage();
+				}
+				this.running = false;
+			}
+
+			private SegmentIdGenerator generatorOf() {
+				return generatorHolder[0];
+			}
+
+			@Override
+			public boolean isRunning() {
+				return this.running;
+			}
+
+			@Override
+			public int getPhase() {
+				return 0;
+			}
+
+		}).run((context) -> {
+			generatorHolder[0] = context.getBean(SegmentIdGenerator.class);
+			assertThat(generatorHolder[0].nextId("orders")).isEqualTo(1000);
+		});
+		assertThat(seenByStoreClient[0]).contains("closed");
 	}
 
 	@Test

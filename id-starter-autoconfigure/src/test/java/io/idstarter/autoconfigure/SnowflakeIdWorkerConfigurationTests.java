@@ -50,6 +50,33 @@ class SnowflakeIdWorkerConfigurationTests {
 		.withBean(ISequenceManager.class, () -> this.sequenceManager);
 
 	@Test
+	void aRedisModeApplicationNeedsNoSqlLibrary() {
+		new ApplicationContextRunner().withUserConfiguration(RedisModeWithOwnStore.class)
+			.withBean(ISequenceManager.class, () -> this.sequenceManager)
+			.withClassLoader(new FilteredClassLoader("org.springframework.boot.sql", "org.springframework.boot.jdbc",
+					"javax.sql"))
+			.withPropertyValues("id-worker.jdbc.segment-table=unused")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(IdWorker.class).nextId()).isPositive();
+			});
+	}
+
+	@Test
+	void javascriptSafeLayoutIssuesIdsBelow2To53() {
+		this.contextRunner.withPropertyValues("id-worker.snowflake.javascript-safe=true").run((context) -> {
+			SnowflakeLayout layout = context.getBean(SnowflakeLayout.class);
+			assertThat(layout.isJavaScriptSafe()).isTrue();
+			assertThat(layout.maxWorkerId()).isEqualTo(63);
+			assertThat(layout.toString()).contains("64 workers, 64 IDs/ms, valid until 2089", "JavaScript-safe");
+			SnowflakeIdGenerator generator = context.getBean(SnowflakeIdGenerator.class);
+			for (int i = 0; i < 10_000; i++) {
+				assertThat(generator.nextId()).isPositive().isLessThan(1L << 53);
+			}
+		});
+	}
+
+	@Test
 	void generatorIsLeasedAWorkerIdBeforeItIsUsed() {
 		this.contextRunner.run((context) -> {
 			assertThat(context).hasSingleBean(IdWorker.class)
@@ -286,6 +313,12 @@ class SnowflakeIdWorkerConfigurationTests {
 	@Configuration(proxyBeanMethods = false)
 	@EnableIdWorker(mode = IdWorkerMode.DB)
 	static class DbMode {
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableIdWorker(mode = IdWorkerMode.REDIS)
+	static class RedisModeWithOwnStore {
 
 	}
 

@@ -9,6 +9,7 @@ import java.util.function.IntFunction;
 import java.util.stream.LongStream;
 
 import io.idstarter.IdWorkerListener;
+import io.idstarter.autoconfigure.SegmentKeysCheck;
 import io.idstarter.hibernate.entities.Invoice;
 import io.idstarter.hibernate.entities.Order;
 import io.idstarter.hibernate.entities.Ticket;
@@ -25,6 +26,7 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
@@ -131,14 +133,24 @@ class IdWorkerIdentifierGeneratorTests {
 	}
 
 	@Test
-	void persistFailsWithAHintWhenTheGeneratorBeanIsMissing() {
-		this.contextRunner.withUserConfiguration(Entities.class, Snowflake.class).run((context) -> {
-			EntityManagerFactory factory = context.getBean(EntityManagerFactory.class);
-			assertThatIllegalStateException().isThrownBy(() -> persist(factory, 1, (i) -> new Invoice("c")))
-				.withMessage("No single SegmentIdGenerator bean for the identifier of "
-						+ "io.idstarter.hibernate.entities.Invoice.id: enable segment mode "
-						+ "(@EnableIdWorker(mode = SEGMENT))");
-		});
+	void missingGeneratorBeanFailsTheStartWithAHint() {
+		this.contextRunner.withUserConfiguration(Entities.class, Snowflake.class)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessage("@SegmentGeneratedId on io.idstarter.hibernate.entities.Invoice.id needs a "
+						+ "SegmentIdGenerator bean, and the application defines none: enable segment mode "
+						+ "(@EnableIdWorker(mode = SEGMENT))"));
+	}
+
+	@Test
+	void segmentKeyMissingFromTheStoreFailsTheStart() {
+		this.contextRunner.withUserConfiguration(Entities.class, Snowflake.class, SegmentsWithoutKeys.class)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasMessageContaining("The segment key 'invoice' of io.idstarter.hibernate.entities.Invoice.id is "
+						+ "not in the segment store (it has [])")
+				.hasMessageContaining("SegmentKeyAdmin.createKey"));
 	}
 
 	@Test
@@ -204,6 +216,21 @@ class IdWorkerIdentifierGeneratorTests {
 					ClockBackwardsPolicy.defaults(), IdWorkerListener.NONE);
 			generator.grant(WorkerGrant.fixed(WORKER_ID));
 			return generator;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class SegmentsWithoutKeys {
+
+		@Bean(initMethod = "start")
+		SegmentIdGenerator segmentIdGenerator() {
+			return new SegmentIdGenerator(new InMemorySegmentStore(), SegmentOptions.defaults());
+		}
+
+		@Bean
+		SegmentKeysCheck segmentKeysCheck(ObjectProvider<SegmentIdGenerator> segments) {
+			return new SegmentKeysCheck(segments);
 		}
 
 	}

@@ -7,10 +7,18 @@ import io.idstarter.IdWorkerListener;
 import io.idstarter.segment.InMemorySegmentStore;
 import io.idstarter.segment.SegmentIdGenerator;
 import io.idstarter.segment.SegmentOptions;
+import io.idstarter.snowflake.ClockBackwardsPolicy;
+import io.idstarter.snowflake.SnowflakeIdGenerator;
+import io.idstarter.snowflake.SnowflakeLayout;
+import io.idstarter.time.ManualTimeSource;
 import io.idstarter.time.TimeSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -18,18 +26,22 @@ import static org.awaitility.Awaitility.await;
 /**
  * Tests for {@link IdWorkerMetrics} without Spring.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class IdWorkerMetricsTests {
 
 	@Test
 	void eventsAreRecordedWithoutGenerators() {
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
-		IdWorkerMetrics metrics = new IdWorkerMetrics(registry);
+		ManualTimeSource time = new ManualTimeSource();
+		IdWorkerMetrics metrics = new IdWorkerMetrics(registry, () -> null, () -> null, () -> null, time);
 		metrics.storeCall("ns", "renew", Duration.ofMillis(3).toNanos(), false);
+		metrics.storeCall("order", "allocate", Duration.ofMillis(1).toNanos(), true);
+		time.advance(Duration.ofSeconds(1));
 		metrics.segmentWait("order", Duration.ofMillis(20).toNanos(), true);
 		metrics.clockMovedBackwards(7, "failed");
 		metrics.bindTo(registry);
 		assertThat(registry.get(IdWorkerMetrics.STORE_CALLS)
-			.tags("key", "ns", "operation", "renew", "outcome", "failure")
+			.tags("key", "none", "namespace", "ns", "operation", "renew", "outcome", "failure")
 			.timer()
 			.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(3);
 		assertThat(registry.get(IdWorkerMetrics.SEGMENT_WAITS).tags("outcome", "served").timer().count()).isOne();
@@ -84,6 +96,83 @@ class IdWorkerMetricsTests {
 				assertThat(issued(registry, "a")).isEqualTo(1);
 				assertThat(issued(registry, "b")).isEqualTo(2);
 			}
+		}
+		finally {
+			segments.close();
+		}
+	}
+
+	@Test
+	void aKeysFirstFetchIsNotAWait() {
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		ManualTimeSource time = new ManualTimeSource();
+		IdWorkerMetrics metrics = new IdWorkerMetrics(registry, () -> null, () -> null, () -> null, time);
+		// The first caller waits for the key's first range: the wait began before any allocation.
+		time.advance(Duration.ofMillis(30));
+		metrics.storeCall("order", "allocate", Duration.ofMillis(30).toNanos(), true);
+		metrics.segmentWait("order", Duration.ofMillis(30).toNanos(), true);
+		assertThat(registry.find(IdWorkerMetrics.SEGMENT_WAITS).timer()).isNull();
+		// Later both segments are spent and a caller waits for the next one.
+		time.advance(Duration.ofSeconds(5));
+		metrics.segmentWait("order", Duration.ofMillis(10).toNanos(), true);
+		assertThat(registry.get(IdWorkerMetrics.SEGMENT_WAITS).tag("key", "order").timer().count()).isOne();
+	}
+
+	@Test
+	void leaseCallsTagTheNamespaceAndSegmentCallsTheKey() {
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		IdWorkerMetrics metrics = new IdWorkerMetrics(registry);
+		metrics.storeCall("order-service", "borrow", 1000, true);
+		metrics.storeCall("order", "allocate", 1000, true);
+		assertThat(registry.get(IdWorkerMetrics.STORE_CALLS)
+			.tags("namespace", "order-service", "key", "none", "operation", "borrow")
+			.timer()
+			.count()).isOne();
+		assertThat(registry.get(IdWorkerMetrics.STORE_CALLS)
+			.tags("namespace", "none", "key", "order", "operation", "allocate")
+			.timer()
+			.count()).isOne();
+	}
+
+	@Test
+	void clockBackwardsCountersExistAtZeroOnceBoundToASnowflakeGenerator() {
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		SnowflakeIdGenerator snowflake = new SnowflakeIdGenerator(SnowflakeLayout.defaults(), TimeSource.system(),
+				ClockBackwardsPolicy.failAfter(Duration.ofMillis(5)), IdWorkerListener.NONE);
+		IdWorkerMetrics metrics = new IdWorkerMetrics(registry, () -> snowflake, () -> null, () -> null,
+				TimeSource.system());
+		metrics.bindTo(registry);
+		for (String action : new String[] { "waited", "tolerated", "failed" }) {
+			assertThat(registry.get(IdWorkerMetrics.CLOCK_BACKWARDS).tag("action", action).counter().count()).isZero();
+		}
+	}
+
+	@Test
+	void bindingAgainAndSeeingAKeyAgainRegistersNothingTwice(CapturedOutput output) {
+		InMemorySegmentStore store = new InMemorySegmentStore();
+		store.createKey("a", 1, 10, "");
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		IdWorkerMetrics[] metrics = new IdWorkerMetrics[1];
+		SegmentIdGenerator segments = new SegmentIdGenerator(store, SegmentOptions.defaults(), TimeSource.system(),
+				new IdWorkerListener() {
+
+					@Override
+					public void storeCall(String key, String operation, long nanos, boolean success) {
+						metrics[0].storeCall(key, operation, nanos, success);
+					}
+
+				}, null);
+		SnowflakeIdGenerator snowflake = new SnowflakeIdGenerator(SnowflakeLayout.defaults(), TimeSource.system(),
+				ClockBackwardsPolicy.failAfter(Duration.ofMillis(5)), IdWorkerListener.NONE);
+		metrics[0] = new IdWorkerMetrics(registry, () -> snowflake, () -> null, () -> segments, TimeSource.system());
+		try {
+			segments.start();
+			segments.nextId("a");
+			metrics[0].bindTo(registry);
+			metrics[0].bindTo(registry);
+			metrics[0].storeCall("a", "allocate", 1000, true);
+			assertThat(issued(registry, "a")).isEqualTo(1);
+			assertThat(output).doesNotContain("already registered");
 		}
 		finally {
 			segments.close();

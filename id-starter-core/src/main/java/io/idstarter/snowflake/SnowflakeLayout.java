@@ -31,6 +31,12 @@ public final class SnowflakeLayout {
 	/** Bits every layout divides: all of a {@code long} but the sign. */
 	public static final int TOTAL_BITS = 63;
 
+	/**
+	 * Most bits of a JavaScript-safe layout: its IDs stay below {@code 2^53}, the largest integer a JavaScript number
+	 * (an IEEE 754 double) holds exactly.
+	 */
+	public static final int JAVASCRIPT_SAFE_BITS = 53;
+
 	/** Most worker-ID bits: worker IDs are {@code int}s. */
 	public static final int MAX_WORKER_ID_BITS = 31;
 
@@ -86,15 +92,43 @@ public final class SnowflakeLayout {
 	 * the epoch is out of range
 	 */
 	public static SnowflakeLayout of(Instant epoch, int timestampBits, int workerIdBits, int sequenceBits) {
+		return create(epoch, timestampBits, workerIdBits, sequenceBits, false);
+	}
+
+	/**
+	 * Returns a layout whose IDs JavaScript numbers hold exactly: the bits sum to at most
+	 * {@value #JAVASCRIPT_SAFE_BITS}, so every ID is below {@code 2^53} (as CosId's {@code SafeJavaScriptSnowflakeId}).
+	 * The price is capacity: with 41 timestamp bits, 12 bits are left for worker ID and sequence together.
+	 * @param epoch when timestamp 0 is; not in the future and not before 1970-01-01T00:00:00Z
+	 * @param timestampBits bits of milliseconds since the epoch, at least 1
+	 * @param workerIdBits bits of worker ID, at least 1
+	 * @param sequenceBits bits of sequence within a millisecond, at least 1
+	 * @return the layout
+	 * @throws IllegalArgumentException if a field is out of range, the bits sum to more than
+	 * {@value #JAVASCRIPT_SAFE_BITS}, or the epoch is out of range
+	 */
+	public static SnowflakeLayout javaScriptSafe(Instant epoch, int timestampBits, int workerIdBits, int sequenceBits) {
+		return create(epoch, timestampBits, workerIdBits, sequenceBits, true);
+	}
+
+	private static SnowflakeLayout create(Instant epoch, int timestampBits, int workerIdBits, int sequenceBits,
+			boolean javaScriptSafe) {
 		Objects.requireNonNull(epoch, "epoch");
 		requireArgument(timestampBits >= 1, "timestampBits must be at least 1: %s", timestampBits);
 		requireArgument(workerIdBits >= 1 && workerIdBits <= MAX_WORKER_ID_BITS,
 				"workerIdBits must be in [1, %s]: %s", MAX_WORKER_ID_BITS, workerIdBits);
 		requireArgument(sequenceBits >= 1, "sequenceBits must be at least 1: %s", sequenceBits);
 		long sum = (long) timestampBits + workerIdBits + sequenceBits;
-		requireArgument(sum == TOTAL_BITS,
-				"timestampBits + workerIdBits + sequenceBits must be %s so IDs stay positive: %s + %s + %s = %s",
-				TOTAL_BITS, timestampBits, workerIdBits, sequenceBits, sum);
+		if (javaScriptSafe) {
+			requireArgument(sum <= JAVASCRIPT_SAFE_BITS, "timestampBits + workerIdBits + sequenceBits must be at most "
+					+ "%s so IDs stay below 2^53: %s + %s + %s = %s", JAVASCRIPT_SAFE_BITS, timestampBits,
+					workerIdBits, sequenceBits, sum);
+		}
+		else {
+			requireArgument(sum == TOTAL_BITS,
+					"timestampBits + workerIdBits + sequenceBits must be %s so IDs stay positive: %s + %s + %s = %s",
+					TOTAL_BITS, timestampBits, workerIdBits, sequenceBits, sum);
+		}
 		requireArgument(!epoch.isBefore(Instant.EPOCH), "epoch must not be before %s: %s", Instant.EPOCH, epoch);
 		Instant now = Instant.now();
 		requireArgument(!epoch.isAfter(now), "epoch must not be in the future: %s (now %s)", epoch, now);
@@ -200,12 +234,21 @@ public final class SnowflakeLayout {
 	}
 
 	/**
-	 * Returns the capacity, e.g. {@code 1024 workers, 4096 IDs/ms, valid until 2089-09-06T15:47:35.551Z}.
+	 * Returns whether every ID of this layout is below {@code 2^53}, so JavaScript numbers hold it exactly.
+	 * @return whether the bits sum to at most {@value #JAVASCRIPT_SAFE_BITS}
+	 */
+	public boolean isJavaScriptSafe() {
+		return this.timestampBits + this.workerIdBits + this.sequenceBits <= JAVASCRIPT_SAFE_BITS;
+	}
+
+	/**
+	 * Returns the capacity, e.g. {@code 1024 workers, 4096 IDs/ms, valid until 2089-09-06T15:47:35.551Z}, and
+	 * {@code , JavaScript-safe (IDs below 2^53)} for such a layout.
 	 */
 	@Override
 	public String toString() {
 		return (1L << this.workerIdBits) + " workers, " + (1L << this.sequenceBits) + " IDs/ms, valid until "
-				+ exhaustedAt();
+				+ exhaustedAt() + (isJavaScriptSafe() ? ", JavaScript-safe (IDs below 2^53)" : "");
 	}
 
 	private static void requireArgument(boolean expression, String template, Object... args) {

@@ -65,6 +65,27 @@ class SnowflakeLayoutTests {
 	}
 
 	@Test
+	void javaScriptSafeLayoutKeepsEveryIdBelow2To53() {
+		SnowflakeLayout layout = SnowflakeLayout.javaScriptSafe(SnowflakeLayout.DEFAULT_EPOCH, 41, 6, 6);
+		assertThat(layout.isJavaScriptSafe()).isTrue();
+		assertThat(SnowflakeLayout.defaults().isJavaScriptSafe()).isFalse();
+		long largest = layout.compose(layout.exhaustedAt().toEpochMilli(), layout.maxWorkerId(), layout.maxSequence());
+		assertThat(largest).isEqualTo((1L << 53) - 1);
+		assertThat(layout.parse(largest).workerId()).isEqualTo(63);
+		assertThat(layout).hasToString("64 workers, 64 IDs/ms, valid until " + layout.exhaustedAt()
+				+ ", JavaScript-safe (IDs below 2^53)");
+	}
+
+	@Test
+	void javaScriptSafeBitsMustSumToAtMost53() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> SnowflakeLayout.javaScriptSafe(SnowflakeLayout.DEFAULT_EPOCH, 41, 7, 6))
+			.withMessage("timestampBits + workerIdBits + sequenceBits must be at most 53 so IDs stay below 2^53: "
+					+ "41 + 7 + 6 = 54");
+		assertThat(SnowflakeLayout.javaScriptSafe(SnowflakeLayout.DEFAULT_EPOCH, 40, 6, 6).maxWorkerId()).isEqualTo(63);
+	}
+
+	@Test
 	void bitsMustSumTo63() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH, 41, 10, 13))

@@ -1,5 +1,7 @@
 package io.idstarter.autoconfigure.jdbc;
 
+import java.util.List;
+
 import javax.sql.DataSource;
 
 import io.idstarter.autoconfigure.IdWorkerProperties;
@@ -33,8 +35,13 @@ public final class JdbcLeaseStoreConfiguration {
 	@ConditionalOnMissingBean(ISequenceManager.class)
 	@DependsOnDatabaseInitialization
 	JdbcSequenceManager jdbcSequenceManager(DataSource dataSource, IdWorkerProperties properties,
-			JdbcSchemaInitializer schemaInitializer) {
-		return new JdbcSequenceManager(dataSource, properties.getJdbc().getLeaseTable());
+			IdWorkerSchemaInitializer schemaInitializer) {
+		String table = properties.getJdbc().getLeaseTable();
+		String script = IdWorkerJdbcInitializationProperties.SCRIPTS;
+		if (!IdWorkerSchemaInitializer.missingTables(dataSource, List.of(table), script).isEmpty()) {
+			throw IdWorkerSchemaException.tableMissing(table, script);
+		}
+		return new JdbcSequenceManager(dataSource, table);
 	}
 
 }

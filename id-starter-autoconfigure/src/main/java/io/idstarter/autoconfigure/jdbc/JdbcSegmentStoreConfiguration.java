@@ -1,5 +1,7 @@
 package io.idstarter.autoconfigure.jdbc;
 
+import java.util.List;
+
 import javax.sql.DataSource;
 
 import io.idstarter.autoconfigure.IdWorkerProperties;
@@ -35,8 +37,13 @@ public final class JdbcSegmentStoreConfiguration {
 	@ConditionalOnMissingBean(SegmentStore.class)
 	@DependsOnDatabaseInitialization
 	JdbcSegmentStore jdbcSegmentStore(DataSource dataSource, IdWorkerProperties properties,
-			JdbcSchemaInitializer schemaInitializer) {
-		return new JdbcSegmentStore(dataSource, properties.getJdbc().getSegmentTable());
+			IdWorkerSchemaInitializer schemaInitializer) {
+		String table = properties.getJdbc().getSegmentTable();
+		String script = IdWorkerJdbcInitializationProperties.SCRIPTS;
+		if (!IdWorkerSchemaInitializer.missingTables(dataSource, List.of(table), script).isEmpty()) {
+			throw IdWorkerSchemaException.tableMissing(table, script);
+		}
+		return new JdbcSegmentStore(dataSource, table);
 	}
 
 }

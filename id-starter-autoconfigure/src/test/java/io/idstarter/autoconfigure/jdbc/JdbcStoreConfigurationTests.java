@@ -8,7 +8,6 @@ import java.sql.SQLException;
 import javax.sql.DataSource;
 
 import io.idstarter.autoconfigure.IdWorkerProperties;
-import io.idstarter.autoconfigure.IdWorkerProperties.SchemaInitialization;
 import io.idstarter.lease.ISequenceManager;
 import io.idstarter.lease.InMemorySequenceManager;
 import io.idstarter.segment.InMemorySegmentStore;
@@ -60,11 +59,15 @@ class JdbcStoreConfigurationTests {
 	}
 
 	@Test
-	void schemaIsLeftAloneWhenInitializationIsNever() {
+	void schemaIsLeftAloneWhenInitializationIsNeverAndAMissingTableStopsTheStart() {
 		this.contextRunner.withPropertyValues("id-worker.jdbc.initialize-schema=never").run((context) -> {
-			assertThat(context).hasSingleBean(JdbcSegmentStore.class);
-			assertThat(tableExists(context, "leaf_alloc")).isFalse();
-			assertThat(tableExists(context, "id_worker_lease")).isFalse();
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(IdWorkerSchemaException.class)
+				.hasMessageContaining("does not exist");
+			IdWorkerSchemaException failure = (IdWorkerSchemaException) org.springframework.core.NestedExceptionUtils
+				.getRootCause(context.getStartupFailure());
+			assertThat(failure.getProblem()).isEqualTo(IdWorkerSchemaException.Problem.TABLE_MISSING);
 		});
 	}
 
@@ -77,12 +80,13 @@ class JdbcStoreConfigurationTests {
 		given(connection.getMetaData()).willReturn(metaData);
 		given(metaData.getDatabaseProductName()).willReturn("PostgreSQL");
 		given(metaData.getURL()).willReturn("jdbc:postgresql://db:5432/ids");
-		IdWorkerProperties.Jdbc settings = new IdWorkerProperties.Jdbc();
-		assertThat(new JdbcSchemaInitializer(postgres, settings).shouldInitialize()).isFalse();
-		settings.setInitializeSchema(SchemaInitialization.ALWAYS);
-		assertThat(new JdbcSchemaInitializer(postgres, settings).shouldInitialize()).isTrue();
-		settings.setInitializeSchema(SchemaInitialization.NEVER);
-		assertThat(new JdbcSchemaInitializer(postgres, settings).shouldInitialize()).isFalse();
+		IdWorkerJdbcInitializationProperties settings = new IdWorkerJdbcInitializationProperties();
+		settings.setPlatform("postgresql");
+		IdWorkerProperties.Jdbc tables = new IdWorkerProperties.Jdbc();
+		// embedded (the default) on PostgreSQL: nothing to do, so the database is not asked for its tables.
+		assertThat(new IdWorkerSchemaInitializer(postgres, settings, tables).initializeDatabase()).isFalse();
+		settings.setInitializeSchema(org.springframework.boot.sql.init.DatabaseInitializationMode.NEVER);
+		assertThat(new IdWorkerSchemaInitializer(postgres, settings, tables).initializeDatabase()).isFalse();
 	}
 
 	@Test

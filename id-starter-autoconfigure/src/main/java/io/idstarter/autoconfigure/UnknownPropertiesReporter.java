@@ -1,0 +1,206 @@
+package io.idstarter.autoconfigure;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
+import org.springframework.boot.json.JsonParserFactory;
+import org.springframework.core.env.Environment;
+
+/**
+ * Warns at start about {@code id-worker.*} keys that no id-starter property has, such as {@code id-worker.lease.tll},
+ * naming the nearest valid key and where the unknown one was set: Spring Boot binds what it knows and silently
+ * ignores the rest, so a typo would otherwise leave a default in force. The valid keys are read from the
+ * configuration metadata on the class path (that of every module that adds {@code id-worker.*} properties); keys
+ * under a map property (such as the entries of a map of key definitions) are valid.
+ */
+class UnknownPropertiesReporter implements SmartInitializingSingleton {
+
+	private static final Logger logger = LoggerFactory.getLogger(UnknownPropertiesReporter.class);
+
+	private static final String PREFIX = "id-worker.";
+
+	private static final String METADATA = "META-INF/spring-configuration-metadata.json";
+
+	private final Environment environment;
+
+	UnknownPropertiesReporter(Environment environment) {
+		this.environment = environment;
+	}
+
+	@Override
+	public void afterSingletonsInstantiated() {
+		Metadata metadata = Metadata.load(getClass().getClassLoader());
+		if (metadata.keys.isEmpty()) {
+			return;
+		}
+		for (String unknown : unknownKeys(metadata)) {
+			logger.warn("Unknown configuration property '{}'{} is ignored: id-starter has no such key.{}", unknown,
+					origin(unknown), suggestion(unknown, metadata));
+		}
+	}
+
+	/**
+	 * Returns the {@code id-worker.*} keys set in the environment that no property describes.
+	 * @param metadata the valid keys
+	 * @return the unknown keys, sorted
+	 */
+	Set<String> unknownKeys(Metadata metadata) {
+		Set<String> unknown = new TreeSet<>();
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
+			if (source instanceof IterableConfigurationPropertySource iterable) {
+				iterable.stream()
+					.filter((name) -> name.toString().startsWith(PREFIX))
+					.filter((name) -> !metadata.isKnown(name))
+					.map(ConfigurationPropertyName::toString)
+					.forEach(unknown::add);
+			}
+		}
+		return unknown;
+	}
+
+	private String origin(String key) {
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
+			ConfigurationProperty property = source.getConfigurationProperty(ConfigurationPropertyName.of(key));
+			if (property != null && property.getOrigin() != null) {
+				return " (from " + property.getOrigin() + ")";
+			}
+		}
+		return "";
+	}
+
+	private static String suggestion(String unknown, Metadata metadata) {
+		String nearest = metadata.nearest(unknown);
+		return (nearest != null) ? " Did you mean '" + nearest + "'?" : "";
+	}
+
+	/**
+	 * The {@code id-worker.*} keys of the configuration metadata: leaves, and the map or list properties under which
+	 * any key is valid.
+	 */
+	static final class Metadata {
+
+		private final Set<String> keys;
+
+		private final Set<String> containers;
+
+		Metadata(Set<String> keys, Set<String> containers) {
+			this.keys = keys;
+			this.containers = containers;
+		}
+
+		@SuppressWarnings("unchecked")
+		static Metadata load(@Nullable ClassLoader classLoader) {
+			Set<String> keys = new LinkedHashSet<>();
+			Set<String> containers = new LinkedHashSet<>();
+			try {
+				ClassLoader loader = (classLoader != null) ? classLoader : ClassLoader.getSystemClassLoader();
+				Enumeration<URL> resources = loader.getResources(METADATA);
+				while (resources.hasMoreElements()) {
+					Map<String, Object> json = parse(resources.nextElement());
+					for (Object entry : (List<Object>) json.getOrDefault("properties", List.of())) {
+						Map<String, Object> property = (Map<String, Object>) entry;
+						String name = String.valueOf(property.get("name"));
+						if (!name.startsWith(PREFIX)) {
+							continue;
+						}
+						keys.add(name);
+						String type = String.valueOf(property.get("type"));
+						if (type.startsWith("java.util.Map") || type.startsWith("java.util.List")
+								|| type.startsWith("java.util.Set") || type.endsWith("[]")) {
+							containers.add(name);
+						}
+					}
+				}
+			}
+			catch (IOException | RuntimeException ex) {
+				logger.debug("Cannot read the configuration metadata; unknown id-worker keys are not reported", ex);
+				return new Metadata(Set.of(), Set.of());
+			}
+			return new Metadata(keys, containers);
+		}
+
+		private static Map<String, Object> parse(URL url) throws IOException {
+			try (InputStream in = url.openStream()) {
+				return JsonParserFactory.getJsonParser().parseMap(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+			}
+		}
+
+		/**
+		 * Returns whether a key is valid, compared as Spring Boot binds it: {@code defaultKey}, {@code default-key}
+		 * and {@code default_key} are one key.
+		 */
+		boolean isKnown(ConfigurationPropertyName name) {
+			for (String key : this.keys) {
+				ConfigurationPropertyName known = ConfigurationPropertyName.of(key);
+				if (known.equals(name) || (this.containers.contains(key) && known.isAncestorOf(name))) {
+					return true;
+				}
+			}
+			return false;
+		}
+
+		/**
+		 * Returns the valid key closest to an unknown one by edit distance, if it is close enough to be a typo.
+		 */
+		@Nullable String nearest(String unknown) {
+			String best = null;
+			int bestDistance = Integer.MAX_VALUE;
+			for (String key : this.keys) {
+				int distance = distance(unknown, key);
+				if (distance < bestDistance) {
+					best = key;
+					bestDistance = distance;
+				}
+			}
+			int tolerance = Math.max(3, unknown.length() / 4);
+			return (bestDistance <= tolerance) ? best : null;
+		}
+
+		private static int distance(String a, String b) {
+			String left = a.toLowerCase(Locale.ROOT);
+			String right = b.toLowerCase(Locale.ROOT);
+			int[] previous = new int[right.length() + 1];
+			int[] current = new int[right.length() + 1];
+			for (int j = 0; j <= right.length(); j++) {
+				previous[j] = j;
+			}
+			for (int i = 1; i <= left.length(); i++) {
+				current[0] = i;
+				for (int j = 1; j <= right.length(); j++) {
+					int substitution = previous[j - 1] + ((left.charAt(i - 1) == right.charAt(j - 1)) ? 0 : 1);
+					current[j] = Math.min(substitution, Math.min(previous[j] + 1, current[j - 1] + 1));
+				}
+				int[] swap = previous;
+				previous = current;
+				current = swap;
+			}
+			return previous[right.length()];
+		}
+
+		List<String> keys() {
+			return new ArrayList<>(this.keys);
+		}
+
+	}
+
+}

@@ -1,0 +1,7 @@
+/**
+ * Auto-configuration of MyBatis-Plus entity IDs from id-starter.
+ */
+@NullMarked
+package io.idstarter.autoconfigure.mybatisplus;
+
+import org.jspecify.annotations.NullMarked;
