@@ -2,20 +2,14 @@ package io.idstarter.lease;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
+
+import io.idstarter.local.LocalStateFile;
+import io.idstarter.local.LocalStateFile.CorruptLineException;
 
 /**
  * This node's own record, on local disk, of the highest timestamp mark each worker slot's store entry must hold: the
@@ -24,8 +18,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * replica that missed them, a restore from an old backup); the keeper then refuses to issue from that answer. Kept
  * across restarts, beside the worker-ID cache file.
  *
- * <p>The file holds one {@code namespace/workerId=mark} line per slot, the namespace URL-encoded; each write replaces
- * it atomically and is forced to disk before the keeper issues under the new mark. An unreadable file is an error,
+ * <p>The file is a {@link LocalStateFile} with one {@code namespace/workerId=mark} line per slot; each write replaces it
+ * atomically and is forced to disk before the keeper issues under the new mark. An unreadable file is an error,
  * never silently empty: an empty record would let a store that lost writes through.
  */
 final class WorkerSlotMarks {
@@ -33,7 +27,7 @@ final class WorkerSlotMarks {
 	/** File name, in the directory of the worker-ID cache file. */
 	static final String FILE_NAME = "id-worker-slot-marks";
 
-	private static final String HEADER = "# id-starter: highest timestamp mark granted per worker slot; deleting it "
+	private static final String HEADER = "id-starter: highest timestamp mark granted per worker slot; deleting it "
 			+ "turns off this node's check that the lease store has not lost writes";
 
 	private final Path file;
@@ -97,7 +91,7 @@ final class WorkerSlotMarks {
 				return;
 			}
 			marks.put(key, mark);
-			write(marks);
+			LocalStateFile.write(this.file, HEADER, marks);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("cannot write worker slot marks file " + this.file + ": " + ex, ex);
@@ -107,64 +101,32 @@ final class WorkerSlotMarks {
 		}
 	}
 
-	private void write(Map<String, Long> marks) throws IOException {
-		List<String> lines = new ArrayList<>();
-		lines.add(HEADER);
-		marks.forEach((key, mark) -> lines.add(key + "=" + mark));
-		Path directory = Objects.requireNonNull(this.file.getParent(), "directory");
-		Files.createDirectories(directory);
-		Path temp = Files.createTempFile(directory, this.file.getFileName().toString(), ".tmp");
-		try {
-			Files.write(temp, lines, StandardCharsets.UTF_8, StandardOpenOption.WRITE, StandardOpenOption.SYNC);
-			try {
-				Files.move(temp, this.file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-			}
-			catch (AtomicMoveNotSupportedException ex) {
-				Files.move(temp, this.file, StandardCopyOption.REPLACE_EXISTING);
-			}
-		}
-		finally {
-			Files.deleteIfExists(temp);
-		}
-	}
-
 	private Map<String, Long> readAll() {
 		Map<String, Long> marks = new TreeMap<>();
-		List<String> lines;
 		try {
-			lines = Files.readAllLines(this.file, StandardCharsets.UTF_8);
+			LocalStateFile.read(this.file, (key, mark) -> {
+				// The key stays as written (namespace encoded): it is only ever compared with key(namespace, workerId).
+				int slash = key.lastIndexOf('/');
+				if (slash <= 0) {
+					throw new IllegalArgumentException("expected namespace/workerId=mark");
+				}
+				Integer.parseInt(key.substring(slash + 1));
+				marks.put(key, mark);
+			});
 		}
-		catch (NoSuchFileException ex) {
-			return marks;
+		catch (CorruptLineException ex) {
+			throw new UncheckedIOException("worker slot marks file " + this.file + " is corrupt at line "
+					+ ex.lineNumber() + " ('" + ex.line() + "'); fix the line, or delete the file to turn the check off "
+					+ "until the next lease", ex);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("cannot read worker slot marks file " + this.file + ": " + ex, ex);
-		}
-		for (int i = 0; i < lines.size(); i++) {
-			String line = lines.get(i).strip();
-			if (line.isEmpty() || line.startsWith("#")) {
-				continue;
-			}
-			int separator = line.lastIndexOf('=');
-			int slash = (separator > 0) ? line.lastIndexOf('/', separator) : -1;
-			try {
-				if (slash <= 0) {
-					throw new NumberFormatException("expected namespace/workerId=mark");
-				}
-				Integer.parseInt(line.substring(slash + 1, separator));
-				marks.put(line.substring(0, separator), Long.parseLong(line.substring(separator + 1)));
-			}
-			catch (NumberFormatException ex) {
-				throw new UncheckedIOException("worker slot marks file " + this.file + " is corrupt at line " + (i + 1)
-						+ " ('" + line + "'); fix the line, or delete the file to turn the check off until the next "
-						+ "lease", new IOException(ex));
-			}
 		}
 		return marks;
 	}
 
 	private static String key(String namespace, int workerId) {
-		return URLEncoder.encode(namespace, StandardCharsets.UTF_8) + "/" + workerId;
+		return LocalStateFile.encodeKey(namespace) + "/" + workerId;
 	}
 
 	@Override

@@ -2,19 +2,12 @@ package io.idstarter.segment;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URLDecoder;
-import java.net.URLEncoder;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -22,6 +15,8 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 
+import io.idstarter.local.LocalStateFile;
+import io.idstarter.local.LocalStateFile.CorruptLineException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,14 +33,14 @@ import org.slf4j.LoggerFactory;
  * that was served. Processes on one host may share a file: a write keeps the highest mark of each key found in the
  * file or in memory, under a file lock.
  *
- * <p>The file holds one {@code key=mark} line per key, the key URL-encoded. A missing file is empty; an unreadable or
+ * <p>The file is a {@link LocalStateFile} with one {@code key=mark} line per key. A missing file is empty; an unreadable or
  * corrupt one fails the start, since ignoring it would silently drop the guard.
  */
 public final class SegmentMarks {
 
 	private static final Logger logger = LoggerFactory.getLogger(SegmentMarks.class);
 
-	private static final String HEADER = "# id-starter: end of the highest segment range this node was given, per key. "
+	private static final String HEADER = "id-starter: end of the highest segment range this node was given, per key. "
 			+ "Deleting it drops the guard against a segment store that lost writes.";
 
 	private final @Nullable Path file;
@@ -150,21 +145,9 @@ public final class SegmentMarks {
 					StandardOpenOption.WRITE); FileLock fileLock = lockChannel.lock()) {
 				// Another process sharing the file may have raised marks since this one last read it.
 				read(absolute).forEach((name, mark) -> marks.merge(name, mark, Math::max));
-				List<String> lines = new ArrayList<>(marks.size() + 1);
-				lines.add(HEADER);
-				marks.forEach((name, mark) -> lines.add(URLEncoder.encode(name, StandardCharsets.UTF_8) + "=" + mark));
-				Path temp = Files.createTempFile(directory, absolute.getFileName().toString(), ".tmp");
-				try {
-					Files.write(temp, lines, StandardCharsets.UTF_8);
-					try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE)) {
-						channel.force(true);
-					}
-					move(temp, absolute);
-				}
-				finally {
-					Files.deleteIfExists(temp);
-				}
-				syncDirectory(directory);
+				Map<String, Long> lines = new LinkedHashMap<>();
+				marks.forEach((name, mark) -> lines.put(LocalStateFile.encodeKey(name), mark));
+				LocalStateFile.write(absolute, HEADER, lines);
 			}
 		}
 		catch (IOException | SegmentMarksException ex) {
@@ -173,57 +156,22 @@ public final class SegmentMarks {
 		}
 	}
 
-	private static void move(Path temp, Path file) throws IOException {
-		try {
-			Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-		}
-		catch (AtomicMoveNotSupportedException ex) {
-			Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
-		}
-	}
-
-	/** Makes the rename durable where the platform allows it (Linux does; Windows cannot open a directory). */
-	private static void syncDirectory(Path directory) {
-		try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
-			channel.force(true);
-		}
-		catch (IOException | UnsupportedOperationException ex) {
-			logger.trace("Cannot flush directory {}: {}", directory, ex.toString());
-		}
-	}
-
 	private static Map<String, Long> read(Path file) {
 		Map<String, Long> marks = new TreeMap<>();
-		List<String> lines;
 		try {
-			lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-		}
-		catch (NoSuchFileException ex) {
-			return marks;
-		}
-		catch (IOException | UncheckedIOException ex) {
-			throw new SegmentMarksException(file, ex.toString(), ex);
-		}
-		for (int i = 0; i < lines.size(); i++) {
-			String line = lines.get(i).strip();
-			if (line.isEmpty() || line.startsWith("#")) {
-				continue;
-			}
-			int separator = line.lastIndexOf('=');
-			try {
-				if (separator <= 0) {
-					throw new IllegalArgumentException("no '='");
-				}
-				String key = URLDecoder.decode(line.substring(0, separator), StandardCharsets.UTF_8);
-				long mark = Long.parseLong(line.substring(separator + 1));
+			LocalStateFile.read(file, (key, mark) -> {
 				if (mark < 0) {
 					throw new IllegalArgumentException("negative mark");
 				}
-				marks.merge(key, mark, Math::max);
-			}
-			catch (IllegalArgumentException ex) {
-				throw new SegmentMarksException(file, "line " + (i + 1) + " is not key=mark: '" + line + "'", ex);
-			}
+				marks.merge(LocalStateFile.decodeKey(key), mark, Math::max);
+			});
+		}
+		catch (CorruptLineException ex) {
+			throw new SegmentMarksException(file,
+					"line " + ex.lineNumber() + " is not key=mark: '" + ex.line() + "'", ex);
+		}
+		catch (IOException ex) {
+			throw new SegmentMarksException(file, ex.toString(), ex);
 		}
 		return marks;
 	}

@@ -1,0 +1,116 @@
+package io.idstarter.local;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import io.idstarter.local.LocalStateFile.CorruptLineException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+class LocalStateFileTests {
+
+	@TempDir
+	Path directory;
+
+	@Test
+	void entriesAndEncodedKeysSurviveARoundTrip() throws IOException {
+		Path file = this.directory.resolve("state/marks");
+		Map<String, Long> written = new LinkedHashMap<>();
+		written.put(LocalStateFile.encodeKey("orders"), 42L);
+		written.put(LocalStateFile.encodeKey("a=b #c/é\nd"), Long.MAX_VALUE);
+		written.put(LocalStateFile.encodeKey("neg"), -7L);
+		LocalStateFile.write(file, "what this file is", written);
+		assertThat(Files.readAllLines(file, StandardCharsets.UTF_8)).first().isEqualTo("# what this file is");
+		Map<String, Long> read = readAll(file);
+		assertThat(read).containsExactlyEntriesOf(written);
+		assertThat(read.keySet().stream().map(LocalStateFile::decodeKey)).containsExactly("orders", "a=b #c/é\nd",
+				"neg");
+	}
+
+	@Test
+	void blankAndCommentLinesAreSkippedAndTheKeyEndsAtTheLastEquals() throws IOException {
+		Path file = this.directory.resolve("marks");
+		Files.writeString(file, "# header\n\n   \n  # indented comment\n  a=1  \r\nb=c=2\n", StandardCharsets.UTF_8);
+		assertThat(readAll(file)).containsExactly(Map.entry("a", 1L), Map.entry("b=c", 2L));
+	}
+
+	@Test
+	void aMissingFileHasNoEntries() throws IOException {
+		assertThat(readAll(this.directory.resolve("absent/marks"))).isEmpty();
+	}
+
+	@Test
+	void aCorruptLineIsReportedWithItsNumber() throws IOException {
+		Path file = this.directory.resolve("marks");
+		Files.writeString(file, "# header\na=1\n\nb=lots\nc=3\n", StandardCharsets.UTF_8);
+		assertThatExceptionOfType(CorruptLineException.class).isThrownBy(() -> readAll(file))
+			.satisfies((ex) -> {
+				assertThat(ex.file()).isEqualTo(file);
+				assertThat(ex.lineNumber()).isEqualTo(4);
+				assertThat(ex.line()).isEqualTo("b=lots");
+			})
+			.withMessageContaining("line 4 of " + file)
+			.withCauseInstanceOf(NumberFormatException.class);
+		Files.writeString(file, "no separator\n", StandardCharsets.UTF_8);
+		assertThatExceptionOfType(CorruptLineException.class).isThrownBy(() -> readAll(file))
+			.satisfies((ex) -> assertThat(ex.lineNumber()).isEqualTo(1));
+		Files.writeString(file, "=5\n", StandardCharsets.UTF_8);
+		assertThatExceptionOfType(CorruptLineException.class).isThrownBy(() -> readAll(file));
+	}
+
+	@Test
+	void anEntryTheCallerRejectsIsACorruptLine() throws IOException {
+		Path file = this.directory.resolve("marks");
+		Files.writeString(file, "a=1\nb=-1\n", StandardCharsets.UTF_8);
+		assertThatExceptionOfType(CorruptLineException.class).isThrownBy(() -> LocalStateFile.read(file, (key, value) -> {
+			if (value < 0) {
+				throw new IllegalArgumentException("negative");
+			}
+		})).satisfies((ex) -> assertThat(ex.lineNumber()).isEqualTo(2)).withMessageContaining("negative");
+		Files.writeString(file, "bad%zz=1\n", StandardCharsets.UTF_8);
+		assertThatExceptionOfType(CorruptLineException.class)
+			.isThrownBy(() -> LocalStateFile.read(file, (key, value) -> LocalStateFile.decodeKey(key)));
+	}
+
+	@Test
+	void aWriteReplacesTheFileWholeAndLeavesNoTemporaryFile() throws IOException {
+		Path file = this.directory.resolve("marks");
+		LocalStateFile.write(file, "header", Map.of("a", 1L, "b", 2L));
+		LocalStateFile.write(file, "header", Map.of("c", 3L));
+		assertThat(readAll(file)).containsExactly(Map.entry("c", 3L));
+		try (Stream<Path> files = Files.list(this.directory)) {
+			assertThat(files.map((path) -> path.getFileName().toString())).containsExactly("marks");
+		}
+	}
+
+	@Test
+	void aKeyThatCouldNotBeReadBackIsRefusedAndTheOldFileKept() throws IOException {
+		Path file = this.directory.resolve("marks");
+		LocalStateFile.write(file, "header", Map.of("a", 1L));
+		for (String key : List.of("x=y", "#x", "", " x", "x\ny")) {
+			assertThatIllegalArgumentException().isThrownBy(() -> LocalStateFile.write(file, "header", Map.of(key, 2L)))
+				.withMessageContaining("encodeKey");
+		}
+		assertThat(readAll(file)).containsExactly(Map.entry("a", 1L));
+		try (Stream<Path> files = Files.list(this.directory)) {
+			assertThat(files).hasSize(1);
+		}
+	}
+
+	private static Map<String, Long> readAll(Path file) throws IOException {
+		Map<String, Long> entries = new LinkedHashMap<>();
+		LocalStateFile.read(file, entries::put);
+		return entries;
+	}
+
+}
