@@ -440,8 +440,14 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 			this.consecutiveFailures++;
 			publish();
 			if (this.consecutiveFailures <= 2 || this.consecutiveFailures % RetryBackoff.DIVISOR == 0) {
-				logger.warn("{}no worker ID leased, IDs are refused; retrying about every {}: {}", prefix(),
-						LeaseSettings.format(this.backoff.base()), ex.getMessage());
+				if (ex instanceof StoreRegressionException) {
+					logger.error("{}no worker ID leased, IDs are refused; retrying about every {} ({}): {}", prefix(),
+							LeaseSettings.format(this.backoff.base()), ex.getClass().getSimpleName(), ex.getMessage());
+				}
+				else {
+					logger.warn("{}no worker ID leased, IDs are refused; retrying about every {}: {}", prefix(),
+							LeaseSettings.format(this.backoff.base()), ex.getMessage());
+				}
 			}
 			return this.backoff.next();
 		}
@@ -629,7 +635,8 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 		this.consecutiveFailures++;
 		this.state = State.STORE_REGRESSED;
 		publish();
-		logger.error("{}IDs are refused: {}", prefix(), regression.getMessage());
+		logger.error("{}IDs are refused ({}): {}", prefix(), regression.getClass().getSimpleName(),
+				regression.getMessage());
 		return this.backoff.next();
 	}
 
