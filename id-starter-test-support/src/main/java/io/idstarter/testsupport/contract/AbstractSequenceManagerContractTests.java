@@ -71,6 +71,15 @@ public abstract class AbstractSequenceManagerContractTests {
 	}
 
 	/**
+	 * Returns why the test of a store without its storage is skipped when {@link #createManagerWithoutStorage()} returns
+	 * {@code null}.
+	 * @return the reason, "this store creates its storage on first use" by default
+	 */
+	protected String withoutStorageSkipReason() {
+		return "this store creates its storage on first use";
+	}
+
+	/**
 	 * Returns what the error of a store without its storage must say besides naming the namespace, such as the table
 	 * and the script that creates it.
 	 * @return message fragments
@@ -315,7 +324,7 @@ public abstract class AbstractSequenceManagerContractTests {
 	@Test
 	void aStoreThatIsNotSetUpFailsWithALeaseStoreException() {
 		ISequenceManager unset = createManagerWithoutStorage();
-		Assumptions.assumeTrue(unset != null, "this store creates its storage on first use");
+		Assumptions.assumeTrue(unset != null, withoutStorageSkipReason());
 		assertThatExceptionOfType(LeaseStoreException.class)
 			.isThrownBy(() -> unset.borrow(request(15, TTL, -1, NOW)))
 			.withMessageContaining(this.namespace)
