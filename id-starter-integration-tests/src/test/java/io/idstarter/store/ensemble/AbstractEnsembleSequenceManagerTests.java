@@ -5,11 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.stream.IntStream;
 
 import io.idstarter.IdWorkerListener;
 import io.idstarter.lease.ISequenceManager;
@@ -39,8 +34,8 @@ import static org.awaitility.Awaitility.await;
  * A store on a coordination service (ZooKeeper, etcd) against a real three-member ensemble: the lease contract of
  * {@link AbstractSequenceManagerContractTests}, with expiry decided by the server (a lease the kit lets expire ends
  * when the server drops its holder: a ZooKeeper session gone silent, an etcd lease not kept alive), and what only an
- * ensemble can show: holders the server expires after a client is cut off, borrowers on separate connections, and a
- * keeper that refuses before another node can hold its worker ID. Subclasses connect; each test works in a namespace
+ * ensemble can show: holders the server expires after a client is cut off, and a keeper that refuses before another
+ * node can hold its worker ID. Subclasses connect; each test works in a namespace
  * of its own.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -163,62 +158,11 @@ public abstract class AbstractEnsembleSequenceManagerTests extends AbstractSeque
 	}
 
 	@Test
-	void concurrentBorrowersOnSeparateConnectionsNeverShareASlot() throws Exception {
-		// The kit's borrowers share one connection; here each has its own session or etcd client.
-		String namespace = namespace();
-		List<ISequenceManager> managers = new ArrayList<>();
-		for (int i = 0; i < 4; i++) {
-			managers.add(connect(this.opened));
-		}
-		List<WorkerLease> first = borrowAllConcurrently(managers, namespace, NOW + 1000);
-		for (WorkerLease lease : first) {
-			manager().release(lease, -1);
-		}
-		List<WorkerLease> second = borrowAllConcurrently(managers, namespace, NOW);
-		assertThat(second).extracting(WorkerLease::timestampFloor).containsOnly(NOW + 1000);
-		assertThatExceptionOfType(NoFreeWorkerIdException.class)
-			.isThrownBy(() -> manager().borrow(request(namespace, 15, TTL, 3, NOW)));
-	}
-
-	private List<WorkerLease> borrowAllConcurrently(List<ISequenceManager> managers, String namespace, long ceiling)
-			throws Exception {
-		ExecutorService pool = Executors.newFixedThreadPool(managers.size());
-		try {
-			List<Future<List<WorkerLease>>> futures = new ArrayList<>();
-			for (ISequenceManager borrower : managers) {
-				Callable<List<WorkerLease>> task = () -> {
-					List<WorkerLease> mine = new ArrayList<>();
-					while (true) {
-						try {
-							mine.add(borrower.borrow(request(namespace, 15, TTL, -1, ceiling)));
-						}
-						catch (NoFreeWorkerIdException ex) {
-							return mine;
-						}
-					}
-				};
-				futures.add(pool.submit(task));
-			}
-			List<WorkerLease> all = new ArrayList<>();
-			for (Future<List<WorkerLease>> future : futures) {
-				all.addAll(future.get());
-			}
-			assertThat(all).extracting(WorkerLease::workerId)
-				.containsExactlyInAnyOrderElementsOf(IntStream.rangeClosed(0, 15).boxed().toList());
-			assertThat(all).extracting(WorkerLease::ownerToken).doesNotHaveDuplicates();
-			return all;
-		}
-		finally {
-			pool.shutdownNow();
-		}
-	}
-
-	@Test
 	void aHolderCutOffIsExpiredByTheServerAndTheNextOwnerStartsAboveItsMark() {
 		String namespace = namespace();
 		try (TcpProxy proxy = proxyToAMember()) {
-			ISequenceManager cutOff = connectThrough(proxy, CUT_OFF_TTL, this.opened);
-			WorkerLease held = cutOff.borrow(request(namespace, 0, CUT_OFF_TTL, -1, NOW + 1000));
+			ISequenceManager cutOff = connectThrough(proxy, SHORT_TTL, this.opened);
+			WorkerLease held = cutOff.borrow(request(namespace, 0, SHORT_TTL, -1, NOW + 1000));
 			held = cutOff.renew(held, NOW + 3000);
 			assertThatExceptionOfType(NoFreeWorkerIdException.class)
 				.isThrownBy(() -> manager().borrow(request(namespace, 0, TTL, -1, NOW)));
@@ -230,7 +174,7 @@ public abstract class AbstractEnsembleSequenceManagerTests extends AbstractSeque
 				.until(() -> manager().borrow(request(namespace, 0, TTL, -1, NOW)), (lease) -> true);
 			long tookMillis = (System.nanoTime() - cutAt) / 1_000_000;
 			assertThat(tookMillis).as("the server expires the holder no sooner than its TTL after its last call")
-				.isGreaterThanOrEqualTo(CUT_OFF_TTL.toMillis());
+				.isGreaterThanOrEqualTo(SHORT_TTL.toMillis());
 			assertThat(next.timestampFloor()).as("the mark survives expiry").isEqualTo(NOW + 3000);
 			proxy.restore();
 			WorkerLease stale = held;
