@@ -58,7 +58,7 @@ public final class InMemorySegmentStore implements SegmentStore, SegmentKeyAdmin
 			int size = configured ? configuredStep : step;
 			long start = entry.maxId.get();
 			if (start > Long.MAX_VALUE - size) {
-				throw new SegmentStoreException(String.format(Locale.ROOT,
+				throw new SegmentKeyExhaustedException(key, String.format(Locale.ROOT,
 						"Range of key '%s' would pass Long.MAX_VALUE: max_id %d + step %d; the key is used up, "
 								+ "move to a new key",
 						key, start, size));

@@ -18,8 +18,8 @@ public interface SegmentStore {
 	 * @param key the business key
 	 * @return the range, and the key's configured step
 	 * @throws UnknownKeyException if the store has no such key
-	 * @throws SegmentStoreException if the store cannot be reached, is not set up, or the range would pass
-	 * {@link Long#MAX_VALUE}
+	 * @throws SegmentKeyExhaustedException if the range would pass {@link Long#MAX_VALUE}
+	 * @throws SegmentStoreException if the store cannot be reached or is not set up
 	 */
 	SegmentAllocation allocate(String key);
 
@@ -29,8 +29,8 @@ public interface SegmentStore {
 	 * @param step the size of the range, at least 1
 	 * @return the range, and the key's configured step
 	 * @throws UnknownKeyException if the store has no such key
-	 * @throws SegmentStoreException if the store cannot be reached, is not set up, or the range would pass
-	 * {@link Long#MAX_VALUE}
+	 * @throws SegmentKeyExhaustedException if the range would pass {@link Long#MAX_VALUE}
+	 * @throws SegmentStoreException if the store cannot be reached or is not set up
 	 */
 	SegmentAllocation allocate(String key, int step);
 

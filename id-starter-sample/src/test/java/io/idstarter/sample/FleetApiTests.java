@@ -4,9 +4,12 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 
 import com.jayway.jsonpath.DocumentContext;
+import io.idstarter.segment.SegmentKeyAdmin;
+import io.idstarter.segment.SegmentStore;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
@@ -41,6 +44,9 @@ class FleetApiTests {
 
 	@LocalServerPort
 	private int port;
+
+	@Autowired
+	private SegmentStore serverStore;
 
 	private HttpTestClient http;
 
@@ -83,6 +89,20 @@ class FleetApiTests {
 				"Invalid request body", "invalid-body");
 		assertThat(json(this.http.get("/api/fleet/segments", ORDERS), 200).read("$.keys", java.util.List.class))
 			.contains("fleet-a", "fleet-b");
+	}
+
+	@Test
+	void aUsedUpKeyIsA409NamingTheKeyAndNoStoreDetail() {
+		((SegmentKeyAdmin) this.serverStore).createKey("fleet-full", Long.MAX_VALUE - 15, 10, "almost used up");
+		assertThat(range("fleet-full", null, ORDERS).read("$.end", Long.class)).isEqualTo(Long.MAX_VALUE - 5);
+		HttpResponse<String> refused = this.http.send("POST", "/api/fleet/segments/fleet-full/ranges", null, ORDERS);
+		assertProblem(refused, 409, "Key exhausted", "key-exhausted");
+		assertThat(HttpTestClient.json(refused).read("$.detail", String.class)).contains("'fleet-full'",
+				"Long.MAX_VALUE", "move to a new key");
+		assertThat(refused.body()).as("the store's own message stays in the log").doesNotContainIgnoringCase("table")
+			.doesNotContain("max_id");
+		assertThat(refused.headers().firstValue("Retry-After")).as("retrying cannot help").isEmpty();
+		assertThat(range("fleet-full", "{\"step\":5}", ORDERS).read("$.end", Long.class)).isEqualTo(Long.MAX_VALUE);
 	}
 
 	@Test

@@ -9,6 +9,8 @@ import java.util.UUID;
 
 import io.idstarter.segment.SegmentAllocation;
 import io.idstarter.segment.SegmentStore;
+import io.idstarter.segment.SegmentKeyExhaustedException;
+import io.idstarter.segment.SegmentKeys;
 import io.idstarter.segment.SegmentStoreException;
 import io.idstarter.segment.UnknownKeyException;
 import org.jspecify.annotations.Nullable;
@@ -36,14 +38,14 @@ public class HttpSegmentStore implements SegmentStore {
 
 	@Override
 	public SegmentAllocation allocate(String key) {
+		SegmentKeys.checkKey(key);
 		return allocate(key, null);
 	}
 
 	@Override
 	public SegmentAllocation allocate(String key, int step) {
-		if (step < 1) {
-			throw new IllegalArgumentException("step must be at least 1: " + step);
-		}
+		SegmentKeys.checkKey(key);
+		SegmentKeys.checkStep(key, step);
 		return allocate(key, (Integer) step);
 	}
 
@@ -64,6 +66,9 @@ public class HttpSegmentStore implements SegmentStore {
 	private static @Nullable RuntimeException refusal(IdServerClient.Problem problem, String key) {
 		if ("unknown-key".equals(problem.code())) {
 			return new UnknownKeyException(key);
+		}
+		if ("key-exhausted".equals(problem.code())) {
+			return new SegmentKeyExhaustedException(key, "ID server: " + problem.detail());
 		}
 		if (problem.status() == 400) {
 			return new SegmentStoreException(

@@ -14,6 +14,7 @@ import io.idstarter.segment.SegmentAllocation;
 import io.idstarter.segment.SegmentKeyAdmin;
 import io.idstarter.segment.SegmentKeys;
 import io.idstarter.segment.SegmentStore;
+import io.idstarter.segment.SegmentKeyExhaustedException;
 import io.idstarter.segment.SegmentStoreException;
 import io.idstarter.segment.UnknownKeyException;
 
@@ -164,7 +165,7 @@ public class JdbcSegmentStore implements SegmentStore, SegmentKeyAdmin {
 			throw corrupt(key, "has max_id " + maxId + "; max_id must not be negative");
 		}
 		if (maxId > Long.MAX_VALUE - rangeSize) {
-			throw new SegmentStoreException("Cannot allocate a range of key '" + key + "': max_id " + maxId
+			throw new SegmentKeyExhaustedException(key, "Cannot allocate a range of key '" + key + "': max_id " + maxId
 					+ " + step " + rangeSize + " would pass Long.MAX_VALUE (" + Long.MAX_VALUE
 					+ "); the key's numbers are used up, move to a new key");
 		}

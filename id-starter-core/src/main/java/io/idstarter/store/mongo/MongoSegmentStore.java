@@ -20,6 +20,7 @@ import io.idstarter.segment.SegmentAllocation;
 import io.idstarter.segment.SegmentKeyAdmin;
 import io.idstarter.segment.SegmentKeys;
 import io.idstarter.segment.SegmentStore;
+import io.idstarter.segment.SegmentKeyExhaustedException;
 import io.idstarter.segment.SegmentStoreException;
 import io.idstarter.segment.UnknownKeyException;
 import org.bson.Document;
@@ -231,7 +232,7 @@ public final class MongoSegmentStore implements SegmentStore, SegmentKeyAdmin {
 	private void requireRoom(String key, Document document, int step) {
 		long maxId = Objects.requireNonNull(StoreSupport.integer(document, MAX_ID));
 		if (maxId > Long.MAX_VALUE - step) {
-			throw new SegmentStoreException("ID key '" + key + "' in MongoDB collection '" + this.collection
+			throw new SegmentKeyExhaustedException(key, "ID key '" + key + "' in MongoDB collection '" + this.collection
 					+ "' is exhausted: max_id " + maxId + " plus step " + step + " would pass Long.MAX_VALUE ("
 					+ Long.MAX_VALUE + "); move to a new key");
 		}

@@ -8,6 +8,7 @@ import io.idstarter.segment.SegmentAllocation;
 import io.idstarter.segment.SegmentKeyAdmin;
 import io.idstarter.segment.SegmentKeys;
 import io.idstarter.segment.SegmentStore;
+import io.idstarter.segment.SegmentKeyExhaustedException;
 import io.idstarter.segment.SegmentStoreException;
 import io.idstarter.segment.UnknownKeyException;
 
@@ -112,7 +113,7 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 				return new SegmentAllocation(key, end - used, end, configured);
 			}
 			case "unknown" -> throw new UnknownKeyException(key);
-			case "overflow" -> throw new SegmentStoreException("key '" + key + "' is exhausted: max_id "
+			case "overflow" -> throw new SegmentKeyExhaustedException(key, "key '" + key + "' is exhausted: max_id "
 					+ RedisSupport.text(reply, 1) + " plus step " + RedisSupport.text(reply, 2)
 					+ " would pass Long.MAX_VALUE (" + Long.MAX_VALUE + ") in Redis hash '" + record
 					+ "'; use a new key");

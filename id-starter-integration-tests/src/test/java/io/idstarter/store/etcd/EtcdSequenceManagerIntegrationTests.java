@@ -46,7 +46,7 @@ class EtcdSequenceManagerIntegrationTests extends AbstractEnsembleSequenceManage
 	}
 
 	@Override
-	protected ISequenceManager connectThrough(TcpProxy proxy, List<AutoCloseable> closeables) {
+	protected ISequenceManager connectThrough(TcpProxy proxy, Duration ttl, List<AutoCloseable> closeables) {
 		String endpoint = "http://127.0.0.1:" + proxy.port();
 		Client client = Client.builder().endpoints(endpoint).connectTimeout(Duration.ofSeconds(1)).build();
 		closeables.add(client);

@@ -6,7 +6,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import io.idstarter.lease.ISequenceManager;
+import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseStoreException;
+import io.idstarter.lease.WorkerLease;
 import io.idstarter.store.ensemble.AbstractEnsembleSequenceManagerTests;
 import io.idstarter.testsupport.TcpProxy;
 import io.idstarter.testsupport.TestBackends;
@@ -22,6 +24,11 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * {@link ZooKeeperSequenceManager} against the three-member ensemble of {@code TestBackends.zookeeper()}, each class
  * run under a root path of its own.
+ *
+ * <p>A ZooKeeper lease ends when its holder's session expires, and Curator keeps a session alive with pings whether
+ * or not the keeper renews: a lease that the contract lets expire is therefore borrowed on a session of its own (the
+ * lease's TTL as session timeout) through a proxy, which is cut so that the session goes silent and the ensemble
+ * expires it.
  */
 class ZooKeeperSequenceManagerIntegrationTests extends AbstractEnsembleSequenceManagerTests {
 
@@ -29,10 +36,11 @@ class ZooKeeperSequenceManagerIntegrationTests extends AbstractEnsembleSequenceM
 
 	private CuratorFramework admin;
 
+	private TcpProxy silenced;
+
 	@Override
 	protected ISequenceManager connect(List<AutoCloseable> closeables) {
-		CuratorFramework client = ZooKeeperTestClients.start(TestBackends.zookeeper().connectString(),
-				Duration.ofSeconds(20));
+		CuratorFramework client = ZooKeeperTestClients.start(TestBackends.zookeeper().connectString(), TTL);
 		closeables.add(client);
 		if (this.admin == null) {
 			this.admin = client;
@@ -48,10 +56,23 @@ class ZooKeeperSequenceManagerIntegrationTests extends AbstractEnsembleSequenceM
 	}
 
 	@Override
-	protected ISequenceManager connectThrough(TcpProxy proxy, List<AutoCloseable> closeables) {
-		CuratorFramework client = ZooKeeperTestClients.start("127.0.0.1:" + proxy.port(), SHORT_TTL);
+	protected ISequenceManager connectThrough(TcpProxy proxy, Duration ttl, List<AutoCloseable> closeables) {
+		CuratorFramework client = ZooKeeperTestClients.start("127.0.0.1:" + proxy.port(), ttl);
 		closeables.add(client);
 		return new ZooKeeperSequenceManager(client, this.rootPath, null);
+	}
+
+	@Override
+	protected WorkerLease borrowExpiring(LeaseRequest request) {
+		this.silenced = proxyToAMember();
+		opened().add(this.silenced);
+		return connectThrough(this.silenced, request.ttl(), opened()).borrow(request);
+	}
+
+	@Override
+	protected void letExpire(WorkerLease lease) throws InterruptedException {
+		this.silenced.cut();
+		super.letExpire(lease);
 	}
 
 	@Override

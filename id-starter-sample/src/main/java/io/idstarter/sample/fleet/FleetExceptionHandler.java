@@ -4,6 +4,7 @@ import io.idstarter.lease.LeaseLostException;
 import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.NoFreeWorkerIdException;
 import io.idstarter.sample.IdServerProperties;
+import io.idstarter.segment.SegmentKeyExhaustedException;
 import io.idstarter.segment.SegmentStoreException;
 import io.idstarter.segment.SegmentsExhaustedException;
 import org.slf4j.Logger;
@@ -20,8 +21,9 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /**
  * Problems of the fleet API, each with a {@code code} the client maps back to the store exception it stands for:
- * {@code lease-lost} (409), {@code no-free-worker-id} (503), {@code lease-store-unavailable} and
- * {@code segment-store-unavailable} (503, the client tries another server). The store's own messages name other
+ * {@code lease-lost} (409), {@code key-exhausted} (409: the key's next range would pass {@code Long.MAX_VALUE}),
+ * {@code no-free-worker-id} (503), {@code lease-store-unavailable} and {@code segment-store-unavailable} (503, the
+ * client tries another server). The store's own messages name other
  * clients' owner tokens, hosts and tables: they go to this server's log, never into an answer.
  */
 @RestControllerAdvice(assignableTypes = FleetController.class)
@@ -65,6 +67,13 @@ class FleetExceptionHandler {
 		logger.warn("Fleet range allocation failed in the store", ex);
 		return answer(HttpStatus.SERVICE_UNAVAILABLE, "Segment store unavailable", "segment-store-unavailable",
 				"This server could not reach its segment store; try another server or again later");
+	}
+
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> keyExhausted(SegmentKeyExhaustedException ex) {
+		logger.warn("Fleet range allocation refused: {}", ex.getMessage());
+		return answer(HttpStatus.CONFLICT, "Key exhausted", "key-exhausted", "Key '" + ex.getKey()
+				+ "' is used up: its next range would pass Long.MAX_VALUE (" + Long.MAX_VALUE + "); move to a new key");
 	}
 
 	@ExceptionHandler

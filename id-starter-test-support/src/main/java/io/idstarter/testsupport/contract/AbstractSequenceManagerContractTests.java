@@ -26,8 +26,12 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
  * {@link #createManager()}, and every store (the shipped ones and yours) is held to the same contract.
  *
  * <p>Each test works in a namespace of its own, so one store may serve every test of a class. Leases expire by the
- * store's clock: the tests that need a lease to run out call {@link #advanceStoreClock(Duration)}, which sleeps by
- * default; a store on a clock the test controls advances that clock instead. The shortest TTL the tests use is
+ * store's clock: the tests that need a lease to run out take it with {@link #borrowExpiring(LeaseRequest)} and call
+ * {@link #letExpire(WorkerLease)}, which by default lets the lease's TTL pass with
+ * {@link #advanceStoreClock(Duration)}, which sleeps by default; a store on a clock the test controls advances that
+ * clock instead. A store whose holders live as long as their connection (a ZooKeeper session, kept alive by the
+ * client) borrows the expiring lease on a connection of its own and silences it; a store that rounds TTLs up or
+ * expires holders on a schedule of its own waits until the slot shows free. The shortest TTL the tests use is
  * {@link #SHORT_TTL}.
  *
  * <p>The contract: the slot order of {@link ISequenceManager}'s javadoc; a fresh random owner token per borrow, and
@@ -68,6 +72,15 @@ public abstract class AbstractSequenceManagerContractTests {
 	}
 
 	/**
+	 * Returns why the test of a store without its storage is skipped when {@link #createManagerWithoutStorage()} returns
+	 * {@code null}.
+	 * @return the reason, "this store creates its storage on first use" by default
+	 */
+	protected String withoutStorageSkipReason() {
+		return "this store creates its storage on first use";
+	}
+
+	/**
 	 * Returns what the error of a store without its storage must say besides naming the namespace, such as the table
 	 * and the script that creates it.
 	 * @return message fragments
@@ -83,6 +96,27 @@ public abstract class AbstractSequenceManagerContractTests {
 	 */
 	protected void advanceStoreClock(Duration duration) throws InterruptedException {
 		Thread.sleep(duration.toMillis());
+	}
+
+	/**
+	 * Borrows a lease that the test then lets expire with {@link #letExpire(WorkerLease)}, from the store under test
+	 * by default. A store whose leases end only when their holder's connection goes silent borrows it on a connection
+	 * of its own, which {@link #letExpire(WorkerLease)} silences; the test goes on with {@link #manager()}.
+	 * @param request the request, with TTL {@link #SHORT_TTL}
+	 * @return the lease
+	 */
+	protected WorkerLease borrowExpiring(LeaseRequest request) {
+		return this.manager.borrow(request);
+	}
+
+	/**
+	 * Lets a lease taken by {@link #borrowExpiring(LeaseRequest)} run out on the store's clock without its owner
+	 * renewing it. By default advances the store's clock by its TTL and 300 ms.
+	 * @param lease the lease
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	protected void letExpire(WorkerLease lease) throws InterruptedException {
+		advanceStoreClock(lease.ttl().plusMillis(300));
 	}
 
 	@BeforeEach
@@ -232,12 +266,12 @@ public abstract class AbstractSequenceManagerContractTests {
 
 	@Test
 	void anExpiredLeaseGoesByTheStoresClockToTheNextBorrowerAboveTheOldCeiling() throws InterruptedException {
-		WorkerLease expiring = this.manager.borrow(request(1, SHORT_TTL, -1, NOW + 123_456));
+		WorkerLease expiring = borrowExpiring(request(1, SHORT_TTL, -1, NOW + 123_456));
 		WorkerLease held = this.manager.borrow(request(1, TTL, -1, NOW));
 		assertThat(held.workerId()).isEqualTo(1);
 		assertThatExceptionOfType(NoFreeWorkerIdException.class)
 			.isThrownBy(() -> this.manager.borrow(request(1, TTL, -1, NOW)));
-		advanceStoreClock(SHORT_TTL.plusMillis(300));
+		letExpire(expiring);
 		this.manager.release(held, NOW);
 
 		WorkerLease next = this.manager.borrow(request(1, TTL, -1, NOW + 100));
@@ -256,8 +290,8 @@ public abstract class AbstractSequenceManagerContractTests {
 
 	@Test
 	void anExpiredLeaseThatNobodyTookCanStillBeRenewed() throws InterruptedException {
-		WorkerLease lease = this.manager.borrow(request(0, SHORT_TTL, -1, NOW + 1000));
-		advanceStoreClock(SHORT_TTL.plusMillis(300));
+		WorkerLease lease = borrowExpiring(request(0, SHORT_TTL, -1, NOW + 1000));
+		letExpire(lease);
 		WorkerLease renewed = this.manager.renew(lease, NOW + 2000);
 		assertThat(renewed.timestampCeiling()).isEqualTo(NOW + 2000);
 		assertThat(renewed.storeTimeMillis()).isGreaterThanOrEqualTo(lease.storeTimeMillis() + SHORT_TTL.toMillis());
@@ -308,7 +342,7 @@ public abstract class AbstractSequenceManagerContractTests {
 	@Test
 	void aStoreThatIsNotSetUpFailsWithALeaseStoreException() {
 		ISequenceManager unset = createManagerWithoutStorage();
-		Assumptions.assumeTrue(unset != null, "this store creates its storage on first use");
+		Assumptions.assumeTrue(unset != null, withoutStorageSkipReason());
 		assertThatExceptionOfType(LeaseStoreException.class)
 			.isThrownBy(() -> unset.borrow(request(15, TTL, -1, NOW)))
 			.withMessageContaining(this.namespace)

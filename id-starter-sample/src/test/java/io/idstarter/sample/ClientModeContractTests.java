@@ -1,0 +1,99 @@
+package io.idstarter.sample;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import io.idstarter.lease.ISequenceManager;
+import io.idstarter.segment.SegmentKeyAdmin;
+import io.idstarter.segment.SegmentStore;
+import io.idstarter.store.http.HttpSegmentStore;
+import io.idstarter.store.http.HttpSequenceManager;
+import io.idstarter.store.http.IdServerClient;
+import io.idstarter.testsupport.contract.AbstractSegmentStoreContractTests;
+import io.idstarter.testsupport.contract.AbstractSequenceManagerContractTests;
+import org.junit.jupiter.api.Nested;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.web.client.RestClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The client-mode stores, {@link HttpSequenceManager} and {@link HttpSegmentStore}, against a real ID server on a
+ * random port (its store: H2 in the data directory), held to the store contract kits through the fleet API.
+ *
+ * <p>Two parts of the contracts are the server's by design: keys are created and their steps changed in the server's
+ * own store, as its administrators do (client mode draws ranges and lists keys, it administers none); and a store
+ * that is not set up is the server's store, which the client only sees as a 503 to retry elsewhere.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "id-server.clients[0].name=contract", "id-server.clients[0].token=contract-token-0123456789" })
+@DirtiesContext
+class ClientModeContractTests {
+
+	private static final Path dataDir = TestDataDirs.create("client-mode-contract");
+
+	private static final String NO_STORAGE = "a client keeps no storage of its own: the ID server answers for its "
+			+ "store (a store it cannot use is a 503 that the client retries on another server, IdServerClientTests)";
+
+	@DynamicPropertySource
+	static void properties(DynamicPropertyRegistry registry) {
+		registry.add("id-server.data-dir", dataDir::toString);
+	}
+
+	@LocalServerPort
+	private int port;
+
+	@Autowired
+	private SegmentStore serverStore;
+
+	private IdServerClient client() {
+		return new IdServerClient(RestClient.create(), List.of(URI.create("http://127.0.0.1:" + this.port)), 1,
+				Duration.ofMillis(10), Duration.ofMillis(10), "Bearer contract-token-0123456789",
+				"id-worker.http.token");
+	}
+
+	@Nested
+	class Leases extends AbstractSequenceManagerContractTests {
+
+		@Override
+		protected ISequenceManager createManager() {
+			return new HttpSequenceManager(client());
+		}
+
+		@Override
+		protected String withoutStorageSkipReason() {
+			return NO_STORAGE;
+		}
+
+	}
+
+	@Nested
+	class Segments extends AbstractSegmentStoreContractTests {
+
+		@Override
+		protected SegmentStore createStore() {
+			return new HttpSegmentStore(client());
+		}
+
+		@Override
+		protected SegmentKeyAdmin createAdmin(SegmentStore store) {
+			assertThat(ClientModeContractTests.this.serverStore).as("the ID server's own store administers its keys")
+				.isInstanceOf(SegmentKeyAdmin.class);
+			return (SegmentKeyAdmin) ClientModeContractTests.this.serverStore;
+		}
+
+		@Override
+		protected String withoutStorageSkipReason() {
+			return NO_STORAGE;
+		}
+
+	}
+
+}
