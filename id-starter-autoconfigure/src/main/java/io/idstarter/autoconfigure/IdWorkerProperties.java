@@ -761,6 +761,13 @@ public class IdWorkerProperties implements InitializingBean {
 		private Duration readTimeout = Duration.ofSeconds(3);
 
 		/**
+		 * Whether each instance starts on a server picked at random, spreading a fleet's calls over the servers;
+		 * when false, every instance starts on the first listed and moves on only when it fails (a primary with
+		 * stand-bys).
+		 */
+		private boolean spreadLoad = true;
+
+		/**
 		 * Bearer token of this client, as configured in the servers' id-server.clients.
 		 */
 		private @Nullable String token;
@@ -796,6 +803,14 @@ public class IdWorkerProperties implements InitializingBean {
 
 		public Duration getReadTimeout() {
 			return this.readTimeout;
+		}
+
+		public boolean isSpreadLoad() {
+			return this.spreadLoad;
+		}
+
+		public void setSpreadLoad(boolean spreadLoad) {
+			this.spreadLoad = spreadLoad;
 		}
 
 		public void setReadTimeout(Duration readTimeout) {

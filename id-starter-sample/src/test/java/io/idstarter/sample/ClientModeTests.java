@@ -84,7 +84,8 @@ class ClientModeTests {
 	void failsOverPastAServerThatIsDown() {
 		String down = "http://127.0.0.1:" + TestPorts.closed();
 		try (ConfigurableApplicationContext client = ClientApplication.start(down + "," + server(),
-				"id-worker.http.token", TOKEN, "id-worker.http.retry.initial-backoff", "10ms")) {
+				"id-worker.http.token", TOKEN, "id-worker.http.retry.initial-backoff", "10ms",
+				"id-worker.http.spread-load", "false")) {
 			SegmentIdGenerator segments = client.getBean(SegmentIdGenerator.class);
 			for (int i = 0; i < 200; i++) {
 				segments.nextId("client-order");

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 
 import io.idstarter.actuate.health.IdServersHealthIndicator;
 import io.idstarter.autoconfigure.IdWorkerProperties;
@@ -57,8 +58,9 @@ public class IdServerClientConfiguration {
 			.requestFactory(requestFactory(http.getConnectTimeout(), http.getReadTimeout()))
 			.build();
 		IdWorkerProperties.Http.Retry retry = http.getRetry();
+		int firstServer = http.isSpreadLoad() ? ThreadLocalRandom.current().nextInt(servers.size()) : 0;
 		IdServerClient client = new IdServerClient(rest, servers, retry.getMaxAttempts(), retry.getInitialBackoff(),
-				retry.getMaxBackoff(), authorization(http), CREDENTIALS);
+				retry.getMaxBackoff(), authorization(http), CREDENTIALS, firstServer);
 		client.verifyCredentials();
 		return client;
 	}

@@ -71,8 +71,19 @@ public final class IdServerClient implements IdServerStatuses {
 				ThreadLocalRandom.current().nextInt(Math.max(1, servers.size())));
 	}
 
-	IdServerClient(RestClient rest, List<URI> servers, int maxAttempts, Duration initialBackoff, Duration maxBackoff,
-			@Nullable String authorization, String credentialsProperty, int firstServer) {
+	/**
+	 * Creates the client, starting on a given server.
+	 * @param rest the HTTP client (with the connect and read timeouts set)
+	 * @param servers base URLs of the ID servers, at least one
+	 * @param maxAttempts attempts per call in all, at least 1
+	 * @param initialBackoff wait before the second round over the servers; doubled for each further round
+	 * @param maxBackoff longest wait between rounds
+	 * @param authorization value of the {@code Authorization} header, or {@code null} for none
+	 * @param credentialsProperty the configuration properties of the credentials, named when a server refuses them
+	 * @param firstServer index of the server the first call goes to (0 for the first listed)
+	 */
+	public IdServerClient(RestClient rest, List<URI> servers, int maxAttempts, Duration initialBackoff,
+			Duration maxBackoff, @Nullable String authorization, String credentialsProperty, int firstServer) {
 		if (servers.isEmpty()) {
 			throw new IllegalArgumentException("at least one ID server URL is needed");
 		}

@@ -49,8 +49,12 @@ public final class MongoSegmentStore implements SegmentStore, SegmentKeyAdmin {
 	/** Collection used unless another is given. */
 	public static final String DEFAULT_COLLECTION = "id_segments";
 
-	/** Attempts of an allocation whose document changes between reading it and updating it (a new step). */
-	private static final int MAX_ATTEMPTS = 5;
+	/**
+	 * Attempts of an allocation whose document changes between reading it and updating it (a new step). A race is
+	 * lost only while the step is being changed; on a loaded machine a caller descheduled between its read and its
+	 * update lost 5 of them in a row to a step changed every 5 ms, so the bound leaves room for that.
+	 */
+	private static final int MAX_ATTEMPTS = 32;
 
 	private static final String MAX_ID = "max_id";
 
