@@ -176,11 +176,13 @@ class JdbcWorkerLeaseKeeperPostgresIntegrationTests {
 		Node first = node(namespace, "node-a", manager);
 		first.keeper.start();
 		long last = first.generator.nextId();
+		// the other slot stays held, so that the released one is the only slot a borrower can get
+		node(namespace, "node-b", manager).keeper.start();
 		first.keeper.close();
 		int slot = first.generator.parse(last).workerId();
 		long mark = markOf(manager, namespace, slot);
 
-		// a VM that booted before NTP sync: the table prefers the slot just released, and the skew guard refuses it
+		// a VM that booted before NTP sync takes the slot just released, and the skew guard refuses it
 		Node ahead = node(namespace, "node-f", manager, offset(Duration.ofDays(1)));
 		assertThatExceptionOfType(ClockSkewException.class).isThrownBy(ahead.keeper::start);
 		assertThat(markOf(manager, namespace, slot)).isEqualTo(mark);
@@ -200,6 +202,10 @@ class JdbcWorkerLeaseKeeperPostgresIntegrationTests {
 		WorkerLease poisoned = manager.borrow(new LeaseRequest(namespace, 1, Duration.ofSeconds(3), 0, "old",
 				farAhead));
 		manager.release(poisoned, -1);
+		// slot 1 used and given back later, so that the poisoned slot 0 is the one free for longest: taken first
+		WorkerLease used = manager.borrow(new LeaseRequest(namespace, 1, Duration.ofSeconds(3), 1, "old",
+				System.currentTimeMillis()));
+		manager.release(used, -1);
 
 		Node healthy = node(namespace, "node-h", manager);
 		healthy.keeper.start();
