@@ -151,7 +151,7 @@ class DeclaredSegmentKeysTests {
 				.rootCause()
 				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
 				.hasMessageContaining("id-worker.segment.keys.invoice.first-id")
-				.hasMessageContaining("at least 0");
+				.hasMessageContaining("must be in [0, Long.MAX_VALUE - step");
 		});
 	}
 
