@@ -88,6 +88,9 @@ class ReadmeQuickStartIntegrationTests {
 		properties.put("id-worker.jdbc.lease-table", "qs_lease_" + this.suffix);
 		properties.put("id-worker.redis.key-prefix", "{qs-" + this.suffix + "}:");
 		properties.put("id-worker.lease.cache-file", this.cacheDirectory.resolve("worker-id").toString());
+		if (properties.containsKey("id-worker.segment.marks-file")) {
+			properties.put("id-worker.segment.marks-file", this.cacheDirectory.resolve("segment-marks").toString());
+		}
 		if (properties.containsKey("spring.datasource.url")) {
 			JdbcBackend database = heading.equals("DB") ? TestBackends.mariadb() : TestBackends.postgres();
 			properties.put("spring.datasource.url", database.jdbcUrl());
