@@ -13,8 +13,9 @@ import io.idstarter.autoconfigure.IdWorkerProperties.Segment;
 import io.idstarter.autoconfigure.IdWorkerProperties.Snowflake;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.segment.SegmentKeys;
-import org.jspecify.annotations.Nullable;
-
+import io.idstarter.segment.SegmentOptions;
+import io.idstarter.snowflake.ClockBackwardsPolicy;
+import io.idstarter.snowflake.SnowflakeLayout;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
@@ -28,16 +29,16 @@ final class IdWorkerPropertiesValidator {
 	private static final String PREFIX = "id-worker.";
 
 	/** Bits a Snowflake ID has for timestamp, worker ID and sequence: a positive long keeps its sign bit clear. */
-	static final int SNOWFLAKE_BITS = 63;
+	static final int SNOWFLAKE_BITS = SnowflakeLayout.TOTAL_BITS;
 
-	/** Most worker-ID bits: worker IDs are {@code int}s (as in {@code SnowflakeLayout}). */
-	static final int MAX_WORKER_ID_BITS = 31;
+	/** Most worker-ID bits: worker IDs are {@code int}s. */
+	static final int MAX_WORKER_ID_BITS = SnowflakeLayout.MAX_WORKER_ID_BITS;
 
-	/** Longest clock-backwards wait: callers are parked for up to this long (as in {@code ClockBackwardsPolicy}). */
-	static final Duration MAX_CLOCK_WAIT = Duration.ofMinutes(1);
+	/** Longest clock-backwards wait: callers are parked for up to this long. */
+	static final Duration MAX_CLOCK_WAIT = ClockBackwardsPolicy.MAX_MAX_WAIT;
 
-	/** Largest thread chunk (as in {@code SegmentOptions}). */
-	static final int MAX_THREAD_CHUNK_SIZE = 65_536;
+	/** Largest thread chunk. */
+	static final int MAX_THREAD_CHUNK_SIZE = SegmentOptions.MAX_THREAD_CHUNK_SIZE;
 
 	/** Shortest lease: what a {@link LeaseRequest} accepts. */
 	private static final Duration MIN_TTL = Duration.ofSeconds(1);
@@ -46,8 +47,8 @@ final class IdWorkerPropertiesValidator {
 	private static final Pattern TABLE_NAME = Pattern
 		.compile("([A-Za-z_][A-Za-z0-9_]{0,62}\\.)?[A-Za-z_][A-Za-z0-9_]{0,62}");
 
-	/** Most bits of a JavaScript-safe layout: IDs below 2^53 (as in {@code SnowflakeLayout}). */
-	static final int JAVASCRIPT_SAFE_BITS = 53;
+	/** Most bits of a JavaScript-safe layout: IDs below 2^53. */
+	static final int JAVASCRIPT_SAFE_BITS = SnowflakeLayout.JAVASCRIPT_SAFE_BITS;
 
 	private IdWorkerPropertiesValidator() {
 	}
