@@ -8,14 +8,7 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
@@ -267,29 +260,6 @@ abstract class AbstractJdbcSegmentStoreTests extends AbstractSegmentStoreContrac
 		}
 		catch (SQLException ex) {
 			throw new IllegalStateException(ex);
-		}
-	}
-
-	static <T> List<T> runConcurrently(int threads, Callable<T> task) throws Exception {
-		ExecutorService executor = Executors.newFixedThreadPool(threads);
-		try {
-			CountDownLatch start = new CountDownLatch(1);
-			List<Future<T>> futures = new ArrayList<>();
-			for (int i = 0; i < threads; i++) {
-				futures.add(executor.submit(() -> {
-					start.await();
-					return task.call();
-				}));
-			}
-			start.countDown();
-			List<T> results = new ArrayList<>();
-			for (Future<T> future : futures) {
-				results.add(future.get(60, TimeUnit.SECONDS));
-			}
-			return Collections.unmodifiableList(results);
-		}
-		finally {
-			executor.shutdownNow();
 		}
 	}
 
