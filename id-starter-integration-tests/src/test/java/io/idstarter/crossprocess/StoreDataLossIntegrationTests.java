@@ -59,7 +59,8 @@ class StoreDataLossIntegrationTests {
 						"127.0.0.1", "16391");
 				TcpProxy proxy = TcpProxy.start("127.0.0.1", master.port())) {
 			RedisFailover.awaitInSync(master);
-			StoreSpec spec = spec(proxy.port(), "?require-aof=true&wait=1&wait-timeout=300");
+			// Both servers fsync every write: on a loaded machine the replica's acknowledgement has taken over 300 ms.
+			StoreSpec spec = spec(proxy.port(), "?require-aof=true&wait=1&wait-timeout=2000");
 			RedisServerProcess[] successor = new RedisServerProcess[1];
 			try (DrillStore admin = DrillStore.open(spec)) {
 				DataLossDrill.Result result = DataLossDrill.run("Redis failover, WAIT 1", spec, mode, admin, () -> {
