@@ -124,14 +124,15 @@ final class SegmentBuffer {
 	private volatile int retirement = ACTIVE;
 
 	SegmentBuffer(String key, SegmentStore store, SegmentOptions options, TimeSource time, IdWorkerListener listener,
-			Executor executor, ScheduledExecutorService scheduler, Consumer<SegmentBuffer> onKeyRemoved,
-			SegmentMarks marks) {
+			Executor executor, PrefetchDispatcher dispatcher, ScheduledExecutorService scheduler,
+			Consumer<SegmentBuffer> onKeyRemoved, SegmentMarks marks) {
 		this.key = key;
 		this.maxWaitNanos = DynamicStep.saturatedNanos(options.maxWait());
 		this.listener = listener;
 		this.time = time;
 		this.onKeyRemoved = onKeyRemoved;
-		this.fetcher = new SegmentFetcher(this, store, options, time, listener, executor, scheduler, marks);
+		this.fetcher = new SegmentFetcher(this, store, options, time, listener, executor, dispatcher, scheduler,
+				marks);
 		this.chunks = (options.threadChunkSize() != 0) ? new ThreadChunks(options.threadChunkSize()) : null;
 		this.current = Segment.sentinel();
 	}

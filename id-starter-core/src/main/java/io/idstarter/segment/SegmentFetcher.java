@@ -25,10 +25,12 @@ final class SegmentFetcher {
 
 	/*
 	 * Protocol. A segment's successor is requested by a CAS of the segment's state from IDLE to FETCHING; the winner
-	 * creates one Fetch and submits it to the executor. A Fetch that fails retries itself with a growing delay
-	 * (scheduled, not sleeping on a pool thread), so there is at most one store call in flight per key and an outage
-	 * is not hammered; the delay is jittered so that nodes that lost the store together do not retry in lockstep. On
-	 * success it writes `next`, CASes FETCHING to READY and completes `successor`.
+	 * creates one Fetch and queues it with the PrefetchDispatcher, which hands it to the executor within a few
+	 * milliseconds: the caller that crossed the prefetch threshold does not pay for waking a pool thread. A Fetch that
+	 * fails retries itself with a growing delay (scheduled, not sleeping on a pool thread), so there is at most one
+	 * store call in flight per key and an outage is not hammered; the delay is jittered so that nodes that lost the
+	 * store together do not retry in lockstep. On success it writes `next`, CASes FETCHING to READY and completes
+	 * `successor`.
 	 *
 	 * Running a queued fetch: a waiting caller that finds the Fetch still queued (no pool thread has started it) runs
 	 * it itself, when the store allows calls on callers' threads (SegmentStore.supportsCallerThreadAllocation: not if a
@@ -36,8 +38,10 @@ final class SegmentFetcher {
 	 * failed since. Handing a task to a parked pool thread takes tens of microseconds, longer than a fast store's call
 	 * and longer than a small range lasts at full speed (1,000 IDs: about 3 µs). Each attempt of a Fetch is claimed by
 	 * a CAS before it runs, so the pool thread that dequeues it later does nothing, and a retry is not claimable while
-	 * its delay runs. The cost: if a store that was fast hangs at that very call, that one caller waits for the store's
-	 * own timeout rather than maxWait (it still gets an ID or an error, never a duplicate).
+	 * its delay runs. A waiting caller that may not run it hands it to the executor at once instead of leaving it for
+	 * the dispatcher's next poll (Fetch.dispatch: at most one hand-over per attempt). The cost: if a store that was
+	 * fast hangs at that very call, that one caller waits for the store's own timeout rather than maxWait (it still
+	 * gets an ID or an error, never a duplicate).
 	 *
 	 * Store regression: before a range is published, it is checked against the key's high mark (SegmentMarks: the end
 	 * of the highest range this node was given, kept in a local file across restarts) and the mark is raised to its
@@ -91,6 +95,9 @@ final class SegmentFetcher {
 
 	private final Executor executor;
 
+	/** Passes requested fetches to the executor off the requesting caller's thread. */
+	private final PrefetchDispatcher dispatcher;
+
 	private final ScheduledExecutorService scheduler;
 
 	/** This node's high marks, shared by the fetchers of one generator. */
@@ -126,7 +133,8 @@ final class SegmentFetcher {
 	private volatile @Nullable StoreRegressionException regression;
 
 	SegmentFetcher(SegmentBuffer buffer, SegmentStore store, SegmentOptions options, TimeSource time,
-			IdWorkerListener listener, Executor executor, ScheduledExecutorService scheduler, SegmentMarks marks) {
+			IdWorkerListener listener, Executor executor, PrefetchDispatcher dispatcher,
+			ScheduledExecutorService scheduler, SegmentMarks marks) {
 		this.buffer = buffer;
 		this.key = buffer.key();
 		this.store = store;
@@ -138,6 +146,7 @@ final class SegmentFetcher {
 		this.time = time;
 		this.listener = listener;
 		this.executor = executor;
+		this.dispatcher = dispatcher;
 		this.scheduler = scheduler;
 		this.marks = marks;
 		this.regressionRetryNanos = Math.max(RETRY_DELAY_MAX_NANOS,
@@ -151,22 +160,29 @@ final class SegmentFetcher {
 			if (segment.casState(Segment.IDLE, Segment.FETCHING)) {
 				Fetch fetch = new Fetch(segment);
 				segment.fetch = fetch;
-				submit(fetch);
+				this.dispatcher.offer(fetch::dispatch);
 			}
 		}
 	}
 
 	/**
-	 * Runs the fetch of the spent segment's successor on the calling thread, if it is queued and the store allows it
-	 * and is fast.
+	 * Called by a caller about to wait for the spent segment's successor: runs its fetch on the calling thread if no
+	 * pool thread has started it and the store allows it and is fast, or else hands it to the executor now if the
+	 * dispatcher has not yet.
 	 */
 	void runQueued(Segment spent) {
 		Fetch fetch = spent.fetch;
+		if (fetch == null) {
+			return;
+		}
 		long lastCallNanos = this.lastFetchDurationNanos;
 		// Not before the key's first answer (-1): nothing is known of the store's speed yet.
 		boolean storeIsFast = lastCallNanos >= 0 && lastCallNanos <= this.inlineFetchMaxNanos;
-		if (fetch != null && storeIsFast && this.failuresInRow == 0 && fetch.claim()) {
+		if (storeIsFast && this.failuresInRow == 0 && fetch.claim()) {
 			fetch.attempt();
+		}
+		else {
+			fetch.dispatch();
 		}
 	}
 
@@ -233,6 +249,9 @@ final class SegmentFetcher {
 		/** Set when an attempt starts, by a CAS; cleared when a retry is queued after its delay. */
 		private final AtomicBoolean claimed = new AtomicBoolean();
 
+		/** Set by the first hand-over of the first attempt to the executor; retries are submitted by their timer. */
+		private final AtomicBoolean dispatched = new AtomicBoolean();
+
 		Fetch(Segment predecessor) {
 			this.predecessor = predecessor;
 		}
@@ -240,6 +259,13 @@ final class SegmentFetcher {
 		/** Returns whether the caller may run the queued attempt; true for exactly one caller per attempt. */
 		boolean claim() {
 			return !this.claimed.get() && this.claimed.compareAndSet(false, true);
+		}
+
+		/** Hands the first attempt to the executor unless it was handed over or started already. */
+		void dispatch() {
+			if (!this.claimed.get() && !this.dispatched.get() && this.dispatched.compareAndSet(false, true)) {
+				submit(this);
+			}
 		}
 
 		@Override

@@ -104,6 +104,9 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 
 	private final ScheduledThreadPoolExecutor scheduler;
 
+	/** Passes the buffers' requested fetches to the prefetch executor, polling on the scheduler thread. */
+	private final PrefetchDispatcher dispatcher;
+
 	/** Buffers of the keys used so far; a buffer is removed (and retired) when its key leaves the store. */
 	private final ConcurrentHashMap<String, SegmentBuffer> buffers = new ConcurrentHashMap<>();
 
@@ -190,6 +193,7 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 			this.prefetchExecutor = this.ownPrefetchExecutor;
 		}
 		this.scheduler = newScheduler();
+		this.dispatcher = new PrefetchDispatcher(this.scheduler);
 		this.lastKeyReloadNanos = new AtomicLong(time.nanoTime() - UNKNOWN_KEY_RELOAD_INTERVAL_NANOS);
 	}
 
@@ -401,7 +405,7 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 
 	private SegmentBuffer newBuffer(String key) {
 		return new SegmentBuffer(key, this.store, this.options, this.time, this.listener, this.prefetchExecutor,
-				this.scheduler, this::keyRemoved, this.marks);
+				this.dispatcher, this.scheduler, this::keyRemoved, this.marks);
 	}
 
 	/** Re-reads the key list for a key not in it, unless a read happened within the last second. */

@@ -27,9 +27,17 @@ final class LincheckSegmentScenario {
 		return thread;
 	});
 
+	private static final ScheduledExecutorService STOPPED_SCHEDULER = stoppedScheduler();
+
 	private final InMemorySegmentStore store = new InMemorySegmentStore();
 
 	private final QueuedExecutor pool = new QueuedExecutor();
+
+	/**
+	 * Hands requested fetches to the pool only when {@link #pool()} drains it: its scheduler is shut down, so no poll
+	 * runs outside the model checker's threads.
+	 */
+	private final PrefetchDispatcher dispatcher = new PrefetchDispatcher(STOPPED_SCHEDULER);
 
 	final SegmentBuffer buffer;
 
@@ -45,7 +53,7 @@ final class LincheckSegmentScenario {
 			.dynamicStep(new DynamicStep(Duration.ofMinutes(15), Duration.ofMinutes(30), 1))
 			.build();
 		this.buffer = new SegmentBuffer("k", this.store, options, new ManualTime(), IdWorkerListener.NONE, this.pool,
-				SCHEDULER, (removed) -> {
+				this.dispatcher, SCHEDULER, (removed) -> {
 				}, SegmentMarks.inMemory());
 		// The first range's fetch runs here, before the threads start.
 		this.issued.add(this.buffer.nextId());
@@ -79,6 +87,7 @@ final class LincheckSegmentScenario {
 	}
 
 	void pool() {
+		this.dispatcher.drain();
 		this.pool.runOne();
 	}
 
@@ -112,6 +121,12 @@ final class LincheckSegmentScenario {
 			.iterations(2)
 			.invocationsPerIteration(100)
 			.check(scenario);
+	}
+
+	private static ScheduledExecutorService stoppedScheduler() {
+		ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+		scheduler.shutdown();
+		return scheduler;
 	}
 
 	/**

@@ -193,7 +193,7 @@ class ThreadChunkTests {
 		ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
 		this.executors.add(scheduler);
 		return new SegmentBuffer("order", this.store, SegmentOptions.builder().threadChunkSize(chunkSize).build(),
-				TimeSource.system(), this.listener, prefetch, scheduler, (removed) -> {
+				TimeSource.system(), this.listener, prefetch, new PrefetchDispatcher(scheduler), scheduler, (removed) -> {
 				}, SegmentMarks.inMemory());
 	}
 
