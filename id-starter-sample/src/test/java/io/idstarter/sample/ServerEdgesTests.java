@@ -1,14 +1,6 @@
 package io.idstarter.sample;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Locale;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
@@ -68,9 +60,9 @@ class ServerEdgesTests {
 
 	@Test
 	void traceIsRefusedWithAProblem() {
-		Raw response = request("TRACE /api/segment/get/order HTTP/1.1\r\nHost: localhost\r\n");
-		assertThat(response.status).isBetween(400, 499);
-		assertProblem(response, response.status);
+		RawHttp.Response response = request("TRACE /api/segment/get/order HTTP/1.1\r\nHost: localhost\r\n");
+		assertThat(response.status()).isBetween(400, 499);
+		assertProblem(response, response.status());
 	}
 
 	@Test
@@ -81,75 +73,25 @@ class ServerEdgesTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "0x10", "%2310", "+10", "0X1F" })
 	void decodeTakesDecimalIdsOnly(String id) {
-		Raw response = request("GET /api/snowflake/decode/" + id + " HTTP/1.1\r\nHost: localhost\r\n");
+		RawHttp.Response response = request("GET /api/snowflake/decode/" + id + " HTTP/1.1\r\nHost: localhost\r\n");
 		DocumentContext problem = assertProblem(response, 400);
 		assertThat(problem.read("$.code", String.class)).isEqualTo("invalid-parameter");
 		assertThat(problem.read("$.parameter", String.class)).isEqualTo("id");
 	}
 
-	private static DocumentContext assertProblem(Raw response, int status) {
-		assertThat(response.status).as(response.text).isEqualTo(status);
-		assertThat(response.contentType).as(response.text).startsWith("application/problem+json");
-		assertThat(response.body).doesNotContain("<html", "<!doctype", "Apache Tomcat", "\tat ");
-		DocumentContext problem = JsonPath.parse(response.body);
+	private static DocumentContext assertProblem(RawHttp.Response response, int status) {
+		assertThat(response.status()).as(response.text()).isEqualTo(status);
+		assertThat(response.contentType()).as(response.text()).startsWith("application/problem+json");
+		assertThat(response.body()).doesNotContain("<html", "<!doctype", "Apache Tomcat", "\tat ");
+		DocumentContext problem = JsonPath.parse(response.body());
 		assertThat(problem.read("$.status", Integer.class)).isEqualTo(status);
 		assertThat(problem.read("$.title", String.class)).isNotBlank();
 		assertThat(problem.read("$.detail", String.class)).isNotBlank();
 		return problem;
 	}
 
-	private Raw request(String head) {
-		try (Socket socket = new Socket("127.0.0.1", this.port)) {
-			socket.setSoTimeout(10_000);
-			OutputStream out = socket.getOutputStream();
-			out.write((head + "Connection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
-			out.flush();
-			InputStream in = socket.getInputStream();
-			ByteArrayOutputStream all = new ByteArrayOutputStream();
-			in.transferTo(all);
-			return Raw.parse(all.toString(StandardCharsets.UTF_8));
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-	}
-
-	private record Raw(String text, int status, String contentType, String body) {
-
-		static Raw parse(String text) {
-			int headEnd = text.indexOf("\r\n\r\n");
-			String head = (headEnd >= 0) ? text.substring(0, headEnd) : text;
-			String body = (headEnd >= 0) ? text.substring(headEnd + 4) : "";
-			int status = Integer.parseInt(head.substring(9, 12));
-			String contentType = "";
-			boolean chunked = false;
-			for (String line : head.split("\r\n")) {
-				String lower = line.toLowerCase(Locale.ROOT);
-				if (lower.startsWith("content-type:")) {
-					contentType = line.substring(13).trim();
-				}
-				if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
-					chunked = true;
-				}
-			}
-			return new Raw(text, status, contentType, chunked ? dechunk(body) : body);
-		}
-
-		private static String dechunk(String body) {
-			StringBuilder result = new StringBuilder();
-			int at = 0;
-			while (at < body.length()) {
-				int lineEnd = body.indexOf("\r\n", at);
-				int size = Integer.parseInt(body.substring(at, lineEnd).trim(), 16);
-				if (size == 0) {
-					break;
-				}
-				result.append(body, lineEnd + 2, lineEnd + 2 + size);
-				at = lineEnd + 2 + size + 2;
-			}
-			return result.toString();
-		}
-
+	private RawHttp.Response request(String head) {
+		return RawHttp.request(this.port, head);
 	}
 
 }

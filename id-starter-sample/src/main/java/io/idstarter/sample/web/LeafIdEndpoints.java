@@ -1,9 +1,11 @@
 package io.idstarter.sample.web;
 
 import io.idstarter.IdWorker;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RequestParam;
 
 /**
@@ -22,12 +24,19 @@ abstract class LeafIdEndpoints {
 	}
 
 	/**
-	 * Returns the next ID of a key as plain text, as Leaf's server does.
+	 * Returns the next ID of a key as plain text, as Leaf's server does. {@link PlainIdFilter} answers the plain
+	 * requests before they get here; the others come here, and so do those whose ID it could not issue.
 	 * @param key the key (modes with one number space accept any key, for Leaf's clients)
+	 * @param failure why {@link PlainIdFilter} could not issue an ID for this request, thrown here (not tried
+	 * again) so that it is answered as every error of this server
 	 * @return the ID in decimal
 	 */
 	@GetMapping("/get/{key}")
-	public String get(@PathVariable String key) {
+	public String get(@PathVariable String key,
+			@RequestAttribute(name = PlainIdFilter.FAILURE, required = false) @Nullable RuntimeException failure) {
+		if (failure != null) {
+			throw failure;
+		}
 		return Long.toString(this.ids.nextId(key));
 	}
 
