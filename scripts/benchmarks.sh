@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Runs the benchmarks whose results are written down in docs/benchmarks.md, one JMH report (text and JSON) per run,
 # with the load average before and after each run and sampled every 15 s meanwhile (load.txt): figures taken while
-# other processes compete for the two cores are noisy, and the load says how much.
+# other processes compete for the two cores are noisy, and the load says how much. Ends with the report of every run
+# in the directory (scripts/benchmark-report.py, also in report.md): each figure as a ratio to the bare AtomicLong of
+# the same run, and the performance targets those runs cover, met or missed.
 # Build first:  ./mvnw -B -ntp -pl id-starter-benchmarks -am package -DskipTests
 # Usage:        scripts/benchmarks.sh [output directory] [run name ...]
 #               (default directory id-starter-benchmarks/target/results; default runs: all, about 30 minutes)
+#               JMH_ARGS='-f 1 -i 3' adds options to every JMH run (fewer forks or iterations: shorter, noisier)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,7 +29,8 @@ jmh() { # run name, JMH arguments
   # JMH takes a machine-wide lock (/tmp/jmh.lock) so that two runs never time each other: wait for it.
   until {
     echo "# start $(date -Is) load $(cut -d' ' -f1-3 /proc/loadavg)"
-    java -jar "$jar" "$@" -rf json -rff "$out/$name.json"
+    # shellcheck disable=SC2086
+    java -jar "$jar" "$@" ${JMH_ARGS:-} -rf json -rff "$out/$name.json"
   } >"$out/$name.txt" 2>&1; do
     grep -q 'Unable to acquire the JMH lock' "$out/$name.txt" || { cat "$out/$name.txt" >&2; return 1; }
     echo "$(date -Is) $name: another JMH run holds the lock; waiting"
@@ -54,3 +58,5 @@ for run in "${runs[@]}"; do
     *) echo "unknown run '$run'; runs: ${all[*]}" >&2; exit 2 ;;
   esac
 done
+
+python3 scripts/benchmark-report.py "$out" | tee "$out/report.md"

@@ -2,6 +2,7 @@ package io.idstarter.codec;
 
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -35,6 +36,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Thread)
 public class CodecBenchmark {
 
+
 	/** A Snowflake ID of late 2026 with the default layout: 41 bits of milliseconds, then 22 bits. */
 	private static final long FIRST_ID = 0x0C3A_5D7E_1234_5000L;
 
@@ -52,6 +54,9 @@ public class CodecBenchmark {
 	private long next = FIRST_ID;
 
 	private int index;
+
+	/** Counter of {@link #atomicLong()}. */
+	private final AtomicLong counter = new AtomicLong();
 
 	@Setup
 	public void precompute() {
@@ -96,6 +101,12 @@ public class CodecBenchmark {
 	@Benchmark
 	public String permutationThenCrockford32() {
 		return Crockford32.INSTANCE.encode(this.permutation.encode(this.next++));
+	}
+
+	/** The machine's speed in this run: one bare {@code AtomicLong.getAndIncrement()}, what a single call is held to. */
+	@Benchmark
+	public long atomicLong() {
+		return this.counter.getAndIncrement();
 	}
 
 	/** Baseline: the decimal form. */

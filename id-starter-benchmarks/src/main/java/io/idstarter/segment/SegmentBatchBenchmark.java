@@ -1,6 +1,7 @@
 package io.idstarter.segment;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.idstarter.IdWorkerListener;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -40,12 +41,16 @@ import org.openjdk.jmh.infra.Blackhole;
 @State(Scope.Benchmark)
 public class SegmentBatchBenchmark {
 
+
 	/** IDs per batch. */
 	static final int BATCH = 1000;
 
 	private SegmentIdGenerator generator;
 
 	private long next;
+
+	/** Counter of {@link #atomicLong()}. */
+	private final AtomicLong counter = new AtomicLong();
 
 	@Setup(Level.Trial)
 	public void start() {
@@ -73,6 +78,12 @@ public class SegmentBatchBenchmark {
 	@Benchmark
 	public long single() {
 		return this.generator.nextId(SegmentFixtures.KEY);
+	}
+
+	/** The machine's speed in this run: one bare {@code AtomicLong.getAndIncrement()}, what a single call is held to. */
+	@Benchmark
+	public long atomicLong() {
+		return this.counter.getAndIncrement();
 	}
 
 	/** Floor: a new array of {@value #BATCH} consecutive numbers, with no generator at all. */

@@ -166,6 +166,27 @@ public class SegmentLatencyBenchmark {
 				DefaultSegmentId id = new DefaultSegmentId(distributor);
 				return cosId(id::generate, distributor);
 			}
+		},
+
+		/**
+		 * A bare {@link AtomicLong}, no store at all: the floor of this measurement on this machine in this run (the
+		 * timer, the pacing, the scheduler's jitter), which the other tails can be read against.
+		 */
+		ATOMIC_LONG {
+			@Override
+			LatencySource create() {
+				AtomicLong counter = new AtomicLong();
+				return new LatencySource() {
+					@Override
+					public long next() {
+						return counter.getAndIncrement();
+					}
+
+					@Override
+					public void setStoreDelay(Duration delay) {
+					}
+				};
+			}
 		};
 
 		abstract LatencySource create();

@@ -67,6 +67,8 @@ public final class StoreRoundTrips {
 		String[] stores = ((args.length > 1) ? args[1] : "memory,postgres,mariadb,redis,mongo").split(",");
 		System.out.printf(Locale.ROOT, "%-8s %-7s %12s %14s %16s %10s %8s %12s %10s%n", "store", "step", "ids",
 				"calls 1st 1M", "calls/1M after", "last step", "waits", "waited ms", "ids/s");
+		System.out.printf(Locale.ROOT, "%-8s %-7s %12d %14s %16s %10s %8s %12s %10.0f%n", "atomic", "-", ids, "-", "-",
+				"-", "-", "-", atomicLongPerSecond(ids));
 		for (String name : stores) {
 			for (boolean dynamic : new boolean[] { true, false }) {
 				try (Backend backend = Backend.open(name)) {
@@ -74,6 +76,24 @@ public final class StoreRoundTrips {
 				}
 			}
 		}
+	}
+
+	/**
+	 * The same loop over a bare {@link AtomicLong}: the speed of this machine in this run, which the IDs/s column can
+	 * be read against.
+	 */
+	static double atomicLongPerSecond(long ids) {
+		AtomicLong counter = new AtomicLong(1);
+		long start = System.nanoTime();
+		long last = 0;
+		for (long i = 0; i < ids; i++) {
+			long id = counter.getAndIncrement();
+			if (id <= last) {
+				throw new IllegalStateException("IDs went backwards: " + id + " after " + last);
+			}
+			last = id;
+		}
+		return ids * 1e9 / (System.nanoTime() - start);
 	}
 
 	static Result run(String name, Backend backend, boolean dynamic, long ids) {

@@ -144,6 +144,18 @@ public class SnowflakeBenchmark {
 				Snowflake id = new Snowflake(1, 1);
 				return id::nextId;
 			}
+		},
+
+		/**
+		 * A bare {@link java.util.concurrent.atomic.AtomicLong}, no layout and no cap: not a Snowflake generator but
+		 * the speed of this machine in this run, which the other figures can be read against.
+		 */
+		ATOMIC_LONG {
+			@Override
+			IdSource create() {
+				java.util.concurrent.atomic.AtomicLong counter = new java.util.concurrent.atomic.AtomicLong();
+				return counter::getAndIncrement;
+			}
 		};
 
 		abstract IdSource create();
