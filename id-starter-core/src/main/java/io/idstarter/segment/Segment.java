@@ -65,8 +65,19 @@ final class Segment {
 	 */
 	volatile CompletableFuture<Segment> successor = new CompletableFuture<>();
 
+	/*
+	 * The cursor has a cache line to itself. Threads claiming from one segment move the cursor's line between their
+	 * cores on every claim; a bound read after a claim must not have travelled with it (in one line with the cursor,
+	 * the bounds made two threads 0.8x a shared AtomicLong). HotSpot lays out fields of one size in the order they are
+	 * declared: seven longs on each side keep every other field 64 bytes away (SegmentLayoutTests checks it).
+	 */
+
+	long padBefore1, padBefore2, padBefore3, padBefore4, padBefore5, padBefore6, padBefore7;
+
 	/** Next number to hand out; only grows (getAndAdd); values at or past {@code end} are not IDs. */
 	volatile long cursor;
+
+	long padAfter1, padAfter2, padAfter3, padAfter4, padAfter5, padAfter6, padAfter7;
 
 	/** Fetch of the successor: IDLE, then FETCHING by CAS, then READY or FAILED by CAS. */
 	volatile int state;
