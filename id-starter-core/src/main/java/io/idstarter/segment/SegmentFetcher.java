@@ -190,7 +190,9 @@ final class SegmentFetcher {
 		try {
 			this.executor.execute(fetch);
 		}
-		catch (RejectedExecutionException ex) {
+		catch (RuntimeException ex) {
+			// Rejected, or any failure of an application's executor: retried like a failed store call. Thrown on, it
+			// would reach the caller or the dispatcher's poll, and leave the fetch marked as handed over but never run.
 			fetch.failed(ex);
 		}
 	}

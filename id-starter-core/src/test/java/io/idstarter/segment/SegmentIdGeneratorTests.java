@@ -337,11 +337,12 @@ class SegmentIdGeneratorTests {
 		assertThat(generator.nextId("order")).isEqualTo(20);
 	}
 
-	@Test
-	void waitingCallerNeverCallsAStoreThatMustOnlyBeCalledFromThePool() {
-		this.store.createKey("order", 0, 10, "");
-		// like the JDBC, MongoDB and Redis stores, which could join a transaction bound to the caller's thread
-		SegmentStore poolOnly = new SegmentStore() {
+	/**
+	 * The in-memory store, refusing calls on callers' threads like the JDBC, MongoDB and Redis stores (which could join
+	 * a transaction bound to the caller's thread).
+	 */
+	private SegmentStore poolOnlyStore() {
+		return new SegmentStore() {
 			@Override
 			public SegmentAllocation allocate(String key) {
 				return SegmentIdGeneratorTests.this.store.allocate(key);
@@ -357,11 +358,21 @@ class SegmentIdGeneratorTests {
 				return SegmentIdGeneratorTests.this.store.keys();
 			}
 		};
-		HeldExecutor pool = new HeldExecutor();
-		SegmentIdGenerator generator = new SegmentIdGenerator(poolOnly,
-				fixedStep().maxWait(Duration.ofMillis(200)).build(), TimeSource.system(), this.listener, pool);
+	}
+
+	private SegmentIdGenerator startPoolOnly(SegmentOptions.Builder options, java.util.concurrent.Executor pool) {
+		SegmentIdGenerator generator = new SegmentIdGenerator(poolOnlyStore(), options.build(), TimeSource.system(),
+				this.listener, pool);
 		this.generators.add(generator);
 		generator.start();
+		return generator;
+	}
+
+	@Test
+	void waitingCallerNeverCallsAStoreThatMustOnlyBeCalledFromThePool() {
+		this.store.createKey("order", 0, 10, "");
+		HeldExecutor pool = new HeldExecutor();
+		SegmentIdGenerator generator = startPoolOnly(fixedStep().maxWait(Duration.ofMillis(200)), pool);
 		generator.nextId("order");
 		awaitNext(generator);
 		pool.hold();
@@ -370,6 +381,28 @@ class SegmentIdGeneratorTests {
 		assertThat(this.store.allocateCalls()).isEqualTo(2);
 		pool.release();
 		assertThat(generator.nextId("order")).isEqualTo(20);
+	}
+
+	@Test
+	void aPrefetchExecutorThatThrowsIsRetriedAndDoesNotStopThePoll() {
+		this.store.createKey("order", 0, 10, "");
+		java.util.concurrent.atomic.AtomicBoolean failNext = new java.util.concurrent.atomic.AtomicBoolean();
+		java.util.concurrent.Executor pool = (task) -> {
+			if (failNext.compareAndSet(true, false)) {
+				throw new IllegalStateException("prefetch executor failed (test)");
+			}
+			task.run();
+		};
+		SegmentIdGenerator generator = startPoolOnly(fixedStep().maxWait(Duration.ofSeconds(2)), pool);
+		generator.nextId("order");
+		awaitNext(generator);
+		failNext.set(true);
+		// The poll's hand-over of the fetch of [20, 30), requested at 10, throws: the fetch is retried like a rejected
+		// one instead of staying marked as handed over, and the poll goes on handing over the later fetches.
+		assertThat(draw(generator, "order", 10)).containsExactly(LongStream.range(1, 11).toArray());
+		await().atMost(Duration.ofSeconds(5)).untilFalse(failNext);
+		assertThat(draw(generator, "order", 49)).containsExactly(LongStream.range(11, 60).toArray());
+		assertThat(this.listener.failedWaits()).isZero();
 	}
 
 	@Test
