@@ -29,14 +29,23 @@ final class ContractSupport {
 	 * Runs a task on {@code threads} threads that start together, and returns each thread's result.
 	 */
 	static <T> List<T> concurrently(int threads, Callable<T> task) throws Exception {
+		return concurrently(threads, (thread) -> task.call());
+	}
+
+	/**
+	 * Runs a task on {@code threads} threads that start together, giving each its index, and returns each thread's
+	 * result in the order of the indexes.
+	 */
+	static <T> List<T> concurrently(int threads, IndexedTask<T> task) throws Exception {
 		ExecutorService executor = Executors.newFixedThreadPool(threads);
 		try {
 			CountDownLatch start = new CountDownLatch(1);
 			List<Future<T>> futures = new ArrayList<>();
 			for (int i = 0; i < threads; i++) {
+				int thread = i;
 				futures.add(executor.submit(() -> {
 					start.await();
-					return task.call();
+					return task.run(thread);
 				}));
 			}
 			start.countDown();
@@ -49,6 +58,14 @@ final class ContractSupport {
 		finally {
 			executor.shutdownNow();
 		}
+	}
+
+	/** A task that is told which of the started threads runs it. */
+	@FunctionalInterface
+	interface IndexedTask<T> {
+
+		T run(int thread) throws Exception;
+
 	}
 
 }
