@@ -1,6 +1,5 @@
 package io.idstarter.segment;
 
-import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Validate;
 import org.junit.jupiter.api.Test;
 
@@ -11,33 +10,15 @@ import org.junit.jupiter.api.Test;
  * out twice. (A batch is not atomic across a switch, so the IDs are not those of one counter in some order; uniqueness
  * is the property.)
  */
-public class SegmentBufferLincheckTests {
+public class SegmentBufferLincheckTests extends LincheckSegmentOperations {
 
-	private final LincheckSegmentScenario scenario = new LincheckSegmentScenario(/* threadChunkSize= */ 0);
-
-	@Operation
-	public void nextId() {
-		this.scenario.nextId();
-	}
-
-	@Operation
-	public void nextIds() {
-		this.scenario.nextIds();
-	}
-
-	@Operation
-	public void pool() {
-		this.scenario.pool();
-	}
-
-	@Operation
-	public void close() {
-		this.scenario.close();
+	public SegmentBufferLincheckTests() {
+		super(/* threadChunkSize= */ 0);
 	}
 
 	@Validate
 	public void everyNumberAllocatedAndHandedOutOnce() {
-		this.scenario.validate();
+		validate();
 	}
 
 	@Test

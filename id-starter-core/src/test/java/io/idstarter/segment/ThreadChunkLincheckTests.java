@@ -1,6 +1,5 @@
 package io.idstarter.segment;
 
-import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Validate;
 import org.junit.jupiter.api.Test;
 
@@ -9,33 +8,15 @@ import org.junit.jupiter.api.Test;
  * fetches as batches do, and a thread uses its own chunk before the shared cursor. Same property: every number handed
  * out was allocated, and handed out once.
  */
-public class ThreadChunkLincheckTests {
+public class ThreadChunkLincheckTests extends LincheckSegmentOperations {
 
-	private final LincheckSegmentScenario scenario = new LincheckSegmentScenario(/* threadChunkSize= */ 2);
-
-	@Operation
-	public void nextId() {
-		this.scenario.nextId();
-	}
-
-	@Operation
-	public void nextIds() {
-		this.scenario.nextIds();
-	}
-
-	@Operation
-	public void pool() {
-		this.scenario.pool();
-	}
-
-	@Operation
-	public void close() {
-		this.scenario.close();
+	public ThreadChunkLincheckTests() {
+		super(/* threadChunkSize= */ 2);
 	}
 
 	@Validate
 	public void everyNumberAllocatedAndHandedOutOnce() {
-		this.scenario.validate();
+		validate();
 	}
 
 	@Test
