@@ -125,6 +125,20 @@ class DocsSnippetsTests {
 		assertThat(problems).isEmpty();
 	}
 
+	@Test
+	void aBlockThatDiffersFromItsSourceIsReported() throws IOException {
+		String file = "id-starter-docs-snippets/src/main/java/com/example/store/StoreConfiguration.java";
+		Matcher marker = MARKER.matcher("<!-- snippet: " + file + "#bean -->");
+		assertThat(marker.matches()).isTrue();
+		String source = region(Files.readAllLines(ROOT.resolve(file)), "bean");
+		assertThat(compareWithSource(new Block("README.md:1", "java", source, marker))).isNull();
+		assertThat(compareWithSource(new Block("README.md:1", "java", source.replace("mySequenceManager", "other"),
+				marker))).startsWith("README.md:1 differs from " + file + "#bean");
+		Matcher missing = MARKER.matcher("<!-- snippet: " + file + "#nope -->");
+		assertThat(missing.matches()).isTrue();
+		assertThat(compareWithSource(new Block("README.md:1", "java", source, missing))).contains("has no region 'nope'");
+	}
+
 	private static String compareWithSource(Block block) throws IOException {
 		Matcher marker = block.marker();
 		Path file = ROOT.resolve(marker.group(1));
