@@ -31,10 +31,10 @@ import org.springframework.core.type.AnnotationMetadata;
 public final class IdWorkerSliceAutoConfiguration {
 
 	/**
-	 * Returns whether this node's local files ({@code id-worker.lease.cache-file}, {@code id-worker.segment.marks-file})
-	 * are used: always in an application, in a test slice only with {@code id-worker.testing.node-files-in-slices}, because a
-	 * slice's embedded database starts empty on every run while the files remain, and the marks of the last run would
-	 * refuse the new database as one that lost writes.
+	 * Returns whether this node's local files ({@code id-worker.lease.cache-file},
+	 * {@code id-worker.segment.marks-file}) are used: always in an application, in a test slice only with
+	 * {@code id-worker.testing.node-files-in-slices}, because a slice's embedded database starts empty on every run
+	 * while the files remain, and the marks of the last run would refuse the new database as one that lost writes.
 	 * @param properties the settings
 	 * @param environment the environment, which tells a slice (auto-configuration off) from an application
 	 * @return whether to use the files that are configured

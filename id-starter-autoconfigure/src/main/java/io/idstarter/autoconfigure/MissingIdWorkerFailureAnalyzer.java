@@ -52,8 +52,8 @@ class MissingIdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<NoSuchBeanD
 		if (modes == null) {
 			return new FailureAnalysis("No " + name + " bean: no class is annotated with @EnableIdWorker, which turns "
 					+ "ID generation on.", "Add @EnableIdWorker(mode = …) to the application's main class: "
-							+ "mode = " + IdWorkerMode.names((mode) -> true) + " (or SEGMENT and one of the others), and the "
-							+ "Spring Boot starter of that mode's store.",
+							+ "mode = " + IdWorkerMode.names((mode) -> true)
+							+ " (or SEGMENT and one of the others), and the Spring Boot starter of that mode's store.",
 					cause);
 		}
 		return new FailureAnalysis("No " + name + " bean: @EnableIdWorker turns on " + modes + ", which defines no "

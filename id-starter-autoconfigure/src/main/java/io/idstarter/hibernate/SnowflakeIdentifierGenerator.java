@@ -28,7 +28,8 @@ public class SnowflakeIdentifierGenerator extends IdWorkerIdentifierGenerator
 
 	@Override
 	protected String missingWorkerHint() {
-		return "enable a Snowflake mode (@EnableIdWorker(mode = " + IdWorkerMode.names(IdWorkerMode::isSnowflake) + "))";
+		return "enable a Snowflake mode (@EnableIdWorker(mode = " + IdWorkerMode.names(IdWorkerMode::isSnowflake)
+				+ "))";
 	}
 
 	@Override

@@ -93,11 +93,13 @@ class MissingIdWorkerStoreFailureAnalyzerTests {
 				assertThat(context.getStartupFailure()).hasRootCauseInstanceOf(MissingIdWorkerStoreException.class);
 				FailureAnalysis analysis = new MissingIdWorkerStoreFailureAnalyzer(environment.get())
 					.analyze(context.getStartupFailure());
-				assertThat(analysis.getDescription()).contains("has no org.apache.curator.framework.CuratorFramework bean")
+				assertThat(analysis.getDescription())
+					.contains("has no org.apache.curator.framework.CuratorFramework bean")
 					.contains("Unknown configuration property 'id-worker.zookeeper.conect-string'")
 					.contains("Did you mean 'id-worker.zookeeper.connect-string'?");
 				assertThat(analysis.getAction()).startsWith("Set id-worker.zookeeper.connect-string");
-				assertThat(output).as("warned before the failure").contains("Did you mean 'id-worker.zookeeper.connect-string'?");
+				assertThat(output).as("warned before the failure")
+					.contains("Did you mean 'id-worker.zookeeper.connect-string'?");
 			});
 	}
 

@@ -34,7 +34,8 @@ class ModeListsTests {
 	@Test
 	void namesListsInDeclarationOrderWithTheLastTwoJoinedByOr() {
 		assertThat(IdWorkerMode.names((mode) -> true)).isEqualTo("SEGMENT, DB, REDIS, MONGO, ZOOKEEPER, ETCD or HTTP");
-		assertThat(IdWorkerMode.names(IdWorkerMode::isSnowflake)).isEqualTo("DB, REDIS, MONGO, ZOOKEEPER, ETCD or HTTP");
+		assertThat(IdWorkerMode.names(IdWorkerMode::isSnowflake))
+			.isEqualTo("DB, REDIS, MONGO, ZOOKEEPER, ETCD or HTTP");
 		assertThat(IdWorkerMode.names((mode) -> mode == IdWorkerMode.DB)).isEqualTo("DB");
 		assertThat(IdWorkerMode.names((mode) -> false)).isEmpty();
 	}

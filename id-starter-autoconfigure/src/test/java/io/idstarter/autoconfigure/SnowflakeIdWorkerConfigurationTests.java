@@ -77,7 +77,8 @@ class SnowflakeIdWorkerConfigurationTests {
 			this.contextRunner.withPropertyValues("id-worker.lease.cache-file=" + directory.resolve("worker-id"))
 				.run((context) -> withFile.add(workerId(context)));
 		}
-		assertThat(withFile).as("the first start takes the next never-used one, then keeps it").containsExactly(3, 3, 3);
+		assertThat(withFile).as("the first start takes the next never-used one, then keeps it")
+			.containsExactly(3, 3, 3);
 	}
 
 	private static int workerId(AssertableApplicationContext context) {

@@ -373,9 +373,10 @@ final class SegmentFetcher {
 		 */
 		private String regressionMessage(SegmentAllocation allocation, long known) {
 			SegmentFetcher fetcher = SegmentFetcher.this;
-			String refused = String.format(Locale.ROOT, "Segment store returned [%d, %d) for key '%s', below the end %d "
-					+ "of the highest range this node was given (%s)", allocation.start(), allocation.end(),
-					fetcher.key, known, markSource());
+			String refused = String.format(Locale.ROOT,
+					"Segment store returned [%d, %d) for key '%s', below the end %d of the highest range this node "
+							+ "was given (%s)",
+					allocation.start(), allocation.end(), fetcher.key, known, markSource());
 			String retry = "; this node refuses numbers that may repeat and retries every "
 					+ TimeUnit.NANOSECONDS.toSeconds(fetcher.regressionRetryNanos) + " s";
 			boolean firstRangeSinceStart = this.predecessor.isSentinel();

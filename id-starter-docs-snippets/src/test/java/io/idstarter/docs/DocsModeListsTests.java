@@ -55,8 +55,8 @@ class DocsModeListsTests {
 			if (rows.size() >= 3) {
 				tables++;
 				if (!rows.equals(ALL)) {
-					problems.add(DocsSnippetsTests.ROOT.relativize(file) + ": the mode table has " + rows + ", the modes are "
-							+ ALL);
+					problems.add(DocsSnippetsTests.ROOT.relativize(file) + ": the mode table has " + rows
+							+ ", the modes are " + ALL);
 				}
 			}
 		}

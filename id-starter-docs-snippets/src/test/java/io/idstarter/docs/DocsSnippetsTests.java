@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -27,9 +28,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The code blocks of the README and docs/*.md cannot drift from code the build compiles: every Java block is
- * preceded by a marker ({@code <!-- snippet: <file, from the repository root>#<region> -->}) and must equal that region of the
- * file, between its {@code tag::<region>[]} and {@code end::<region>[]} lines; a marked XML block must equal its file
- * (or region). Every XML block (a dependency or a whole pom.xml) names only artifacts of this build, in this build's
+ * preceded by a marker ({@code <!-- snippet: <file, from the repository root>#<region> -->}) and must equal that
+ * region of the file, between its {@code tag::<region>[]} and {@code end::<region>[]} lines; a marked XML block
+ * must equal its file (or region). Every XML block (a dependency or a whole pom.xml) names only artifacts of this build, in this build's
  * version, on this build's Spring Boot version, with the store clients' versions this build uses.
  */
 class DocsSnippetsTests {
@@ -112,8 +113,8 @@ class DocsSnippetsTests {
 			for (Element element : elements(document, "parent")) {
 				if ("spring-boot-starter-parent".equals(child(element, "artifactId"))
 						&& !build.bootVersion().equals(child(element, "version"))) {
-					problems.add(block.where() + ": Spring Boot parent " + child(element, "version") + ", the build uses "
-							+ build.bootVersion());
+					problems.add(block.where() + ": Spring Boot parent " + child(element, "version")
+							+ ", the build uses " + build.bootVersion());
 				}
 			}
 			for (Element element : elements(document, "dependency")) {
@@ -136,7 +137,8 @@ class DocsSnippetsTests {
 				marker))).startsWith("README.md:1 differs from " + file + "#bean");
 		Matcher missing = MARKER.matcher("<!-- snippet: " + file + "#nope -->");
 		assertThat(missing.matches()).isTrue();
-		assertThat(compareWithSource(new Block("README.md:1", "java", source, missing))).contains("has no region 'nope'");
+		assertThat(compareWithSource(new Block("README.md:1", "java", source, missing)))
+			.contains("has no region 'nope'");
 	}
 
 	private static String compareWithSource(Block block) throws IOException {
@@ -262,7 +264,7 @@ class DocsSnippetsTests {
 	 * What the build is made of: its version, its modules' artifact IDs, the Spring Boot version and the versions of
 	 * the store clients it declares (root pom.xml), and what Spring Boot manages (its BOM in the local repository).
 	 */
-	record Build(String version, Set<String> modules, String bootVersion, java.util.Map<String, String> clients,
+	record Build(String version, Set<String> modules, String bootVersion, Map<String, String> clients,
 			Set<String> bootManaged) {
 
 		static Build read() throws Exception {
@@ -276,7 +278,7 @@ class DocsSnippetsTests {
 			for (int i = 0; i < names.getLength(); i++) {
 				modules.add(names.item(i).getTextContent().strip());
 			}
-			java.util.Map<String, String> clients = java.util.Map.of("org.apache.curator:curator-framework",
+			Map<String, String> clients = Map.of("org.apache.curator:curator-framework",
 					child(properties, "curator.version"), "io.etcd:jetcd-core", child(properties, "jetcd.version"));
 			Path bom = Path.of(System.getProperty("user.home"), ".m2", "repository", "org", "springframework", "boot",
 					"spring-boot-dependencies", boot, "spring-boot-dependencies-" + boot + ".pom");

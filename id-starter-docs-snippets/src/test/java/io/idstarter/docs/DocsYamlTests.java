@@ -30,7 +30,8 @@ class DocsYamlTests {
 	void everyIdWorkerKeyOfTheDocsExists() throws IOException {
 		Set<String> known = new TreeSet<>();
 		Set<String> maps = new TreeSet<>();
-		Enumeration<URL> metadata = getClass().getClassLoader().getResources("META-INF/spring-configuration-metadata.json");
+		Enumeration<URL> metadata = getClass().getClassLoader()
+			.getResources("META-INF/spring-configuration-metadata.json");
 		while (metadata.hasMoreElements()) {
 			try (InputStream in = metadata.nextElement().openStream()) {
 				Map<String, Object> json = JsonParserFactory.getJsonParser()
@@ -61,8 +62,10 @@ class DocsYamlTests {
 					}
 					keys++;
 					ConfigurationPropertyName name = ConfigurationPropertyName.adapt(key, '.');
-					boolean found = known.stream().map(ConfigurationPropertyName::of).anyMatch(name::equals)
-							|| maps.stream().map(ConfigurationPropertyName::of).anyMatch((map) -> map.isAncestorOf(name));
+					boolean found = known.stream().map(ConfigurationPropertyName::of).anyMatch(name::equals) || maps
+						.stream()
+						.map(ConfigurationPropertyName::of)
+						.anyMatch((map) -> map.isAncestorOf(name));
 					if (!found) {
 						problems.add(block.where() + ": " + key + " is not an id-starter property");
 					}
@@ -75,7 +78,8 @@ class DocsYamlTests {
 
 	private static void flatten(String prefix, Object value, List<String> keys) {
 		if (value instanceof Map<?, ?> map) {
-			map.forEach((key, child) -> flatten(prefix.isEmpty() ? String.valueOf(key) : prefix + "." + key, child, keys));
+			map.forEach((key, child) -> flatten(prefix.isEmpty() ? String.valueOf(key) : prefix + "." + key, child,
+					keys));
 		}
 		else if (!prefix.isEmpty()) {
 			keys.add(prefix);

@@ -134,9 +134,11 @@ class IdServerClientTests {
 		assertThat(calls).isEqualTo(120);
 		List<String> warnings = log.lines("WARN");
 		assertThat(warnings).hasSize(2 + 4);
-		assertThat(warnings.subList(0, 2)).allSatisfy((line) -> assertThat(line).contains("failed (connection refused"));
-		assertThat(warnings.subList(2, 6)).allSatisfy((line) -> assertThat(line).startsWith("ID servers still failing: ")
-			.contains(first + "/ for ", second + "/ for ", "failed calls, last: connection refused"));
+		assertThat(warnings.subList(0, 2))
+			.allSatisfy((line) -> assertThat(line).contains("failed (connection refused"));
+		assertThat(warnings.subList(2, 6))
+			.allSatisfy((line) -> assertThat(line).startsWith("ID servers still failing: ")
+				.contains(first + "/ for ", second + "/ for ", "failed calls, last: connection refused"));
 		assertThat(log.lines("INFO")).isEmpty();
 
 		HttpServer back = HttpServer.create(new InetSocketAddress("127.0.0.1", firstPort), 0);
