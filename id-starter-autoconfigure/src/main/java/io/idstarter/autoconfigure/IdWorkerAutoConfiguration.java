@@ -18,7 +18,7 @@ import org.springframework.core.env.Environment;
 public final class IdWorkerAutoConfiguration {
 
 	@Bean
-	UnknownPropertiesReporter idWorkerUnknownPropertiesReporter(Environment environment) {
+	static UnknownPropertiesReporter idWorkerUnknownPropertiesReporter(Environment environment) {
 		return new UnknownPropertiesReporter(environment);
 	}
 

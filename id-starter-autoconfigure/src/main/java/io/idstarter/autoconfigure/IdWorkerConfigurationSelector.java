@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.autoconfigure.AutoConfigurationImportSelector;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.core.annotation.AnnotationAttributes;
+import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
 
 /**
@@ -54,6 +55,8 @@ class IdWorkerConfigurationSelector extends AutoConfigurationImportSelector {
 
 	private static final String ETCD_LEASES = PACKAGE + "etcd.EtcdLeaseStoreConfiguration";
 
+	private static final String IN_MEMORY_STORES = PACKAGE + "InMemoryStoresConfiguration";
+
 	/**
 	 * Off in test slices ({@code @WebMvcTest}, {@code @DataJpaTest}, ...), which turn auto-configuration off and
 	 * import only what they list: the generators' stores are mostly not there. The slices that have a store list
@@ -67,16 +70,25 @@ class IdWorkerConfigurationSelector extends AutoConfigurationImportSelector {
 	@Override
 	protected List<String> getCandidateConfigurations(AnnotationMetadata metadata,
 			@Nullable AnnotationAttributes attributes) {
-		return configurations(metadata);
+		return configurations(metadata, getEnvironment());
 	}
 
 	/**
-	 * Returns the names of the configuration classes the modes of an {@code @EnableIdWorker} class need.
+	 * Returns the names of the configuration classes the modes of an {@code @EnableIdWorker} class need: with
+	 * {@code id-worker.testing.in-memory-stores}, the in-memory stores in place of every store configuration.
 	 * @param metadata the annotated class
+	 * @param environment where the property is read
 	 * @return class names, the modes' registrar and the shared beans first
 	 */
-	static List<String> configurations(AnnotationMetadata metadata) {
+	static List<String> configurations(AnnotationMetadata metadata, Environment environment) {
 		List<String> imports = new ArrayList<>(List.of(MODES, BASE));
+		if (environment.getProperty(InMemoryStoresConfiguration.PROPERTY, Boolean.class, false)) {
+			imports.add(IN_MEMORY_STORES);
+			for (IdWorkerMode mode : IdWorkerModes.of(metadata).modes()) {
+				imports.add(mode.isSnowflake() ? SNOWFLAKE : SEGMENT);
+			}
+			return imports;
+		}
 		for (IdWorkerMode mode : IdWorkerModes.of(metadata).modes()) {
 			imports.addAll(switch (mode) {
 				case SEGMENT -> List.of(SEGMENT, JDBC_SEGMENTS, REDIS_SEGMENTS, MONGO_SEGMENTS, HTTP_SEGMENTS);

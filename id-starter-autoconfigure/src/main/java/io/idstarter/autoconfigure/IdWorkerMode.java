@@ -1,5 +1,9 @@
 package io.idstarter.autoconfigure;
 
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Predicate;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -57,6 +61,20 @@ public enum IdWorkerMode {
 	 */
 	public boolean isSnowflake() {
 		return this.leaseStore != null;
+	}
+
+	/**
+	 * Lists modes for messages and reports, in declaration order, such as {@code "DB, REDIS or HTTP"}; every list
+	 * of modes a message shows is made here, so that none omits a mode added later.
+	 * @param which the modes to list, such as {@code IdWorkerMode::isSnowflake}
+	 * @return the names, the last two joined by "or"
+	 */
+	public static String names(Predicate<IdWorkerMode> which) {
+		List<String> names = Arrays.stream(values()).filter(which).map(Enum::name).toList();
+		if (names.size() < 2) {
+			return String.join("", names);
+		}
+		return String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1);
 	}
 
 	/**

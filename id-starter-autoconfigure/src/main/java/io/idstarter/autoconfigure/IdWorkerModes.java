@@ -47,7 +47,8 @@ public final class IdWorkerModes {
 		}
 		if (modes.isEmpty()) {
 			throw new IllegalStateException("@EnableIdWorker on " + source
-					+ " names no mode: set mode = SEGMENT, DB, REDIS, MONGO, ZOOKEEPER or ETCD (or SEGMENT and one of the others)");
+					+ " names no mode: set mode = " + IdWorkerMode.names((mode) -> true)
+					+ " (or SEGMENT and one of the others)");
 		}
 		List<IdWorkerMode> snowflakeModes = modes.stream().filter(IdWorkerMode::isSnowflake).toList();
 		if (snowflakeModes.size() > 1) {

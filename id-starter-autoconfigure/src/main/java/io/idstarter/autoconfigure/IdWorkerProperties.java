@@ -41,6 +41,8 @@ public class IdWorkerProperties implements InitializingBean {
 
 	private final Etcd etcd = new Etcd();
 
+	private final Testing testing = new Testing();
+
 	public Snowflake getSnowflake() {
 		return this.snowflake;
 	}
@@ -77,6 +79,10 @@ public class IdWorkerProperties implements InitializingBean {
 		return this.etcd;
 	}
 
+	public Testing getTesting() {
+		return this.testing;
+	}
+
 	@Override
 	public void afterPropertiesSet() {
 		validate();
@@ -89,6 +95,44 @@ public class IdWorkerProperties implements InitializingBean {
 	 */
 	public void validate() {
 		IdWorkerPropertiesValidator.validate(this, Instant.now());
+	}
+
+	/**
+	 * Settings for tests: stores that need no server, and the node's local files in test slices.
+	 */
+	public static class Testing {
+
+		/**
+		 * Whether the generators use id-starter's in-memory reference stores instead of their mode's store, so that a
+		 * test runs without the database, Redis, ZooKeeper, etcd or ID servers the mode needs. For tests only: IDs are
+		 * unique within one JVM, and nothing survives a restart. Declared segment keys (id-worker.segment.keys) are
+		 * created in the in-memory store.
+		 */
+		private boolean inMemoryStores;
+
+		/**
+		 * Whether test slices (@DataJpaTest, @JdbcTest) use this node's local files, id-worker.lease.cache-file and
+		 * id-worker.segment.marks-file. Off by default: a slice's embedded database starts empty on every run while
+		 * the files remain, and the next run would refuse the new database as a store that lost writes.
+		 */
+		private boolean nodeFilesInSlices;
+
+		public boolean isInMemoryStores() {
+			return this.inMemoryStores;
+		}
+
+		public void setInMemoryStores(boolean inMemoryStores) {
+			this.inMemoryStores = inMemoryStores;
+		}
+
+		public boolean isNodeFilesInSlices() {
+			return this.nodeFilesInSlices;
+		}
+
+		public void setNodeFilesInSlices(boolean nodeFilesInSlices) {
+			this.nodeFilesInSlices = nodeFilesInSlices;
+		}
+
 	}
 
 	/**
@@ -291,8 +335,10 @@ public class IdWorkerProperties implements InitializingBean {
 		private Duration maxClockSkew = Duration.ofSeconds(2);
 
 		/**
-		 * File that remembers the last worker ID of this instance, so a restart asks for the same slot first. Not
-		 * used when not set.
+		 * File that remembers the last worker ID of this instance, so a restart asks for the same slot first; put it
+		 * on a disk that survives restarts, one file per instance. When not set, a restart takes a worker ID never
+		 * used in the namespace (lowest first), so worker IDs climb with every restart until all have been used, and
+		 * the node-local marks are kept in memory only.
 		 */
 		private @Nullable Path cacheFile;
 

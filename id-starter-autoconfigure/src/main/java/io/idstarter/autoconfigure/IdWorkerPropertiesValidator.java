@@ -96,6 +96,13 @@ final class IdWorkerPropertiesValidator {
 	}
 
 	private static void validateZooKeeper(IdWorkerProperties.ZooKeeper zookeeper, Lease lease) {
+		String connectString = zookeeper.getConnectString();
+		if (connectString != null && (connectString.isBlank() || connectString.contains(",,")
+				|| connectString.startsWith(",") || connectString.endsWith(","))) {
+			throw invalid("zookeeper.connect-string", connectString.isBlank() ? "(blank)" : connectString,
+					"must list the ensemble's servers as host:port separated by commas, such as "
+							+ "zk1:2181,zk2:2181,zk3:2181 (or leave it unset and define a CuratorFramework bean)");
+		}
 		String rootPath = zookeeper.getRootPath();
 		if (rootPath == null || !rootPath.matches("(/[^/\\s]+)+")) {
 			throw invalid("zookeeper.root-path", rootPath,

@@ -31,6 +31,21 @@ import org.springframework.core.type.AnnotationMetadata;
 public final class IdWorkerSliceAutoConfiguration {
 
 	/**
+	 * Returns whether this node's local files ({@code id-worker.lease.cache-file},
+	 * {@code id-worker.segment.marks-file}) are used: always in an application, in a test slice only with
+	 * {@code id-worker.testing.node-files-in-slices}, because a slice's embedded database starts empty on every run
+	 * while the files remain, and the marks of the last run would refuse the new database as one that lost writes.
+	 * @param properties the settings
+	 * @param environment the environment, which tells a slice (auto-configuration off) from an application
+	 * @return whether to use the files that are configured
+	 */
+	static boolean usesNodeFiles(IdWorkerProperties properties, Environment environment) {
+		boolean inSlice = !environment.getProperty(EnableAutoConfiguration.ENABLED_OVERRIDE_PROPERTY, Boolean.class,
+				true);
+		return !inSlice || properties.getTesting().isNodeFilesInSlices();
+	}
+
+	/**
 	 * Selects what {@link IdWorkerConfigurationSelector} selects outside slices, for the {@code @EnableIdWorker}
 	 * class found among the bean definitions; nothing when there is none, or when auto-configuration is on (then
 	 * the annotation has selected it already).
@@ -63,7 +78,7 @@ public final class IdWorkerSliceAutoConfiguration {
 			if (annotated.size() != 1 || !jdbcOnly(IdWorkerModes.of(annotated.get(0)), environment)) {
 				return new String[0];
 			}
-			return IdWorkerConfigurationSelector.configurations(annotated.get(0)).toArray(String[]::new);
+			return IdWorkerConfigurationSelector.configurations(annotated.get(0), environment).toArray(String[]::new);
 		}
 
 		private static boolean jdbcOnly(IdWorkerModes modes, Environment environment) {

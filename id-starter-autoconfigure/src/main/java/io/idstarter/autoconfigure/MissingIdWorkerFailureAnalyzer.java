@@ -52,13 +52,14 @@ class MissingIdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<NoSuchBeanD
 		if (modes == null) {
 			return new FailureAnalysis("No " + name + " bean: no class is annotated with @EnableIdWorker, which turns "
 					+ "ID generation on.", "Add @EnableIdWorker(mode = …) to the application's main class: "
-							+ "mode = SEGMENT, DB, REDIS or MONGO (or SEGMENT and one of the others), and the "
-							+ "Spring Boot starter of that mode's store.",
+							+ "mode = " + IdWorkerMode.names((mode) -> true)
+							+ " (or SEGMENT and one of the others), and the Spring Boot starter of that mode's store.",
 					cause);
 		}
 		return new FailureAnalysis("No " + name + " bean: @EnableIdWorker turns on " + modes + ", which defines no "
 				+ name + ".", "Name the mode that defines it in @EnableIdWorker(mode = …): "
-						+ "SEGMENT for a SegmentIdGenerator, DB, REDIS or MONGO for a SnowflakeIdGenerator; or "
+						+ "SEGMENT for a SegmentIdGenerator, " + IdWorkerMode.names(IdWorkerMode::isSnowflake)
+						+ " for a SnowflakeIdGenerator; or "
 						+ "inject IdWorker.",
 				cause);
 	}

@@ -1,20 +1,35 @@
 package io.idstarter.autoconfigure;
 
+import java.util.List;
 import java.util.Locale;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
 /**
- * Explains a {@link MissingIdWorkerStoreException}: which store the mode needs and what to add to provide it.
+ * Explains a {@link MissingIdWorkerStoreException}: which store the mode needs and what to add to provide it. A
+ * missing connection setting is often a mistyped one, so the {@code id-worker.*} keys id-starter does not know are
+ * named too, each with the nearest valid key.
  */
 class MissingIdWorkerStoreFailureAnalyzer extends AbstractFailureAnalyzer<MissingIdWorkerStoreException> {
+
+	private final @Nullable Environment environment;
+
+	MissingIdWorkerStoreFailureAnalyzer(@Nullable Environment environment) {
+		this.environment = environment;
+	}
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, MissingIdWorkerStoreException cause) {
 		IdWorkerStore store = cause.getStore();
 		String bean = ClassUtils.getShortName(store.beanType());
+		List<String> unknownKeys = (this.environment != null)
+				? UnknownPropertiesReporter.describeUnknownKeys(this.environment) : List.of();
+		String typos = unknownKeys.isEmpty() ? "" : " " + String.join(" ", unknownKeys);
 		String action = switch (cause.getProblem()) {
 			case LIBRARY_MISSING -> "Add " + store.dependency() + " to the application's dependencies and set "
 					+ store.connectionProperty() + ".";
@@ -23,7 +38,7 @@ class MissingIdWorkerStoreFailureAnalyzer extends AbstractFailureAnalyzer<Missin
 			case BEAN_NOT_UNIQUE -> "Mark one of the " + bean + " beans " + cause.getCandidates()
 					+ " as @Primary.";
 		};
-		return new FailureAnalysis(cause.getMessage() + ".", action + alternatives(cause), cause);
+		return new FailureAnalysis(cause.getMessage() + "." + typos, action + alternatives(cause), cause);
 	}
 
 	private String alternatives(MissingIdWorkerStoreException cause) {

@@ -23,6 +23,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.DependsOn;
+import org.springframework.core.env.Environment;
 
 /**
  * The segment generator, bean {@code segmentIdWorker}; selected by {@code @EnableIdWorker(mode = SEGMENT)}. It loads
@@ -54,8 +55,13 @@ public final class SegmentIdWorkerConfiguration {
 
 	@Bean(MARKS_BEAN_NAME)
 	@ConditionalOnMissingBean
-	SegmentMarks idWorkerSegmentMarks(IdWorkerProperties properties) {
+	SegmentMarks idWorkerSegmentMarks(IdWorkerProperties properties, Environment environment) {
 		Path file = marksFile(properties);
+		if (file != null && !IdWorkerSliceAutoConfiguration.usesNodeFiles(properties, environment)) {
+			logger.info("Segment marks are kept in memory in this test slice, not in {}: its database starts empty on "
+					+ "every run. Set id-worker.testing.node-files-in-slices=true to use the file", file);
+			return SegmentMarks.inMemory();
+		}
 		if (file == null) {
 			logger.info("Segment marks are kept in memory only: a restarted node cannot tell a segment store that "
 					+ "lost writes. Set id-worker.segment.marks-file (or id-worker.lease.cache-file) to keep them");

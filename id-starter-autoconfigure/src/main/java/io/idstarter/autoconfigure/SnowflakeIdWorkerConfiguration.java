@@ -1,5 +1,7 @@
 package io.idstarter.autoconfigure;
 
+import java.nio.file.Path;
+
 import io.idstarter.IdWorker;
 import io.idstarter.IdWorkerListener;
 import io.idstarter.lease.ISequenceManager;
@@ -84,7 +86,7 @@ public final class SnowflakeIdWorkerConfiguration {
 			SnowflakeIdGenerator generator = new SnowflakeIdGenerator(layout, timeSource, clockBackwardsPolicy,
 					listener);
 			WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(manager, generator,
-					leaseSettings(properties.getLease(), environment), timeSource, listener);
+					leaseSettings(properties, environment), timeSource, listener);
 			return new LeasedSnowflakeWorker(generator, keeper);
 		}
 
@@ -118,7 +120,14 @@ public final class SnowflakeIdWorkerConfiguration {
 	 * @param environment where {@code spring.application.name} is read
 	 * @return the settings
 	 */
-	static LeaseSettings leaseSettings(IdWorkerProperties.Lease lease, Environment environment) {
+	static LeaseSettings leaseSettings(IdWorkerProperties properties, Environment environment) {
+		IdWorkerProperties.Lease lease = properties.getLease();
+		Path cacheFile = lease.getCacheFile();
+		if (cacheFile != null && !IdWorkerSliceAutoConfiguration.usesNodeFiles(properties, environment)) {
+			logger.info("The worker-ID cache file {} is not used in this test slice: its database starts empty on "
+					+ "every run. Set id-worker.testing.node-files-in-slices=true to use it", cacheFile);
+			cacheFile = null;
+		}
 		String namespace = lease.getNamespace();
 		if (namespace == null) {
 			namespace = environment.getProperty("spring.application.name", LeaseSettings.DEFAULT_NAMESPACE);
@@ -128,7 +137,7 @@ public final class SnowflakeIdWorkerConfiguration {
 			.ttl(lease.getTtl())
 			.heartbeat(lease.getHeartbeat())
 			.safetyMargin(lease.getSafetyMargin())
-			.cacheFile(lease.getCacheFile())
+			.cacheFile(cacheFile)
 			.maxClockSkew(lease.getMaxClockSkew().isZero() ? null : lease.getMaxClockSkew());
 		if (lease.getMaxStartupWait() != null) {
 			settings.maxStartupWait(lease.getMaxStartupWait());

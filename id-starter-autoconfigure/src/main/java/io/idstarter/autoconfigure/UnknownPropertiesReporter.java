@@ -17,7 +17,8 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
@@ -31,9 +32,11 @@ import org.springframework.core.env.Environment;
  * naming the nearest valid key and where the unknown one was set: Spring Boot binds what it knows and silently
  * ignores the rest, so a typo would otherwise leave a default in force. The valid keys are read from the
  * configuration metadata on the class path (that of every module that adds {@code id-worker.*} properties); keys
- * under a map property (such as the entries of a map of key definitions) are valid.
+ * under a map property (such as the entries of a map of key definitions) are valid. The warnings come before any bean
+ * is created, so that they precede the failure a typo may cause; the failure analyses of a missing setting repeat
+ * them ({@link #describeUnknownKeys}).
  */
-class UnknownPropertiesReporter implements SmartInitializingSingleton {
+class UnknownPropertiesReporter implements BeanFactoryPostProcessor {
 
 	private static final Logger logger = LoggerFactory.getLogger(UnknownPropertiesReporter.class);
 
@@ -48,15 +51,30 @@ class UnknownPropertiesReporter implements SmartInitializingSingleton {
 	}
 
 	@Override
-	public void afterSingletonsInstantiated() {
-		Metadata metadata = Metadata.load(getClass().getClassLoader());
+	public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {
+		for (String line : describeUnknownKeys(this.environment)) {
+			logger.warn(line);
+		}
+	}
+
+	/**
+	 * Describes each {@code id-worker.*} key of the environment that id-starter has no property for: where it was
+	 * set and the nearest valid key.
+	 * @param environment the application's environment
+	 * @return one sentence per unknown key, empty when every key is known (or no metadata is found)
+	 */
+	static List<String> describeUnknownKeys(Environment environment) {
+		Metadata metadata = Metadata.load(UnknownPropertiesReporter.class.getClassLoader());
 		if (metadata.keys.isEmpty()) {
-			return;
+			return List.of();
 		}
-		for (String unknown : unknownKeys(metadata)) {
-			logger.warn("Unknown configuration property '{}'{} is ignored: id-starter has no such key.{}", unknown,
-					origin(unknown), suggestion(unknown, metadata));
+		UnknownPropertiesReporter reporter = new UnknownPropertiesReporter(environment);
+		List<String> lines = new ArrayList<>();
+		for (String unknown : reporter.unknownKeys(metadata)) {
+			lines.add("Unknown configuration property '" + unknown + "'" + reporter.origin(unknown)
+					+ " is ignored: id-starter has no such key." + suggestion(unknown, metadata));
 		}
+		return lines;
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package io.idstarter.hibernate;
 
 import io.idstarter.IdWorker;
+import io.idstarter.autoconfigure.IdWorkerMode;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
 import org.hibernate.generator.AnnotationBasedGenerator;
 import org.hibernate.generator.GeneratorCreationContext;
@@ -27,7 +28,8 @@ public class SnowflakeIdentifierGenerator extends IdWorkerIdentifierGenerator
 
 	@Override
 	protected String missingWorkerHint() {
-		return "enable a Snowflake mode (@EnableIdWorker(mode = DB, REDIS, MONGO, ZOOKEEPER or ETCD))";
+		return "enable a Snowflake mode (@EnableIdWorker(mode = " + IdWorkerMode.names(IdWorkerMode::isSnowflake)
+				+ "))";
 	}
 
 	@Override

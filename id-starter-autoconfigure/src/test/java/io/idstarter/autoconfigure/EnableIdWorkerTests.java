@@ -86,7 +86,7 @@ class EnableIdWorkerTests {
 	void noModeIsRejected() {
 		this.contextRunner.withUserConfiguration(NoMode.class)
 			.run((context) -> assertThat(SnowflakeIdWorkerConfigurationTests.rootCause(context.getStartupFailure()))
-				.hasMessageContaining("names no mode: set mode = SEGMENT, DB, REDIS, MONGO, ZOOKEEPER or ETCD"));
+				.hasMessageContaining("names no mode: set mode = SEGMENT, DB, REDIS, MONGO, ZOOKEEPER, ETCD or HTTP"));
 	}
 
 	@Test

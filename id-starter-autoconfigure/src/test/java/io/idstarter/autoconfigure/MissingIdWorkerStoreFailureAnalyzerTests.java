@@ -1,19 +1,29 @@
 package io.idstarter.autoconfigure;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.idstarter.autoconfigure.MissingIdWorkerStoreException.Problem;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@ExtendWith(OutputCaptureExtension.class)
 class MissingIdWorkerStoreFailureAnalyzerTests {
 
-	private final MissingIdWorkerStoreFailureAnalyzer analyzer = new MissingIdWorkerStoreFailureAnalyzer();
+	private final MissingIdWorkerStoreFailureAnalyzer analyzer = new MissingIdWorkerStoreFailureAnalyzer(null);
 
 	@Test
 	void missingLibraryNamesTheStarterToAdd() {
@@ -72,8 +82,47 @@ class MissingIdWorkerStoreFailureAnalyzerTests {
 	}
 
 	@Test
+	void aMistypedConnectionKeyIsNamedWithTheKeyItWasMeantToBe(CapturedOutput output) {
+		AtomicReference<Environment> environment = new AtomicReference<>();
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(IdWorkerAutoConfiguration.class))
+			.withUserConfiguration(ZooKeeperMode.class)
+			.withInitializer((context) -> environment.set(context.getEnvironment()))
+			.withPropertyValues("id-worker.zookeeper.conect-string=127.0.0.1:12181")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).hasRootCauseInstanceOf(MissingIdWorkerStoreException.class);
+				FailureAnalysis analysis = new MissingIdWorkerStoreFailureAnalyzer(environment.get())
+					.analyze(context.getStartupFailure());
+				assertThat(analysis.getDescription())
+					.contains("has no org.apache.curator.framework.CuratorFramework bean")
+					.contains("Unknown configuration property 'id-worker.zookeeper.conect-string'")
+					.contains("Did you mean 'id-worker.zookeeper.connect-string'?");
+				assertThat(analysis.getAction()).startsWith("Set id-worker.zookeeper.connect-string");
+				assertThat(output).as("warned before the failure")
+					.contains("Did you mean 'id-worker.zookeeper.connect-string'?");
+			});
+	}
+
+	@Test
+	void aBlankConnectStringIsNamedInsteadOfCuratorsException() {
+		new ApplicationContextRunner().withUserConfiguration(ZooKeeperMode.class)
+			.withPropertyValues("id-worker.zookeeper.connect-string= ")
+			.run((context) -> assertThat(context.getStartupFailure())
+				.hasRootCauseInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.rootCause()
+				.hasMessageContaining("Property id-worker.zookeeper.connect-string with value '(blank)' is invalid")
+				.hasMessageContaining("such as zk1:2181,zk2:2181,zk3:2181"));
+	}
+
+	@Test
 	void otherFailuresAreLeftAlone() {
 		assertThat(this.analyzer.analyze(new IllegalStateException("unrelated"))).isNull();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableIdWorker(mode = IdWorkerMode.ZOOKEEPER)
+	static class ZooKeeperMode {
+
 	}
 
 	private FailureAnalysis analyze(MissingIdWorkerStoreException cause) {

@@ -1,5 +1,9 @@
 package io.idstarter.autoconfigure;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -9,10 +13,12 @@ import io.idstarter.autoconfigure.MissingIdWorkerStoreException.Problem;
 import io.idstarter.segment.DynamicStep;
 import io.idstarter.segment.InMemorySegmentStore;
 import io.idstarter.segment.SegmentIdGenerator;
+import io.idstarter.segment.SegmentMarks;
 import io.idstarter.segment.SegmentOptions;
 import io.idstarter.segment.SegmentStore;
 import io.idstarter.store.jdbc.JdbcSegmentStore;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
@@ -227,6 +233,39 @@ class SegmentIdWorkerConfigurationTests {
 		assertThat(failure.getMode()).isEqualTo(IdWorkerMode.SEGMENT);
 		assertThat(failure.getStore()).isEqualTo(store);
 		assertThat(failure.getProblem()).isEqualTo(problem);
+	}
+
+	@Test
+	void aTestSliceKeepsMarksInMemoryBesideTheMarksFileOfAnEarlierRun(@TempDir Path directory) throws IOException {
+		Path file = directory.resolve("segment-marks");
+		Files.writeString(file, "order=900000\norders=900000\n");
+		this.contextRunner.withConfiguration(AutoConfigurations.of(IdWorkerSliceAutoConfiguration.class))
+			.withPropertyValues("spring.boot.enableautoconfiguration=false", "id-worker.segment.marks-file=" + file)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(SegmentMarks.class).file()).isEmpty();
+				assertThat(context.getBean(SegmentIdGenerator.class).nextId("orders")).isEqualTo(1000);
+			});
+		assertThat(Files.readString(file)).isEqualTo("order=900000\norders=900000\n");
+	}
+
+	@Test
+	void emptyFileSettingsTurnTheFilesOffForATestThatOverridesTheApplicationsConfiguration() {
+		this.contextRunner.withPropertyValues("id-worker.lease.cache-file=state/worker-id")
+			.withPropertyValues("id-worker.segment.marks-file=", "id-worker.lease.cache-file=")
+			.run((context) -> assertThat(context.getBean(SegmentMarks.class).file()).isEmpty());
+	}
+
+	@Test
+	void aTestSliceUsesTheMarksFileWhenToldTo(@TempDir Path directory) throws IOException {
+		Path file = directory.resolve("segment-marks");
+		this.contextRunner.withConfiguration(AutoConfigurations.of(IdWorkerSliceAutoConfiguration.class))
+			.withPropertyValues("spring.boot.enableautoconfiguration=false", "id-worker.segment.marks-file=" + file,
+					"id-worker.testing.node-files-in-slices=true")
+			.run((context) -> assertThat(context.getBean(SegmentMarks.class).file()).contains(file));
+		this.contextRunner.withPropertyValues("id-worker.segment.marks-file=" + file)
+			.run((context) -> assertThat(context.getBean(SegmentMarks.class).file()).as("an application")
+				.contains(file));
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -3,6 +3,7 @@ package io.idstarter.autoconfigure;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -36,6 +37,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.mock.env.MockEnvironment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -48,6 +50,41 @@ class SnowflakeIdWorkerConfigurationTests {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withUserConfiguration(DbMode.class)
 		.withBean(ISequenceManager.class, () -> this.sequenceManager);
+
+	@Test
+	void aTestSliceLeavesTheWorkerIdCacheFileAloneUnlessToldTo() {
+		IdWorkerProperties properties = new IdWorkerProperties();
+		properties.getLease().setCacheFile(Path.of("state/worker-id"));
+		MockEnvironment application = new MockEnvironment();
+		MockEnvironment slice = new MockEnvironment().withProperty("spring.boot.enableautoconfiguration", "false");
+		assertThat(SnowflakeIdWorkerConfiguration.leaseSettings(properties, application).cacheFile())
+			.isEqualTo(Path.of("state/worker-id"));
+		assertThat(SnowflakeIdWorkerConfiguration.leaseSettings(properties, slice).cacheFile()).isNull();
+		properties.getTesting().setNodeFilesInSlices(true);
+		assertThat(SnowflakeIdWorkerConfiguration.leaseSettings(properties, slice).cacheFile())
+			.isEqualTo(Path.of("state/worker-id"));
+	}
+
+	@Test
+	void withoutACacheFileEveryRestartTakesTheNextNeverUsedWorkerIdAndWithOneItsOwn(@TempDir Path directory) {
+		List<Integer> withoutFile = new ArrayList<>();
+		for (int restart = 0; restart < 3; restart++) {
+			this.contextRunner.run((context) -> withoutFile.add(workerId(context)));
+		}
+		assertThat(withoutFile).containsExactly(0, 1, 2);
+		List<Integer> withFile = new ArrayList<>();
+		for (int restart = 0; restart < 3; restart++) {
+			this.contextRunner.withPropertyValues("id-worker.lease.cache-file=" + directory.resolve("worker-id"))
+				.run((context) -> withFile.add(workerId(context)));
+		}
+		assertThat(withFile).as("the first start takes the next never-used one, then keeps it")
+			.containsExactly(3, 3, 3);
+	}
+
+	private static int workerId(AssertableApplicationContext context) {
+		assertThat(context).hasNotFailed();
+		return context.getBean(WorkerLeaseKeeper.class).status().workerId();
+	}
 
 	@Test
 	void aRedisModeApplicationNeedsNoSqlLibrary() {

@@ -1,6 +1,7 @@
 package io.idstarter.hibernate;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -9,6 +10,7 @@ import java.util.function.IntFunction;
 import java.util.stream.LongStream;
 
 import io.idstarter.IdWorkerListener;
+import io.idstarter.autoconfigure.IdWorkerMode;
 import io.idstarter.autoconfigure.SegmentKeysCheck;
 import io.idstarter.hibernate.entities.Invoice;
 import io.idstarter.hibernate.entities.Order;
@@ -50,6 +52,15 @@ class IdWorkerIdentifierGeneratorTests {
 		.withConfiguration(
 				AutoConfigurations.of(DataSourceAutoConfiguration.class, HibernateJpaAutoConfiguration.class))
 		.withPropertyValues("spring.jpa.hibernate.ddl-auto=create-drop");
+
+	@Test
+	void withoutASnowflakeGeneratorTheMessageNamesEverySnowflakeMode() {
+		String[] snowflakeModes = Arrays.stream(IdWorkerMode.values())
+			.filter(IdWorkerMode::isSnowflake)
+			.map(Enum::name)
+			.toArray(String[]::new);
+		assertThat(new SnowflakeIdentifierGenerator().missingWorkerHint()).contains(snowflakeModes);
+	}
 
 	@Test
 	void persistedEntitiesGetSnowflakeIdsFromTheGeneratorBean() {

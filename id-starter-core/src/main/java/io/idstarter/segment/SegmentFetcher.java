@@ -361,17 +361,40 @@ final class SegmentFetcher {
 			long known = Math.max(this.predecessor.end, SegmentFetcher.this.marks.highMark(key));
 			if (allocation.start() < known) {
 				throw new StoreRegressionException("segment key '" + key + "'", known, allocation.start(),
-						String.format(Locale.ROOT,
-								"Segment store returned [%d, %d) for key '%s', below the end %d of the highest range "
-										+ "this node was given (%s): the store lost writes (restarted without "
-										+ "persistence, failed over to a replica that missed them, restored from "
-										+ "an old backup, or the key's row was deleted and created again); "
-										+ "refusing numbers that may repeat. Raise the key's max_id in the store "
-										+ "to at least the highest such mark of every node (this node: %d); "
-										+ "this node retries every %d s",
-								allocation.start(), allocation.end(), key, known, markSource(), known,
-								TimeUnit.NANOSECONDS.toSeconds(SegmentFetcher.this.regressionRetryNanos)));
+						regressionMessage(allocation, known));
 			}
+		}
+
+		/**
+		 * Says what the node can tell about a range below its mark. Refused on the first range after a start, against
+		 * a mark from the marks file, the store may be a different one than the file was written against (a new or
+		 * recreated database: an embedded test database starts empty on every run) rather than one that lost writes;
+		 * the two call for opposite actions, and only the operator can tell them apart.
+		 */
+		private String regressionMessage(SegmentAllocation allocation, long known) {
+			SegmentFetcher fetcher = SegmentFetcher.this;
+			String refused = String.format(Locale.ROOT,
+					"Segment store returned [%d, %d) for key '%s', below the end %d of the highest range this node "
+							+ "was given (%s)",
+					allocation.start(), allocation.end(), fetcher.key, known, markSource());
+			String retry = "; this node refuses numbers that may repeat and retries every "
+					+ TimeUnit.NANOSECONDS.toSeconds(fetcher.regressionRetryNanos) + " s";
+			boolean firstRangeSinceStart = this.predecessor.isSentinel();
+			if (!firstRangeSinceStart || fetcher.marks.file().isEmpty()) {
+				return refused + ": the store lost writes while this node ran (restarted without persistence, failed "
+						+ "over to a replica that missed them, restored from an old backup, or the key's row was deleted "
+						+ "and created again). Raise the key's max_id in the store to at least the highest such mark of "
+						+ "every node (this node: " + known + ")" + retry;
+			}
+			return refused + ", kept from an earlier run. Either the store is not the one the marks file was written "
+					+ "against: a new or recreated database (an embedded test database starts empty on every run) "
+					+ "beside an old marks file; then the file belongs to the old store: delete it, or give each "
+					+ "database its own id-worker.segment.marks-file (test slices keep marks in memory unless "
+					+ "id-worker.testing.node-files-in-slices is set). Or the store lost writes since (restarted without persistence, "
+					+ "failed over to a replica that missed them, restored from an old backup); then keep the file and "
+					+ "raise the key's max_id in the store to at least the highest such mark of every node (this node: "
+					+ known + "). Find out which before acting: deleting the file of a store that lost writes lets "
+					+ "IDs repeat" + retry;
 		}
 
 		private String markSource() {

@@ -88,6 +88,8 @@ class SegmentStoreRegressionTests {
 		assertThat(refusal.knownMark()).isEqualTo(40);
 		assertThat(refusal.storeMark()).isZero();
 		assertThat(refusal).hasMessageContaining("[0, 10)").hasMessageContaining("'order'").hasMessageContaining("40");
+		assertThat(refusal).hasMessageContaining("the store lost writes while this node ran")
+			.hasMessageNotContaining("new or recreated database");
 		assertThat(generator.refusedKeys()).containsOnlyKeys("order");
 		assertThat(this.listener.refusals).first().isEqualTo(new RecordingListener.Refusal("order", 40, 0));
 	}
@@ -123,6 +125,32 @@ class SegmentStoreRegressionTests {
 		StoreRegressionException refusal = catchRegression(after);
 		assertThat(refusal.knownMark()).isEqualTo(30);
 		assertThat(refusal).hasMessageContaining(file.toString());
+	}
+
+	@Test
+	void aFreshStoreBesideAnOldMarksFileIsNotCalledAStoreThatLostWrites() throws Exception {
+		Path file = this.directory.resolve("segment-marks");
+		this.store.createKey("order", 1, 100, "");
+		SegmentIdGenerator firstRun = start(SegmentMarks.file(file));
+		drawSome(firstRun, new HashSet<>(), 150);
+		await().atMost(Duration.ofSeconds(5)).until(() -> firstRun.marks().highMark("order") >= 201);
+		firstRun.close();
+		// the next run: an embedded database that starts empty, the marks file of the last run
+		InMemorySegmentStore freshDatabase = new InMemorySegmentStore();
+		freshDatabase.createKey("order", 1, 100, "");
+		SegmentOptions options = SegmentOptions.builder().dynamicStep(FIXED_STEP).maxWait(Duration.ofMillis(500)).build();
+		SegmentIdGenerator secondRun = new SegmentIdGenerator(freshDatabase, options, TimeSource.system(),
+				this.listener, null, SegmentMarks.file(file));
+		this.generators.add(secondRun);
+		secondRun.start();
+		StoreRegressionException refusal = catchRegression(secondRun);
+		assertThat(refusal).hasMessageContaining("[1, 101)")
+			.hasMessageContaining("kept from an earlier run")
+			.hasMessageContaining("a new or recreated database (an embedded test database starts empty on every run)")
+			.hasMessageContaining("delete it")
+			.hasMessageContaining("Or the store lost writes since")
+			.hasMessageContaining("Find out which before acting")
+			.hasMessageNotContaining("lost writes while this node ran");
 	}
 
 	@Test

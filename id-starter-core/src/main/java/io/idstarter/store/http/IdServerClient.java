@@ -1,18 +1,26 @@
 package io.idstarter.store.http;
 
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
+import java.net.UnknownHostException;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiFunction;
+import java.util.function.LongSupplier;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -32,11 +40,20 @@ import org.springframework.web.client.RestClientException;
  * them gives the same answer; a refusal that every server would repeat (bad credentials, unknown key, lease lost) is
  * not retried.
  *
+ * <p>Failures are logged once per change of a server's state (failing, answering again), and while servers keep
+ * failing, in one summary line about every {@link #OUTAGE_SUMMARY_INTERVAL}: a fleet whose servers are all down
+ * retries many times a second, and a line per retry would drown everything else in the log.
+ *
  * <p>Thread-safe; no lock is held during a call.
  */
 public final class IdServerClient implements IdServerStatuses {
 
-	private static final Logger logger = LoggerFactory.getLogger(IdServerClient.class);
+	/** Time between two summary lines while servers keep failing. */
+	static final Duration OUTAGE_SUMMARY_INTERVAL = Duration.ofMinutes(1);
+
+	private final Logger logger;
+
+	private final LongSupplier nanoTime;
 
 	private final RestClient rest;
 
@@ -54,6 +71,9 @@ public final class IdServerClient implements IdServerStatuses {
 
 	/** Index of the server calls go to first; moved on only from the index that failed, so racing failures move it once. */
 	private final AtomicInteger current;
+
+	/** {@link #nanoTime} at which the next summary of failing servers may be logged; moved on only by CAS. */
+	private final AtomicLong nextOutageSummary;
 
 	/**
 	 * Creates the client.
@@ -84,6 +104,13 @@ public final class IdServerClient implements IdServerStatuses {
 	 */
 	public IdServerClient(RestClient rest, List<URI> servers, int maxAttempts, Duration initialBackoff,
 			Duration maxBackoff, @Nullable String authorization, String credentialsProperty, int firstServer) {
+		this(rest, servers, maxAttempts, initialBackoff, maxBackoff, authorization, credentialsProperty, firstServer,
+				LoggerFactory.getLogger(IdServerClient.class), System::nanoTime);
+	}
+
+	IdServerClient(RestClient rest, List<URI> servers, int maxAttempts, Duration initialBackoff, Duration maxBackoff,
+			@Nullable String authorization, String credentialsProperty, int firstServer, Logger logger,
+			LongSupplier nanoTime) {
 		if (servers.isEmpty()) {
 			throw new IllegalArgumentException("at least one ID server URL is needed");
 		}
@@ -98,6 +125,9 @@ public final class IdServerClient implements IdServerStatuses {
 		this.authorization = authorization;
 		this.credentialsProperty = credentialsProperty;
 		this.current = new AtomicInteger(firstServer % this.servers.size());
+		this.logger = logger;
+		this.nanoTime = nanoTime;
+		this.nextOutageSummary = new AtomicLong(nanoTime.getAsLong());
 	}
 
 	/**
@@ -176,14 +206,14 @@ public final class IdServerClient implements IdServerStatuses {
 			Map<String, Object> answer = call("check this client's credentials", HttpMethod.GET, "api/fleet/whoami",
 					null, (problem) -> null, IllegalStateException::new);
 			Object client = answer.get("client");
-			logger.info("ID servers {} know this application as client '{}'", summary(), client);
+			this.logger.info("ID servers {} know this application as client '{}'", summary(), client);
 			return (client != null) ? client.toString() : null;
 		}
 		catch (IdServerAuthenticationException ex) {
 			throw ex;
 		}
 		catch (RuntimeException ex) {
-			logger.warn("Could not check this client's credentials with the ID servers at start-up: {}",
+			this.logger.warn("Could not check this client's credentials with the ID servers at start-up: {}",
 					ex.getMessage());
 			return null;
 		}
@@ -237,16 +267,54 @@ public final class IdServerClient implements IdServerStatuses {
 
 	private void succeeded(Server server) {
 		server.lastSuccess = Instant.now();
+		if (server.failing.compareAndSet(true, false)) {
+			long failures = server.failuresInRow.getAndSet(0);
+			this.logger.info("ID server {} answers again, after {} failed call{} in {}", server.url, failures,
+					(failures == 1) ? "" : "s", format(this.nanoTime.getAsLong() - server.failingSinceNanos));
+		}
 	}
 
 	private void failed(int index, Server server, String error) {
 		server.failures.incrementAndGet();
 		server.lastFailure = Instant.now();
 		server.lastError = error;
+		server.failuresInRow.incrementAndGet();
 		int next = (index + 1) % this.servers.size();
-		if (this.current.compareAndSet(index, next) && next != index) {
-			logger.warn("ID server {} failed ({}); moving to {}", server.url, error, this.servers.get(next).url);
+		this.current.compareAndSet(index, next);
+		long now = this.nanoTime.getAsLong();
+		if (server.failing.compareAndSet(false, true)) {
+			server.failingSinceNanos = now;
+			this.nextOutageSummary.set(now + OUTAGE_SUMMARY_INTERVAL.toNanos());
+			this.logger.warn("ID server {} failed ({}); calls go to the other servers until it answers{}", server.url,
+					error, (next != index) ? ", starting with " + this.servers.get(next).url : "");
+			return;
 		}
+		long due = this.nextOutageSummary.get();
+		if (now - due >= 0 && this.nextOutageSummary.compareAndSet(due, now + OUTAGE_SUMMARY_INTERVAL.toNanos())) {
+			this.logger.warn("ID servers still failing: {}", outageSummary(now));
+		}
+	}
+
+	private String outageSummary(long now) {
+		StringBuilder summary = new StringBuilder();
+		for (Server server : this.servers) {
+			if (server.failing.get()) {
+				summary.append(summary.isEmpty() ? "" : "; ")
+					.append(server.url)
+					.append(" for ")
+					.append(format(now - server.failingSinceNanos))
+					.append(", ")
+					.append(server.failuresInRow.get())
+					.append(" failed calls, last: ")
+					.append(server.lastError);
+			}
+		}
+		return summary.toString();
+	}
+
+	private static String format(long nanos) {
+		long millis = Math.max(0, nanos / 1_000_000);
+		return (millis < 10_000) ? millis + " ms" : (millis / 1000) + " s";
 	}
 
 	private void backoff(int round) {
@@ -269,13 +337,45 @@ public final class IdServerClient implements IdServerStatuses {
 		return summary.toString();
 	}
 
-	private static String describe(RestClientException ex) {
+	/**
+	 * Describes why a server could not be reached, in the words of the cause that says most: Spring's message
+	 * ("I/O error on POST request ...") and the innermost cause of the JDK's client ({@code ClosedChannelException},
+	 * without a message) hide the plain reason, such as a refused connection.
+	 */
+	static String describe(Throwable ex) {
 		Throwable cause = ex;
-		while (cause.getCause() != null && cause.getCause() != cause) {
-			cause = cause.getCause();
+		Throwable deepestWithMessage = null;
+		for (int depth = 0; cause != null && depth < 16; depth++) {
+			String reason = reason(cause);
+			if (reason != null) {
+				return reason + " (" + cause.getClass().getSimpleName() + ")";
+			}
+			if (cause.getMessage() != null && !(cause instanceof RestClientException)) {
+				deepestWithMessage = cause;
+			}
+			cause = (cause.getCause() != cause) ? cause.getCause() : null;
 		}
+		Throwable shown = (deepestWithMessage != null) ? deepestWithMessage : ex;
+		return shown.getClass().getSimpleName() + ((shown.getMessage() != null) ? ": " + shown.getMessage() : "");
+	}
+
+	private static @Nullable String reason(Throwable cause) {
 		String message = cause.getMessage();
-		return cause.getClass().getSimpleName() + ((message != null) ? ": " + message : "");
+		if (cause instanceof ConnectException) {
+			// The JDK's client gives no message; others say "Connection refused" or, rarely, "No route to host".
+			return (message == null || message.contains("refused")) ? "connection refused" : message;
+		}
+		if (cause instanceof UnknownHostException) {
+			return "unknown host " + message;
+		}
+		if (cause instanceof HttpConnectTimeoutException || (cause instanceof SocketTimeoutException
+				&& message != null && message.toLowerCase(Locale.ROOT).contains("connect"))) {
+			return "connect timed out";
+		}
+		if (cause instanceof HttpTimeoutException || cause instanceof SocketTimeoutException) {
+			return "no answer within the read timeout";
+		}
+		return null;
 	}
 
 	/**
@@ -327,6 +427,15 @@ public final class IdServerClient implements IdServerStatuses {
 		volatile @Nullable Instant lastFailure;
 
 		volatile @Nullable String lastError;
+
+		/** Whether the last call to this server failed; flipped by CAS, so each change is logged once. */
+		final AtomicBoolean failing = new AtomicBoolean();
+
+		/** Failed calls since the server last answered. */
+		final AtomicLong failuresInRow = new AtomicLong();
+
+		/** {@code nanoTime} of the failure that began the current run of failures. */
+		volatile long failingSinceNanos;
 
 		Server(URI url) {
 			String text = url.toString();

@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -22,6 +24,10 @@ import io.idstarter.segment.SegmentStoreException;
 import io.idstarter.segment.UnknownKeyException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.Marker;
+import org.slf4j.event.Level;
+import org.slf4j.helpers.LegacyAbstractLogger;
+import org.slf4j.helpers.MessageFormatter;
 
 import org.springframework.web.client.RestClient;
 
@@ -97,6 +103,67 @@ class IdServerClientTests {
 		});
 	}
 
+	@Test
+	void aRefusedConnectionIsReportedAsSuchNotAsTheClientLibrarysInnermostException() {
+		String closed = "http://127.0.0.1:" + closedPort();
+		IdServerClient client = client(0, closed);
+		assertThatExceptionOfType(SegmentStoreException.class)
+			.isThrownBy(() -> new HttpSegmentStore(client).allocate("order", 10))
+			.withMessageContaining(closed + "/ (connection refused (ConnectException))");
+		assertThat(client.servers().get(0).lastError()).isEqualTo("connection refused (ConnectException)");
+	}
+
+	@Test
+	void everyServerDownLogsOneWarningPerServerThenASummaryAboutOnceAMinuteAndOneLineWhenOneAnswersAgain()
+			throws IOException {
+		int firstPort = closedPort();
+		String first = "http://127.0.0.1:" + firstPort;
+		String second = "http://127.0.0.1:" + closedPort();
+		RecordingLogger log = new RecordingLogger();
+		AtomicLong nanos = new AtomicLong();
+		IdServerClient client = new IdServerClient(RestClient.builder().build(),
+				List.of(URI.create(first), URI.create(second)), 4, Duration.ofMillis(1), Duration.ofMillis(2),
+				null, "id-worker.http.token", 0, log, nanos::get);
+		HttpSegmentStore store = new HttpSegmentStore(client);
+		int calls = 0;
+		for (long second10 = 0; second10 < 30; second10++) {   // five minutes in steps of 10 s, 4 attempts each
+			nanos.set(TimeUnit.SECONDS.toNanos(second10 * 10));
+			assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(() -> store.allocate("order", 10));
+			calls += 4;
+		}
+		assertThat(calls).isEqualTo(120);
+		List<String> warnings = log.lines("WARN");
+		assertThat(warnings).hasSize(2 + 4);
+		assertThat(warnings.subList(0, 2))
+			.allSatisfy((line) -> assertThat(line).contains("failed (connection refused"));
+		assertThat(warnings.subList(2, 6))
+			.allSatisfy((line) -> assertThat(line).startsWith("ID servers still failing: ")
+				.contains(first + "/ for ", second + "/ for ", "failed calls, last: connection refused"));
+		assertThat(log.lines("INFO")).isEmpty();
+
+		HttpServer back = HttpServer.create(new InetSocketAddress("127.0.0.1", firstPort), 0);
+		back.createContext("/", (exchange) -> {
+			byte[] answer = "{\"key\":\"order\",\"start\":1,\"end\":11,\"configuredStep\":10}"
+				.getBytes(StandardCharsets.UTF_8);
+			exchange.getResponseHeaders().add("Content-Type", "application/json");
+			exchange.sendResponseHeaders(200, answer.length);
+			try (OutputStream out = exchange.getResponseBody()) {
+				out.write(answer);
+			}
+		});
+		back.start();
+		this.servers.add(back);
+		nanos.set(TimeUnit.SECONDS.toNanos(301));
+		for (int i = 0; i < 10; i++) {
+			assertThat(store.allocate("order", 10).start()).isEqualTo(1);
+		}
+		assertThat(log.lines("INFO")).singleElement()
+			.asString()
+			.startsWith("ID server " + first + "/ answers again, after ")
+			.endsWith(" in 301 s");
+		assertThat(log.lines("WARN")).hasSize(6);
+	}
+
 	private IdServerClient client(int first, String... urls) {
 		return new IdServerClient(RestClient.builder().build(), List.of(urls).stream().map(URI::create).toList(), 4,
 				Duration.ofMillis(1), Duration.ofMillis(5), "Bearer test-token", "id-worker.http.token", first);
@@ -134,6 +201,56 @@ class IdServerClientTests {
 		catch (IOException ex) {
 			throw new IllegalStateException(ex);
 		}
+	}
+
+	/** Keeps what is logged, as "LEVEL message" lines. */
+	private static final class RecordingLogger extends LegacyAbstractLogger {
+
+		private final List<String> lines = new CopyOnWriteArrayList<>();
+
+		List<String> lines(String level) {
+			return this.lines.stream()
+				.filter((line) -> line.startsWith(level + " "))
+				.map((line) -> line.substring(level.length() + 1))
+				.toList();
+		}
+
+		@Override
+		protected String getFullyQualifiedCallerName() {
+			return null;
+		}
+
+		@Override
+		protected void handleNormalizedLoggingCall(Level level, Marker marker, String messagePattern,
+				Object[] arguments, Throwable throwable) {
+			this.lines.add(level + " " + MessageFormatter.basicArrayFormat(messagePattern, arguments));
+		}
+
+		@Override
+		public boolean isTraceEnabled() {
+			return false;
+		}
+
+		@Override
+		public boolean isDebugEnabled() {
+			return false;
+		}
+
+		@Override
+		public boolean isInfoEnabled() {
+			return true;
+		}
+
+		@Override
+		public boolean isWarnEnabled() {
+			return true;
+		}
+
+		@Override
+		public boolean isErrorEnabled() {
+			return true;
+		}
+
 	}
 
 	private static final class Scripted {

@@ -1,0 +1,36 @@
+package com.example.store;
+
+import javax.sql.DataSource;
+
+import io.idstarter.lease.ISequenceManager;
+import io.idstarter.lease.InMemorySequenceManager;
+import io.idstarter.lease.LeaseRequest;
+import io.idstarter.lease.WorkerLease;
+
+/**
+ * Stands for a store of the reader's own in the docs' examples of the {@link ISequenceManager} extension point; it
+ * keeps its leases in memory.
+ */
+public class MySequenceManager implements ISequenceManager {
+
+	private final ISequenceManager leases = new InMemorySequenceManager();
+
+	public MySequenceManager(DataSource dataSource) {
+	}
+
+	@Override
+	public WorkerLease borrow(LeaseRequest request) {
+		return this.leases.borrow(request);
+	}
+
+	@Override
+	public WorkerLease renew(WorkerLease lease, long timestampCeiling) {
+		return this.leases.renew(lease, timestampCeiling);
+	}
+
+	@Override
+	public void release(WorkerLease lease, long lastIssuedTimestamp) {
+		this.leases.release(lease, lastIssuedTimestamp);
+	}
+
+}

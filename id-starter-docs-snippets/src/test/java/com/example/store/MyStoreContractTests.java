@@ -1,0 +1,34 @@
+package com.example.store;
+
+import javax.sql.DataSource;
+
+import io.idstarter.lease.ISequenceManager;
+import io.idstarter.segment.SegmentStore;
+import io.idstarter.testsupport.contract.AbstractSegmentStoreContractTests;
+import io.idstarter.testsupport.contract.AbstractSequenceManagerContractTests;
+
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
+// tag::contract-kits[]
+class MySequenceManagerTests extends AbstractSequenceManagerContractTests {
+
+	private final DataSource dataSource = new DriverManagerDataSource("jdbc:h2:mem:my-store");
+
+	@Override
+	protected ISequenceManager createManager() {
+		return new MySequenceManager(this.dataSource);
+	}
+
+}
+
+class MySegmentStoreTests extends AbstractSegmentStoreContractTests {
+
+	private final DataSource dataSource = new DriverManagerDataSource("jdbc:h2:mem:my-store");
+
+	@Override
+	protected SegmentStore createStore() {
+		return new MySegmentStore(this.dataSource);   // also a SegmentKeyAdmin, or override createAdmin
+	}
+
+}
+// end::contract-kits[]
