@@ -59,4 +59,15 @@ public interface ISequenceManager {
 	 */
 	void release(WorkerLease lease, long lastIssuedTimestamp);
 
+	/**
+	 * Whether a lease ends by itself once its owner stops renewing it, whoever calls this manager. Not so for a store
+	 * whose leases are held by this process's own connection (ZooKeeper's ephemeral nodes of the manager's session):
+	 * they end only when this process goes away, so such a manager must not lease worker IDs for other processes (an
+	 * ID server's fleet API), whose worker IDs would stay taken after they died.
+	 * @return {@code true} unless leases live as long as this process's connection to the store
+	 */
+	default boolean leasesEndWhenRenewalsStop() {
+		return true;
+	}
+
 }

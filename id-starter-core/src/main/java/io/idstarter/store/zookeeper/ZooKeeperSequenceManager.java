@@ -501,6 +501,15 @@ public class ZooKeeperSequenceManager implements ISequenceManager {
 	}
 
 	/**
+	 * Returns {@code false}: a lease is held by an ephemeral node of this manager's ZooKeeper session, which lives as
+	 * long as this process, whether or not the lease's owner renews.
+	 */
+	@Override
+	public boolean leasesEndWhenRenewalsStop() {
+		return false;
+	}
+
+	/**
 	 * Returns the session timeout the ensemble granted, after checking that a lease of the given TTL cannot outlive
 	 * the session (see the class documentation).
 	 */
