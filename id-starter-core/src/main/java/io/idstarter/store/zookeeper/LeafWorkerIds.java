@@ -11,6 +11,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
@@ -144,7 +145,12 @@ final class LeafWorkerIds {
 		Stat stat = this.root.checkExists().forPath(this.leaf.foreverPath());
 		if (stat == null) {
 			try {
-				this.root.create().creatingParentsIfNeeded().withMode(CreateMode.PERSISTENT).forPath(this.leaf.foreverPath());
+				// open, as Leaf creates it: a Leaf node must still be able to record itself there
+				this.root.create()
+					.creatingParentsIfNeeded()
+					.withMode(CreateMode.PERSISTENT)
+					.withACL(ZooDefs.Ids.OPEN_ACL_UNSAFE, true)
+					.forPath(this.leaf.foreverPath());
 			}
 			catch (KeeperException.NodeExistsException ex) {
 				// created by Leaf or another node meanwhile

@@ -12,6 +12,7 @@ import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseSettings;
 import io.idstarter.lease.LeaseStatus;
 import io.idstarter.lease.LeaseStoreException;
+import io.idstarter.lease.WorkerIdConflictException;
 import io.idstarter.lease.WorkerLease;
 import io.idstarter.lease.WorkerLeaseKeeper;
 import io.idstarter.snowflake.ClockBackwardsPolicy;
@@ -148,6 +149,27 @@ class LeafCoexistenceIntegrationTests {
 		this.reporter.awaitTermination(5, TimeUnit.SECONDS);
 		WorkerLease lease = manager.borrow(request(namespace, -1));
 		assertThat(lease.workerId()).as("the stopped Leaf node's worker id").isEqualTo(1);
+	}
+
+	@Test
+	void aTakenOverLeafNodeThatReportsAgainEndsTheLeaseWithAnAlarm() throws Exception {
+		LeafSnowflake leaf = newLeaf("10.0.0.2:8080");
+		int leafWorkerId = startLeafNode("10.0.0.2:8080");
+		String node = leaf.foreverPath() + "/10.0.0.2:8080-" + String.format("%010d", leafWorkerId);
+		ZooKeeperSequenceManager manager = new ZooKeeperSequenceManager(this.client, this.rootPath, leaf);
+		String namespace = "leaf-back-" + UUID.randomUUID();
+		WorkerLease lease = manager.borrow(request(namespace, -1));
+		assertThat(lease.workerId()).as("the Leaf node's worker id, taken over").isEqualTo(leafWorkerId);
+		lease = manager.renew(lease, System.currentTimeMillis() + TTL.toMillis());
+		report(node);
+		WorkerLease held = lease;
+		assertThatExceptionOfType(WorkerIdConflictException.class)
+			.isThrownBy(() -> manager.renew(held, System.currentTimeMillis() + TTL.toMillis()))
+			.withMessageContaining("Leaf node 10.0.0.2:8080")
+			.withMessageContaining("reported its timestamp again")
+			.withMessageContaining("may have been issued by both");
+		assertThat(this.client.checkExists().forPath(manager.namespacePath(namespace) + "/holders/" + leafWorkerId))
+			.as("holder of the slot the Leaf node runs on again").isNull();
 	}
 
 	private LeafSnowflake newLeaf(String ownAddress) {
