@@ -12,6 +12,7 @@ import io.idstarter.IdWorkerListener;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseSettings;
 import io.idstarter.lease.LeaseStatus;
+import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.WorkerLease;
 import io.idstarter.lease.WorkerLeaseKeeper;
 import io.idstarter.snowflake.ClockBackwardsPolicy;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -55,6 +57,8 @@ class ZooKeeperLostReplyIntegrationTests {
 
 	private TcpProxy proxy;
 
+	private CuratorFramework proxied;
+
 	private ZooKeeperSequenceManager throughProxy;
 
 	private ZooKeeperSequenceManager other;
@@ -72,6 +76,10 @@ class ZooKeeperLostReplyIntegrationTests {
 	}
 
 	void connectThroughProxy() throws InterruptedException {
+		connectThroughProxy(Duration.ofSeconds(5), 5);
+	}
+
+	void connectThroughProxy(Duration connectionTimeout, int retries) throws InterruptedException {
 		String member = TestBackends.zookeeper().members().get(0);
 		this.proxy = TcpProxy.start(member.substring(0, member.lastIndexOf(':')),
 				Integer.parseInt(member.substring(member.lastIndexOf(':') + 1)));
@@ -80,11 +88,12 @@ class ZooKeeperLostReplyIntegrationTests {
 		CuratorFramework client = CuratorFrameworkFactory.builder()
 			.connectString("127.0.0.1:" + this.proxy.port())
 			.sessionTimeoutMs((int) TTL.toMillis())
-			.connectionTimeoutMs(5000)
-			.retryPolicy(new RetryNTimes(5, 200))
+			.connectionTimeoutMs((int) connectionTimeout.toMillis())
+			.retryPolicy(new RetryNTimes(retries, 200))
 			.build();
 		client.start();
 		this.opened.add(client);
+		this.proxied = client;
 		assertThat(client.blockUntilConnected(20, TimeUnit.SECONDS)).as("connected through the proxy").isTrue();
 		this.throughProxy = new ZooKeeperSequenceManager(client, this.rootPath, null);
 	}
@@ -107,6 +116,33 @@ class ZooKeeperLostReplyIntegrationTests {
 		assertThat(lease.workerId()).as("the slot the lost multi-op took").isZero();
 		assertThat(holderToken(namespace, 0)).isEqualTo(lease.ownerToken());
 		assertThat(otherNodeBorrowsAllItCan(namespace)).as("worker ids another node gets").containsExactly(1, 2, 3);
+	}
+
+	@Test
+	void aBorrowThatGetsNoAnswerAtAllGivesItsSlotBackAtTheNextBorrow() throws Exception {
+		connectThroughProxy(Duration.ofMillis(500), 2);
+		String namespace = "no-answer-" + UUID.randomUUID();
+		// the reply is lost and the member stays out of reach until Curator gives up
+		this.proxy.loseReply((request) -> multiXid(request) != null, (request, reply) -> {
+			Integer xid = multiXid(request);
+			boolean lost = xid != null && replyXids(reply).contains(xid);
+			if (lost) {
+				this.proxy.cut();
+			}
+			return lost;
+		});
+		assertThatExceptionOfType(LeaseStoreException.class)
+			.isThrownBy(() -> this.throughProxy.borrow(request(namespace, -1)))
+			.withMessageContaining("ConnectionLoss");
+		assertThat(this.proxy.lostReplies()).isOne();
+		assertThat(holderToken(namespace, 0)).as("the take committed").isNotEmpty();
+		this.proxy.restore();
+		assertThat(this.proxied.blockUntilConnected(20, TimeUnit.SECONDS)).as("reconnected").isTrue();
+		assertThat(this.throughProxy.borrow(request(namespace, -1)).workerId()).isEqualTo(1);
+		assertThat(this.other.borrow(request(namespace, -1)).workerId()).isEqualTo(2);
+		assertThat(this.other.borrow(request(namespace, -1)).workerId()).isEqualTo(3);
+		assertThat(this.other.borrow(request(namespace, -1)).workerId()).as("the slot the unanswered take held")
+			.isZero();
 	}
 
 	@Test
