@@ -4,6 +4,7 @@ import io.idstarter.lease.ISequenceManager;
 import io.idstarter.sample.IdServerProperties;
 
 import org.springframework.beans.factory.InitializingBean;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 
 /**
@@ -14,19 +15,20 @@ import org.springframework.stereotype.Component;
 @Component
 class FleetLeaseStoreCheck implements InitializingBean {
 
-	private final ISequenceManager leases;
+	private final ObjectProvider<ISequenceManager> leases;
 
 	private final IdServerProperties properties;
 
-	FleetLeaseStoreCheck(ISequenceManager leases, IdServerProperties properties) {
+	FleetLeaseStoreCheck(ObjectProvider<ISequenceManager> leases, IdServerProperties properties) {
 		this.leases = leases;
 		this.properties = properties;
 	}
 
 	@Override
 	public void afterPropertiesSet() {
-		if (!this.properties.getClients().isEmpty() && !this.leases.leasesEndWhenRenewalsStop()) {
-			throw new FleetLeaseStoreException(this.leases.getClass().getName(), this.properties.getClients().size());
+		ISequenceManager leases = this.leases.getIfUnique();
+		if (leases != null && !this.properties.getClients().isEmpty() && !leases.leasesEndWhenRenewalsStop()) {
+			throw new FleetLeaseStoreException(leases.getClass().getName(), this.properties.getClients().size());
 		}
 	}
 
