@@ -172,13 +172,8 @@ final class LeafWorkerIds {
 	}
 
 	/**
-	 * Returns the sequence number ZooKeeper gives the next sequential child of Leaf's parent node.
+	 * Returns the sequence number ZooKeeper gives the next sequential child of a node.
 	 */
-	long nextSequence() throws Exception {
-		Stat stat = this.root.checkExists().forPath(this.leaf.foreverPath());
-		return (stat != null) ? nextSequence(stat) : 0;
-	}
-
 	private static long nextSequence(Stat stat) {
 		return ((long) stat.getCversion() + stat.getNumChildren()) / 2;
 	}

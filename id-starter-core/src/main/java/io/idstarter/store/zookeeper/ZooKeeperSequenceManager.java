@@ -326,7 +326,14 @@ public class ZooKeeperSequenceManager implements ISequenceManager {
 				.mapToLong(LeafWorkerIds.Claim::reportedAt)
 				.max()
 				.orElse(0);
-			conflict = this.leaf.awaitSilence(taken.workerId(), takenAt, lastReport);
+			try {
+				conflict = this.leaf.awaitSilence(taken.workerId(), takenAt, lastReport);
+			}
+			catch (Exception ex) {
+				// interrupted or the store failed while waiting: the slot must not stay held by nobody
+				release(taken, Math.max(taken.timestampFloor(), 0));
+				throw ex;
+			}
 		}
 		if (conflict == null) {
 			if (ownLeafNode != null) {
