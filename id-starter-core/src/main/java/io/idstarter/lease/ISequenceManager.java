@@ -44,7 +44,8 @@ public interface ISequenceManager {
 	 * @param lease the lease held now
 	 * @param timestampCeiling the greatest timestamp the owner wants to be allowed to issue until the next renewal
 	 * @return the renewed lease
-	 * @throws LeaseLostException if the slot is no longer held with this lease's owner token
+	 * @throws LeaseLostException if the slot is no longer held with this lease's owner token; a
+	 * {@link WorkerIdConflictException} if a program outside the lease protocol claims its worker ID
 	 * @throws LeaseStoreException if the store cannot be reached
 	 */
 	WorkerLease renew(WorkerLease lease, long timestampCeiling);
