@@ -163,6 +163,18 @@ class ZooKeeperLostReplyIntegrationTests {
 	}
 
 	@Test
+	void aReleaseWhoseReplyIsLostFreesTheSlot() throws Exception {
+		connectThroughProxy();
+		String namespace = "lost-release-" + UUID.randomUUID();
+		WorkerLease lease = this.throughProxy.borrow(request(namespace, -1));
+		loseNextMultiReply();
+		this.throughProxy.release(lease, lease.timestampCeiling());
+		assertThat(this.proxy.lostReplies()).as("replies lost").isOne();
+		assertThat(otherNodeBorrowsAllItCan(namespace)).as("worker ids another node gets").containsExactly(1, 2, 3);
+		assertThat(this.other.borrow(request(namespace, -1)).workerId()).as("the released slot").isZero();
+	}
+
+	@Test
 	void aKeeperWhoseRenewalRepliesAreLostFourTimesKeepsItsWorkerIdAndLeaksNoSlot() throws Exception {
 		connectThroughProxy();
 		String namespace = "lost-keeper-" + UUID.randomUUID();
