@@ -44,7 +44,8 @@ public interface ISequenceManager {
 	 * @param lease the lease held now
 	 * @param timestampCeiling the greatest timestamp the owner wants to be allowed to issue until the next renewal
 	 * @return the renewed lease
-	 * @throws LeaseLostException if the slot is no longer held with this lease's owner token
+	 * @throws LeaseLostException if the slot is no longer held with this lease's owner token; a
+	 * {@link WorkerIdConflictException} if a program outside the lease protocol claims its worker ID
 	 * @throws LeaseStoreException if the store cannot be reached
 	 */
 	WorkerLease renew(WorkerLease lease, long timestampCeiling);
@@ -58,5 +59,16 @@ public interface ISequenceManager {
 	 * @throws LeaseStoreException if the store cannot be reached (the lease then simply expires)
 	 */
 	void release(WorkerLease lease, long lastIssuedTimestamp);
+
+	/**
+	 * Whether a lease ends by itself once its owner stops renewing it, whoever calls this manager. Not so for a store
+	 * whose leases are held by this process's own connection (ZooKeeper's ephemeral nodes of the manager's session):
+	 * they end only when this process goes away, so such a manager must not lease worker IDs for other processes (an
+	 * ID server's fleet API), whose worker IDs would stay taken after they died.
+	 * @return {@code true} unless leases live as long as this process's connection to the store
+	 */
+	default boolean leasesEndWhenRenewalsStop() {
+		return true;
+	}
 
 }

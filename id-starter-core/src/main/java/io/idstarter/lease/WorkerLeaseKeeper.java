@@ -138,6 +138,9 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 
 	private boolean refusalLogged;
 
+	/** Why IDs of a worker ID held here may have been issued twice (a WorkerIdConflictException); set once, kept. */
+	private volatile @Nullable String alarm;
+
 	/**
 	 * Creates a keeper; nothing is borrowed until {@link #start()}.
 	 * @param manager the lease store
@@ -305,6 +308,15 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 		return snapshot.status;
 	}
 
+	/**
+	 * Returns why IDs of a worker ID this keeper held may have been issued twice: another program claimed it outside
+	 * the lease protocol ({@link WorkerIdConflictException}). Kept until the keeper is recreated.
+	 * @return the alarm, or {@code null} for none
+	 */
+	public @Nullable String alarm() {
+		return this.alarm;
+	}
+
 	public LeaseSettings settings() {
 		return this.settings;
 	}
@@ -388,9 +400,14 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 			this.lease = null;
 			this.consecutiveFailures++;
 			this.state = State.LOST;
+			if (ex instanceof WorkerIdConflictException) {
+				this.alarm = ex.getMessage();
+			}
 			publish();
-			logger.error("{}lease lost, IDs are refused from now on; borrowing a worker ID again about every {}: {}",
-					prefix(), LeaseSettings.format(this.backoff.base()), ex.getMessage());
+			logger.error("{}lease lost{}, IDs are refused from now on; borrowing a worker ID again about every {}: {}",
+					prefix(), (ex instanceof WorkerIdConflictException) ? " to a program outside the lease protocol "
+							+ "(alarm: health stays DOWN until restart)" : "",
+					LeaseSettings.format(this.backoff.base()), ex.getMessage());
 			return this.backoff.next();
 		}
 		catch (RuntimeException ex) {

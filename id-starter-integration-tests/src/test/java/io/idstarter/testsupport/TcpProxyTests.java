@@ -157,6 +157,27 @@ class TcpProxyTests {
 	}
 
 	@Test
+	void loseReplyForwardsTheRequestDropsItsReplyAndClosesOnceThenForwardsAgain() throws IOException {
+		try (Socket socket = connect()) {
+			send(socket, "ping");
+			assertThat(receive(socket, 4)).isEqualTo("ping");
+			this.proxy.loseReply((request) -> contains(request, "commit"), (request, reply) -> contains(reply, "commit"));
+			send(socket, "ping");
+			assertThat(receive(socket, 4)).as("a reply to another request").isEqualTo("ping");
+			int received = this.echo.bytesReceived();
+			send(socket, "commit");
+			assertThat(readOrEnd(socket)).as("read after the request whose reply is lost").isEqualTo(-1);
+			assertThat(this.echo.bytesReceived()).as("bytes the server got").isEqualTo(received + "commit".length());
+			assertThat(this.proxy.lostReplies()).isOne();
+		}
+		try (Socket again = connect()) {
+			send(again, "commit");
+			assertThat(receive(again, 6)).as("the same request once the fault ended").isEqualTo("commit");
+		}
+		assertThat(this.proxy.lostReplies()).isOne();
+	}
+
+	@Test
 	void latencyMustBePositive() {
 		assertThatExceptionOfType(IllegalArgumentException.class).isThrownBy(() -> this.proxy.latency(Duration.ZERO))
 			.withMessageContaining("positive");
@@ -177,6 +198,10 @@ class TcpProxyTests {
 	private static String receive(Socket socket, int length) throws IOException {
 		byte[] bytes = socket.getInputStream().readNBytes(length);
 		return new String(bytes, StandardCharsets.US_ASCII);
+	}
+
+	private static boolean contains(byte[] bytes, String text) {
+		return new String(bytes, StandardCharsets.US_ASCII).contains(text);
 	}
 
 	/** Reads one byte; -1 at the end of stream or on a reset (both: the server went away). */

@@ -9,12 +9,17 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiPredicate;
+import java.util.function.Predicate;
 
 import org.jspecify.annotations.Nullable;
 
@@ -29,7 +34,10 @@ import org.jspecify.annotations.Nullable;
  * what was held is delivered, in order, once the stall ends, as TCP retransmission would after a partition heals, so
  * a request a client gave up on may still reach the server late;</li>
  * <li>{@link #latency(Duration)}: every chunk read from either side is forwarded, in order, that long after it was
- * read (closes too).</li>
+ * read (closes too);</li>
+ * <li>{@link #loseReply(Predicate, BiPredicate)}: one request reaches the server, the server's reply reaches the
+ * proxy, and there it is dropped and the connection closed, as when a connection resets after the server committed
+ * but before the client heard of it. This fault stands beside the others and ends by itself.</li>
  * </ul>
  * {@link #restore()} ends the fault. Each direction of a connection has a reader thread, which stamps each chunk with
  * the time it is due, and a writer thread, which forwards it when due and not stalled.
@@ -55,6 +63,12 @@ public final class TcpProxy implements AutoCloseable {
 
 	/** The fault in force; replaced whole. */
 	private volatile Fault fault = Fault.NONE;
+
+	/** The reply to lose, until a request matches it: taken by the first connection that forwards such a request. */
+	private final AtomicReference<@Nullable LostReply> armed = new AtomicReference<>();
+
+	/** Replies dropped so far by {@link #loseReply}. */
+	private final AtomicInteger lostReplies = new AtomicInteger();
 
 	private TcpProxy(InetSocketAddress target) throws IOException {
 		this.target = target;
@@ -113,6 +127,26 @@ public final class TcpProxy implements AutoCloseable {
 			throw new IllegalArgumentException("delay must be positive: " + delay);
 		}
 		this.fault = new Fault(false, false, delay.toNanos());
+	}
+
+	/**
+	 * Loses the reply to the next request that matches: the request is forwarded to the server; the server's chunks
+	 * are forwarded to the client until one carries the reply, which is dropped, and the connection is closed. Ends
+	 * with that reply (see {@link #lostReplies()}); any other fault may be in force meanwhile.
+	 * @param request whether a chunk from the client carries the request whose reply is to be lost
+	 * @param isReplyTo whether a chunk from the server (second argument) carries the reply to that request (first)
+	 */
+	public void loseReply(Predicate<byte[]> request, BiPredicate<byte[], byte[]> isReplyTo) {
+		this.armed.set(new LostReply(Objects.requireNonNull(request, "request"),
+				Objects.requireNonNull(isReplyTo, "isReplyTo")));
+	}
+
+	/**
+	 * Returns how many replies {@link #loseReply} dropped so far.
+	 * @return the count
+	 */
+	public int lostReplies() {
+		return this.lostReplies.get();
 	}
 
 	/**
@@ -201,6 +235,12 @@ public final class TcpProxy implements AutoCloseable {
 	}
 
 	/**
+	 * A reply to lose: which request it answers, and how to recognise it among the server's chunks.
+	 */
+	private record LostReply(Predicate<byte[]> request, BiPredicate<byte[], byte[]> isReplyTo) {
+	}
+
+	/**
 	 * Bytes read from one side, to be written to the other no earlier than {@code dueNanos}.
 	 */
 	private record Chunk(byte[] bytes, long dueNanos) {
@@ -220,6 +260,9 @@ public final class TcpProxy implements AutoCloseable {
 
 		/** Set once both sockets are closed; a reader waiting for room in its queue gives up then. */
 		private volatile boolean closed;
+
+		/** The request forwarded on this connection whose reply is to be dropped, with its reply test; else null. */
+		private volatile Map.@Nullable Entry<byte[], LostReply> awaitedReply;
 
 		Connection(Socket client) {
 			this.client = client;
@@ -310,6 +353,12 @@ public final class TcpProxy implements AutoCloseable {
 			try (OutputStream out = to.getOutputStream()) {
 				Chunk chunk = next(queue);
 				while (chunk != null && chunk.bytes.length > 0) {
+					if (to == this.client && losesReply(chunk.bytes)) {
+						return;
+					}
+					if (to != this.client) {
+						awaitReplyTo(chunk.bytes);
+					}
 					out.write(chunk.bytes);
 					out.flush();
 					chunk = next(queue);
@@ -321,6 +370,31 @@ public final class TcpProxy implements AutoCloseable {
 			finally {
 				closeBoth();
 			}
+		}
+
+		/**
+		 * Before a chunk goes to the server: if it is the request of an armed {@link #loseReply}, this connection
+		 * takes that fault.
+		 */
+		private void awaitReplyTo(byte[] request) {
+			LostReply lost = TcpProxy.this.armed.get();
+			if (lost != null && lost.request().test(request) && TcpProxy.this.armed.compareAndSet(lost, null)) {
+				this.awaitedReply = Map.entry(request, lost);
+			}
+		}
+
+		/**
+		 * Before a chunk goes to the client: whether it carries the reply to lose (then the caller drops it and
+		 * closes the connection).
+		 */
+		private boolean losesReply(byte[] reply) {
+			Map.Entry<byte[], LostReply> awaited = this.awaitedReply;
+			if (awaited == null || !awaited.getValue().isReplyTo().test(awaited.getKey(), reply)) {
+				return false;
+			}
+			this.awaitedReply = null;
+			TcpProxy.this.lostReplies.incrementAndGet();
+			return true;
 		}
 
 		/**

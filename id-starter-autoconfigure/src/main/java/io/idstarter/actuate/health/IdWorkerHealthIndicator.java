@@ -23,7 +23,8 @@ import org.springframework.boot.health.contributor.Status;
  * <ul>
  * <li>Snowflake with a leased worker ID: {@code UP} while the lease is held (also while renewals fail but the lease
  * has time left), {@code DOWN} once it is lost or has run out, or while this node's clock is too far from the
- * store's ({@code CLOCK_SKEWED}), {@code UNKNOWN} before the keeper started,
+ * store's ({@code CLOCK_SKEWED}), or for good once another program claimed a worker ID it held ({@code alarm}:
+ * IDs may have been issued twice), {@code UNKNOWN} before the keeper started,
  * {@code OUT_OF_SERVICE} after it closed. Snowflake without a lease keeper: {@code UP} with a worker ID,
  * {@code DOWN} without.</li>
  * <li>Segments: {@code DOWN} when a key has used up both its segments and the fetch of the next one failed (callers
@@ -96,6 +97,11 @@ public class IdWorkerHealthIndicator extends AbstractHealthIndicator {
 		putIfPresent(details, "lastRenewal", status.lastRenewal());
 		if (status.consecutiveFailures() > 0) {
 			details.put("failedRenewals", status.consecutiveFailures());
+		}
+		String alarm = lease.alarm();
+		if (alarm != null) {
+			details.put("alarm", alarm);
+			return Status.DOWN;
 		}
 		return switch (status.state()) {
 			case ACTIVE, RENEWAL_FAILING -> Status.UP;

@@ -2,16 +2,19 @@ package io.idstarter.actuate.health;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.idstarter.IdGenerationException;
 import io.idstarter.IdWorkerListener;
 import io.idstarter.StoreRegressionException;
 import io.idstarter.autoconfigure.health.IdWorkerHealthContributorAutoConfiguration;
+import io.idstarter.lease.ISequenceManager;
 import io.idstarter.lease.InMemorySequenceManager;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseSettings;
 import io.idstarter.lease.LeaseStatus;
 import io.idstarter.lease.NoFreeWorkerIdException;
+import io.idstarter.lease.WorkerIdConflictException;
 import io.idstarter.lease.WorkerLease;
 import io.idstarter.lease.WorkerLeaseKeeper;
 import io.idstarter.segment.InMemorySegmentStore;
@@ -117,6 +120,55 @@ class IdWorkerHealthIndicatorTests {
 		Health health = new IdWorkerHealthIndicator(generator, restarted, null).health();
 		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
 		assertThat(snowflake(health)).containsEntry("lease", LeaseStatus.State.STORE_REGRESSED);
+	}
+
+	@Test
+	void aWorkerIdClaimedByAnotherProgramIsDownWithTheAlarmAlsoOnceAnotherIsHeld() {
+		InMemorySequenceManager store = new InMemorySequenceManager();
+		AtomicBoolean claimed = new AtomicBoolean();
+		ISequenceManager claimedOnce = new ISequenceManager() {
+
+			@Override
+			public WorkerLease borrow(LeaseRequest request) {
+				return store.borrow(request);
+			}
+
+			@Override
+			public WorkerLease renew(WorkerLease lease, long timestampCeiling) {
+				if (claimed.getAndSet(false)) {
+					// the claimed slot stays taken, as a store keeps a slot another program claims
+					throw new WorkerIdConflictException("Leaf node 10.0.0.7:8080 recorded worker id "
+							+ lease.workerId() + " for itself");
+				}
+				return store.renew(lease, timestampCeiling);
+			}
+
+			@Override
+			public void release(WorkerLease lease, long lastIssuedTimestamp) {
+				store.release(lease, lastIssuedTimestamp);
+			}
+
+		};
+		SnowflakeIdGenerator generator = new SnowflakeIdGenerator(SnowflakeLayout.defaults(), TimeSource.system(),
+				ClockBackwardsPolicy.defaults(), IdWorkerListener.NONE);
+		LeaseSettings settings = LeaseSettings.builder()
+			.namespace("health-conflict")
+			.heartbeat(Duration.ofMillis(100))
+			.build();
+		try (WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(claimedOnce, generator, settings, TimeSource.system(),
+				IdWorkerListener.NONE)) {
+			keeper.start();
+			IdWorkerHealthIndicator indicator = new IdWorkerHealthIndicator(generator, keeper, null);
+			assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
+			claimed.set(true);
+			await().atMost(Duration.ofSeconds(5)).until(() -> keeper.alarm() != null);
+			await().atMost(Duration.ofSeconds(5)).until(() -> keeper.status().state() == LeaseStatus.State.ACTIVE);
+			Health health = indicator.health();
+			assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+			assertThat(snowflake(health)).containsEntry("lease", LeaseStatus.State.ACTIVE)
+				.containsEntry("workerId", 1)
+				.hasEntrySatisfying("alarm", (alarm) -> assertThat(alarm.toString()).contains("Leaf node 10.0.0.7:8080"));
+		}
 	}
 
 	@Test

@@ -3,14 +3,15 @@ package io.idstarter.store.zookeeper;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import io.idstarter.lease.ISequenceManager;
@@ -18,6 +19,7 @@ import io.idstarter.lease.LeaseLostException;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.NoFreeWorkerIdException;
+import io.idstarter.lease.WorkerIdConflictException;
 import io.idstarter.lease.WorkerLease;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
@@ -56,9 +58,19 @@ import org.slf4j.LoggerFactory;
  * <p>A renewal after the session expired (Curator then opens a new one) still succeeds when nobody took the slot in
  * between: the record still names this owner, so the holder node is created again in the new session.
  *
- * <p><b>Leaf compatibility.</b> With {@link LeafSnowflake} settings, every worker ID that Leaf's Snowflake recorded
- * under {@code /snowflake/<leaf name>/forever} counts as held, except the one recorded for this node's own
- * {@code ip:port}, which it may take over with Leaf's last reported timestamp plus one report interval as its floor.
+ * <p><b>A reply lost after a commit.</b> When the connection resets after a borrow's or renewal's multi-op committed
+ * but before its reply arrived, Curator sends it again, and the second attempt fails on what the first one wrote
+ * ({@code NodeExists}, {@code BadVersion}). Such a failure is therefore never taken at its word: the slot's record is
+ * read again, and if it names this lease's owner token, the write succeeded. A take whose outcome stays unknown (the
+ * connection does not come back within Curator's retries) is remembered and resolved at the next borrow: a slot
+ * taken by it is given back.
+ *
+ * <p><b>Leaf compatibility.</b> With {@link LeafSnowflake} settings ({@link LeafWorkerIds}), every worker ID that
+ * Leaf's Snowflake recorded under {@code /snowflake/<leaf name>/forever} counts as held, except the one recorded for
+ * this node's own {@code ip:port}, which it may take over with Leaf's last reported timestamp plus one report interval
+ * as its floor, once that Leaf node has stopped reporting. Each take moves Leaf's sequence counter past the worker ID
+ * in the same multi-op, and each renewal reads Leaf's nodes again: a Leaf claim on the held worker ID ends the lease
+ * with a {@link WorkerIdConflictException}.
  */
 public class ZooKeeperSequenceManager implements ISequenceManager {
 
@@ -76,7 +88,13 @@ public class ZooKeeperSequenceManager implements ISequenceManager {
 
 	private final String rootPath;
 
-	private final @Nullable LeafSnowflake leaf;
+	private final @Nullable LeafWorkerIds leaf;
+
+	/**
+	 * Takes that failed without an answer (their multi-op may have committed), owner token to record path: no caller
+	 * holds a lease of them. Resolved (the slot given back if the take committed) at the next borrow.
+	 */
+	private final Map<String, String> unresolvedTakes = new ConcurrentHashMap<>();
 
 	/**
 	 * Creates a manager under {@value #DEFAULT_ROOT_PATH}.
@@ -95,7 +113,7 @@ public class ZooKeeperSequenceManager implements ISequenceManager {
 	public ZooKeeperSequenceManager(CuratorFramework client, String rootPath, @Nullable LeafSnowflake leaf) {
 		this.client = Objects.requireNonNull(client, "client");
 		this.rootPath = requirePath(rootPath);
-		this.leaf = leaf;
+		this.leaf = (leaf != null) ? new LeafWorkerIds(client, leaf) : null;
 	}
 
 	static String requirePath(String path) {
@@ -117,12 +135,13 @@ public class ZooKeeperSequenceManager implements ISequenceManager {
 			String base = namespacePath(namespace);
 			ensurePath(base + "/holders");
 			ensurePath(base + "/slots");
-			Map<Integer, LeafNode> leafNodes = (this.leaf != null) ? readLeafNodes(this.leaf) : Map.of();
+			resolveUnknownTakes();
 			for (int attempt = 1; attempt <= MAX_BORROW_ATTEMPTS; attempt++) {
+				Map<Integer, List<LeafWorkerIds.Claim>> leafClaims = (this.leaf != null) ? this.leaf.read() : Map.of();
 				Set<Integer> held = ids(this.client.getChildren().forPath(base + "/holders"));
 				Set<Integer> recorded = ids(this.client.getChildren().forPath(base + "/slots"));
-				int candidate = choose(request, held, recorded, leafNodes, base, sessionTimeout);
-				WorkerLease lease = tryTake(request, base, candidate, leafNodes.get(candidate), sessionTimeout);
+				int candidate = choose(request, held, recorded, leafClaims, base, sessionTimeout);
+				WorkerLease lease = tryTake(request, base, candidate, leafClaims.get(candidate), sessionTimeout);
 				if (lease != null) {
 					return lease;
 				}
@@ -138,24 +157,24 @@ public class ZooKeeperSequenceManager implements ISequenceManager {
 	 * Slot order: the preferred slot (or, with none, this node's own Leaf worker ID) if free, then the lowest slot
 	 * never used, then the slot free for longest; never a slot the request excludes.
 	 */
-	private int choose(LeaseRequest request, Set<Integer> held, Set<Integer> recorded, Map<Integer, LeafNode> leafNodes,
-			String base, long sessionTimeout) throws Exception {
+	private int choose(LeaseRequest request, Set<Integer> held, Set<Integer> recorded,
+			Map<Integer, List<LeafWorkerIds.Claim>> leafClaims, String base, long sessionTimeout) throws Exception {
 		int preferred = request.preferredWorkerId();
 		if (preferred < 0 && this.leaf != null) {
-			preferred = leafNodes.entrySet()
+			preferred = leafClaims.entrySet()
 				.stream()
-				.filter((entry) -> entry.getValue().address().equals(this.leaf.ownAddress()))
+				.filter((entry) -> this.leaf.ownNode(entry.getValue()) != null)
 				.mapToInt(Map.Entry::getKey)
 				.filter((id) -> id <= request.maxWorkerId())
 				.min()
 				.orElse(-1);
 		}
 		if (preferred >= 0 && request.allows(preferred) && !held.contains(preferred)
-				&& takeable(leafNodes.get(preferred))) {
+				&& takeable(leafClaims.get(preferred))) {
 			return preferred;
 		}
 		for (int id = 0; id <= request.maxWorkerId(); id++) {
-			if (request.allows(id) && !held.contains(id) && !recorded.contains(id) && !leafNodes.containsKey(id)) {
+			if (request.allows(id) && !held.contains(id) && !recorded.contains(id) && !leafClaims.containsKey(id)) {
 				return id;
 			}
 			if (id == Integer.MAX_VALUE) {
@@ -166,7 +185,7 @@ public class ZooKeeperSequenceManager implements ISequenceManager {
 		long longestFreeSince = Long.MAX_VALUE;
 		for (int id : recorded) {
 			if (id > request.maxWorkerId() || !request.allows(id) || held.contains(id)
-					|| !takeable(leafNodes.get(id))) {
+					|| !takeable(leafClaims.get(id))) {
 				continue;
 			}
 			Stat stat = new Stat();
@@ -189,24 +208,25 @@ public class ZooKeeperSequenceManager implements ISequenceManager {
 		if (longestFree < 0) {
 			throw new NoFreeWorkerIdException("no free worker id in namespace '" + request.namespace() + "': all "
 					+ (request.maxWorkerId() + 1L) + " slots [0, " + request.maxWorkerId() + "] are held by live leases "
-					+ "(ZooKeeper sessions)" + ((leafNodes.isEmpty()) ? "" : " or by Leaf (" + leafNodes.size()
-							+ " worker ids under " + this.leaf.foreverPath() + ")")
+					+ "(ZooKeeper sessions)" + ((leafClaims.isEmpty()) ? "" : " or by Leaf (" + leafClaims.size()
+							+ " worker ids under " + this.leaf.leaf().foreverPath() + ")")
 					+ " (" + connectString() + ", " + base + "); use more worker bits, a separate namespace, or "
 					+ "fewer instances");
 		}
 		return longestFree;
 	}
 
-	private boolean takeable(@Nullable LeafNode leafNode) {
-		return leafNode == null || (this.leaf != null && leafNode.address().equals(this.leaf.ownAddress()));
+	private boolean takeable(@Nullable List<LeafWorkerIds.Claim> leafClaims) {
+		return leafClaims == null || (this.leaf != null && this.leaf.takeable(leafClaims));
 	}
 
 	/**
-	 * Takes a slot in one multi-op: creates the holder node in this session and writes the record at the version it
-	 * was read. Returns {@code null} when another node changed either first.
+	 * Takes a slot in one multi-op: creates the holder node in this session, writes the record at the version it
+	 * was read, and with Leaf moves Leaf's counter past the slot. Returns {@code null} when another node (or a Leaf
+	 * node) took the slot first.
 	 */
-	private @Nullable WorkerLease tryTake(LeaseRequest request, String base, int workerId, @Nullable LeafNode leafNode,
-			long sessionTimeout) throws Exception {
+	private @Nullable WorkerLease tryTake(LeaseRequest request, String base, int workerId,
+			@Nullable List<LeafWorkerIds.Claim> leafClaims, long sessionTimeout) throws Exception {
 		String recordPath = base + "/slots/" + workerId;
 		Stat stat = new Stat();
 		Record previous;
@@ -217,6 +237,7 @@ public class ZooKeeperSequenceManager implements ISequenceManager {
 			stat = null;
 			previous = null;
 		}
+		LeafNode leafNode = (this.leaf != null) ? this.leaf.ownNode(leafClaims) : null;
 		long floor = (previous != null) ? previous.mark() : -1;
 		if (leafNode != null) {
 			floor = Math.max(floor, leafNode.timestamp() + LeafSnowflake.REPORT_INTERVAL.toMillis());
@@ -231,19 +252,117 @@ public class ZooKeeperSequenceManager implements ISequenceManager {
 			.forPath(base + "/holders/" + workerId, holderData(token, request.instance())));
 		ops.add((stat != null) ? this.client.transactionOp().setData().withVersion(stat.getVersion()).forPath(recordPath, record)
 				: this.client.transactionOp().create().withMode(CreateMode.PERSISTENT).forPath(recordPath, record));
-		List<CuratorTransactionResult> results;
+		if (this.leaf != null) {
+			ops.addAll(this.leaf.counterPast(workerId));
+		}
+		long storeTime;
 		try {
-			results = this.client.transaction().forOperations(ops);
+			storeTime = storeTime(this.client.transaction().forOperations(ops), recordPath);
 		}
 		catch (KeeperException.NodeExistsException | KeeperException.BadVersionException ex) {
+			// Another node took the slot first, or this multi-op committed and Curator's retry after a lost reply
+			// failed on what it wrote: only the record can tell.
+			Stat committed = committedBy(recordPath, token);
+			if (committed == null) {
+				return null;
+			}
+			logger.debug("the answer to the take of worker id {} of namespace '{}' was lost, but the take committed",
+					workerId, request.namespace());
+			storeTime = committed.getMtime();
+		}
+		catch (Exception ex) {
+			this.unresolvedTakes.put(token, recordPath);
+			throw ex;
+		}
+		WorkerLease taken = new WorkerLease(request.namespace(), workerId, token, request.ttl(), floor, mark, storeTime);
+		return (this.leaf != null) ? checkLeafAfterTake(taken, leafNode) : taken;
+	}
+
+	/**
+	 * Returns the stat of a slot's record if it names {@code token} as owner (the write that put it there
+	 * committed), else {@code null}.
+	 */
+	private @Nullable Stat committedBy(String recordPath, String token) throws Exception {
+		Stat stat = new Stat();
+		try {
+			Record record = Record.parse(this.client.getData().storingStatIn(stat).forPath(recordPath), recordPath);
+			return record.owner().equals(token) ? stat : null;
+		}
+		catch (KeeperException.NoNodeException ex) {
 			return null;
 		}
-		long storeTime = storeTime(results, recordPath);
-		if (leafNode != null) {
-			logger.info("took over Leaf's worker id {} of {} ({}), above its last reported timestamp {}", workerId,
-					leafNode.address(), this.leaf.foreverPath(), leafNode.timestamp());
+	}
+
+	/**
+	 * Gives back the slots of takes whose outcome stayed unknown (no answer within Curator's retries) and that did
+	 * commit: no caller holds a lease of them.
+	 */
+	private void resolveUnknownTakes() throws Exception {
+		for (Map.Entry<String, String> take : this.unresolvedTakes.entrySet()) {
+			String token = take.getKey();
+			String recordPath = take.getValue();
+			if (committedBy(recordPath, token) != null) {
+				free(recordPath.replace("/slots/", "/holders/"), recordPath, token, -1);
+				logger.info("gave back {}, taken by a borrow that failed without an answer", recordPath);
+			}
+			this.unresolvedTakes.remove(token, recordPath);
 		}
-		return new WorkerLease(request.namespace(), workerId, token, request.ttl(), floor, mark, storeTime);
+	}
+
+	/**
+	 * After a take, with Leaf: a Leaf node that recorded the same worker ID before the take committed (after it was
+	 * chosen) makes the take void; the slot is given back and {@code null} returned so that another is chosen. A
+	 * takeover of this node's own Leaf node waits until that node has been silent long enough, and is refused if it
+	 * still reports.
+	 */
+	private @Nullable WorkerLease checkLeafAfterTake(WorkerLease taken, @Nullable LeafNode ownLeafNode) throws Exception {
+		String base = namespacePath(taken.namespace());
+		long takenAt = heldSince(base + "/holders/" + taken.workerId(), base + "/slots/" + taken.workerId());
+		Map<Integer, List<LeafWorkerIds.Claim>> claims = this.leaf.read();
+		String conflict = this.leaf.conflict(taken.workerId(), takenAt, claims);
+		if (conflict == null && ownLeafNode != null) {
+			long lastReport = claims.getOrDefault(taken.workerId(), List.of())
+				.stream()
+				.mapToLong(LeafWorkerIds.Claim::reportedAt)
+				.max()
+				.orElse(0);
+			try {
+				conflict = this.leaf.awaitSilence(taken.workerId(), takenAt, lastReport);
+			}
+			catch (Exception ex) {
+				// interrupted or the store failed while waiting: the slot must not stay held by nobody
+				release(taken, Math.max(taken.timestampFloor(), 0));
+				throw ex;
+			}
+		}
+		if (conflict == null) {
+			if (ownLeafNode != null) {
+				logger.info("took over Leaf's worker id {} of {} ({}), above its last reported timestamp {}",
+						taken.workerId(), ownLeafNode.address(), this.leaf.leaf().foreverPath(), ownLeafNode.timestamp());
+			}
+			return taken;
+		}
+		release(taken, Math.max(taken.timestampFloor(), 0));
+		if (ownLeafNode == null) {
+			logger.debug("{} while this node took it; choosing another", conflict);
+			return null;
+		}
+		throw new LeaseStoreException("refusing to take over worker id " + taken.workerId() + " of namespace '"
+				+ taken.namespace() + "' from Leaf: " + conflict + ". Stop that Leaf node, then start this node again "
+				+ "(or remove id-worker.zookeeper.leaf-address to take a worker id Leaf never gave)");
+	}
+
+	/**
+	 * Returns since when this owner holds a slot, by the ZooKeeper leader's clock: its holder node's creation, or
+	 * without one (its session expired), the record's last write.
+	 */
+	private long heldSince(String holderPath, String recordPath) throws Exception {
+		Stat holder = this.client.checkExists().forPath(holderPath);
+		if (holder != null) {
+			return holder.getCtime();
+		}
+		Stat record = this.client.checkExists().forPath(recordPath);
+		return (record != null) ? record.getMtime() : 0;
 	}
 
 	@Override
@@ -270,6 +389,16 @@ public class ZooKeeperSequenceManager implements ISequenceManager {
 			long mark = Math.max(record.mark(), timestampCeiling);
 			byte[] updated = new Record(mark, lease.ownerToken(), sessionTimeout, record.instance()).bytes();
 			Stat holderStat = this.client.checkExists().forPath(holderPath);
+			if (this.leaf != null) {
+				long heldSince = (holderStat != null) ? holderStat.getCtime() : recordStat.getMtime();
+				String conflict = this.leaf.conflict(lease.workerId(), heldSince, this.leaf.read());
+				if (conflict != null) {
+					free(holderPath, recordPath, lease.ownerToken(), -1);
+					throw new WorkerIdConflictException(lost(lease, conflict) + ". IDs of worker id "
+							+ lease.workerId() + " may have been issued by both; stop that Leaf node, and check the "
+							+ "IDs issued since " + Instant.ofEpochMilli(heldSince));
+				}
+			}
 			long session = this.client.getZookeeperClient().getZooKeeper().getSessionId();
 			List<CuratorOp> ops = new ArrayList<>();
 			if (holderStat == null) {
@@ -288,17 +417,49 @@ public class ZooKeeperSequenceManager implements ISequenceManager {
 				ops.add(this.client.transactionOp().check().withVersion(holderStat.getVersion()).forPath(holderPath));
 			}
 			ops.add(this.client.transactionOp().setData().withVersion(recordStat.getVersion()).forPath(recordPath, updated));
-			List<CuratorTransactionResult> results;
+			if (this.leaf != null) {
+				ops.addAll(this.leaf.counterPast(lease.workerId()));
+			}
 			try {
-				results = this.client.transaction().forOperations(ops);
+				long storeTime = storeTime(this.client.transaction().forOperations(ops), recordPath);
+				return new WorkerLease(lease.namespace(), lease.workerId(), lease.ownerToken(), lease.ttl(),
+						lease.timestampFloor(), mark, storeTime);
 			}
 			catch (KeeperException.NodeExistsException | KeeperException.BadVersionException
 					| KeeperException.NoNodeException ex) {
-				throw new LeaseLostException(lost(lease, "another node took it during this renewal"));
+				// Another node took the slot, or this multi-op committed and Curator's retry after a lost reply failed
+				// on what it wrote: only the record can tell.
+				return renewedMeanwhile(lease, action, recordPath, recordStat.getVersion());
 			}
-			return new WorkerLease(lease.namespace(), lease.workerId(), lease.ownerToken(), lease.ttl(),
-					lease.timestampFloor(), mark, storeTime(results, recordPath));
 		});
+	}
+
+	/**
+	 * After a renewal's multi-op failed: the record, read again, still names this owner and was written since
+	 * {@code readVersion} only if the renewal committed (only this owner writes it with its token). Otherwise the slot
+	 * is lost, or (record unchanged) its holder changed under the renewal, which is retried.
+	 */
+	private WorkerLease renewedMeanwhile(WorkerLease lease, String action, String recordPath, int readVersion)
+			throws Exception {
+		Stat stat = new Stat();
+		Record now;
+		try {
+			now = Record.parse(this.client.getData().storingStatIn(stat).forPath(recordPath), recordPath);
+		}
+		catch (KeeperException.NoNodeException ex) {
+			throw new LeaseLostException(lost(lease, "its record " + recordPath + " is gone"));
+		}
+		if (!now.owner().equals(lease.ownerToken())) {
+			throw new LeaseLostException(lost(lease, "another node took it during this renewal"));
+		}
+		if (stat.getVersion() == readVersion) {
+			throw new LeaseStoreException("could not " + action + ": its holder node changed during the renewal "
+					+ "(the ZooKeeper session that held it expired); retrying later");
+		}
+		logger.debug("the answer to the renewal of worker id {} of namespace '{}' was lost, but the renewal committed",
+				lease.workerId(), lease.namespace());
+		return new WorkerLease(lease.namespace(), lease.workerId(), lease.ownerToken(), lease.ttl(),
+				lease.timestampFloor(), now.mark(), stat.getMtime());
 	}
 
 	@Override
@@ -307,36 +468,52 @@ public class ZooKeeperSequenceManager implements ISequenceManager {
 		String action = "release worker id " + lease.workerId() + " of namespace '" + lease.namespace() + "'";
 		call(action, () -> {
 			String base = namespacePath(lease.namespace());
-			String holderPath = base + "/holders/" + lease.workerId();
-			String recordPath = base + "/slots/" + lease.workerId();
-			Stat recordStat = new Stat();
-			Record record;
-			try {
-				record = Record.parse(this.client.getData().storingStatIn(recordStat).forPath(recordPath), recordPath);
-			}
-			catch (KeeperException.NoNodeException ex) {
-				return null;
-			}
-			if (!record.owner().equals(lease.ownerToken())) {
-				return null;
-			}
-			long mark = (lastIssuedTimestamp >= 0) ? Math.max(lastIssuedTimestamp, lease.timestampFloor())
-					: record.mark();
-			byte[] updated = new Record(mark, FREE, record.sessionTimeout(), record.instance()).bytes();
-			List<CuratorOp> ops = new ArrayList<>();
-			Stat holderStat = this.client.checkExists().forPath(holderPath);
-			if (holderStat != null) {
-				ops.add(this.client.transactionOp().delete().withVersion(holderStat.getVersion()).forPath(holderPath));
-			}
-			ops.add(this.client.transactionOp().setData().withVersion(recordStat.getVersion()).forPath(recordPath, updated));
-			try {
-				this.client.transaction().forOperations(ops);
-			}
-			catch (KeeperException.BadVersionException | KeeperException.NoNodeException ex) {
-				// Another node took the slot meanwhile: it is no longer ours to free.
-			}
+			long mark = (lastIssuedTimestamp >= 0) ? Math.max(lastIssuedTimestamp, lease.timestampFloor()) : -1;
+			free(base + "/holders/" + lease.workerId(), base + "/slots/" + lease.workerId(), lease.ownerToken(), mark);
 			return null;
 		});
+	}
+
+	/**
+	 * Frees a slot if its record still names {@code token}: deletes the holder node and marks the record free, with
+	 * {@code mark} as its high-water mark ({@code -1}: the record's own is kept).
+	 */
+	private void free(String holderPath, String recordPath, String token, long mark) throws Exception {
+		Stat recordStat = new Stat();
+		Record record;
+		try {
+			record = Record.parse(this.client.getData().storingStatIn(recordStat).forPath(recordPath), recordPath);
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return;
+		}
+		if (!record.owner().equals(token)) {
+			return;
+		}
+		byte[] updated = new Record((mark >= 0) ? mark : record.mark(), FREE, record.sessionTimeout(),
+				record.instance()).bytes();
+		List<CuratorOp> ops = new ArrayList<>();
+		Stat holderStat = this.client.checkExists().forPath(holderPath);
+		if (holderStat != null) {
+			ops.add(this.client.transactionOp().delete().withVersion(holderStat.getVersion()).forPath(holderPath));
+		}
+		ops.add(this.client.transactionOp().setData().withVersion(recordStat.getVersion()).forPath(recordPath, updated));
+		try {
+			this.client.transaction().forOperations(ops);
+		}
+		catch (KeeperException.BadVersionException | KeeperException.NoNodeException ex) {
+			// Another node took the slot meanwhile (it is no longer ours to free), or this very multi-op committed and
+			// its answer was lost.
+		}
+	}
+
+	/**
+	 * Returns {@code false}: a lease is held by an ephemeral node of this manager's ZooKeeper session, which lives as
+	 * long as this process, whether or not the lease's owner renews.
+	 */
+	@Override
+	public boolean leasesEndWhenRenewalsStop() {
+		return false;
 	}
 
 	/**
@@ -366,24 +543,6 @@ public class ZooKeeperSequenceManager implements ISequenceManager {
 					+ "timeout (id-worker.zookeeper.session-timeout, bounded by the servers' maxSessionTimeout)");
 		}
 		return sessionTimeout;
-	}
-
-	private Map<Integer, LeafNode> readLeafNodes(LeafSnowflake leaf) throws Exception {
-		CuratorFramework root = this.client.usingNamespace(null);
-		List<String> children;
-		try {
-			children = root.getChildren().forPath(leaf.foreverPath());
-		}
-		catch (KeeperException.NoNodeException ex) {
-			return Map.of();
-		}
-		Map<Integer, LeafNode> nodes = new HashMap<>();
-		for (String child : children) {
-			LeafNode node = LeafNode.parse(child, root.getData().forPath(leaf.foreverPath() + "/" + child),
-					leaf.foreverPath());
-			nodes.merge(node.workerId(), node, (a, b) -> (a.timestamp() >= b.timestamp()) ? a : b);
-		}
-		return nodes;
 	}
 
 	private static byte[] holderData(String token, String instance) {
