@@ -88,7 +88,8 @@ class FleetExceptionHandler {
 
 	@ExceptionHandler
 	ResponseEntity<ProblemDetail> refused(FleetRefusedException ex) {
-		logger.info("Fleet call refused: {}", ex.getMessage());
+		// Refusals are the caller's to read; a flood of them must not flood this server's log.
+		logger.debug("Fleet call refused: {}", ex.getMessage());
 		ResponseEntity<ProblemDetail> answer = answer(ex.status(), ex.title(), ex.code(), ex.getMessage());
 		if (ex.status() == HttpStatus.TOO_MANY_REQUESTS) {
 			return ResponseEntity.status(ex.status()).header(HttpHeaders.RETRY_AFTER, "1").body(answer.getBody());
