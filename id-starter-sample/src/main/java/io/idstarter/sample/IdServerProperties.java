@@ -1,10 +1,16 @@
 package io.idstarter.sample;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
@@ -47,6 +53,8 @@ public class IdServerProperties implements InitializingBean {
 
 	private final Login login = new Login();
 
+	private final Fleet fleet = new Fleet();
+
 	public Path getDataDir() {
 		return this.dataDir;
 	}
@@ -83,6 +91,10 @@ public class IdServerProperties implements InitializingBean {
 		return this.login;
 	}
 
+	public Fleet getFleet() {
+		return this.fleet;
+	}
+
 	@Override
 	public void afterPropertiesSet() {
 		validate();
@@ -103,9 +115,11 @@ public class IdServerProperties implements InitializingBean {
 					"must be between 1 and " + MAX_BATCH_LIMIT);
 		}
 		Set<String> clientNames = new HashSet<>();
+		Map<String, String> tokenOwners = new HashMap<>();
 		for (int i = 0; i < this.clients.size(); i++) {
-			this.clients.get(i).validate("id-server.clients[" + i + "]", clientNames);
+			this.clients.get(i).validate("id-server.clients[" + i + "]", clientNames, tokenOwners);
 		}
+		this.fleet.validate();
 		if (this.login.getMaxFailures() < 1) {
 			throw new InvalidConfigurationPropertyValueException("id-server.login.max-failures",
 					this.login.getMaxFailures(), "must be at least 1");
@@ -218,6 +232,28 @@ public class IdServerProperties implements InitializingBean {
 		 */
 		private @Nullable String password;
 
+		/**
+		 * Worker-lease namespaces the client may borrow, renew and release worker IDs in: exact names, or a prefix
+		 * followed by '*'. None by default; the server's own namespace can never be granted.
+		 */
+		private List<String> namespaces = new ArrayList<>();
+
+		/**
+		 * Segment keys the client may list and draw ranges of: exact names, or a prefix followed by '*'. None by
+		 * default.
+		 */
+		private List<String> segmentKeys = new ArrayList<>();
+
+		/**
+		 * Most worker IDs the client may hold at once through this server; a borrow beyond is refused with 429.
+		 */
+		private int maxLeases = 128;
+
+		/**
+		 * Most ranges the client may draw per second from this server (and as a burst); more are refused with 429.
+		 */
+		private int maxRangesPerSecond = 100;
+
 		public @Nullable String getName() {
 			return this.name;
 		}
@@ -242,7 +278,39 @@ public class IdServerProperties implements InitializingBean {
 			this.password = password;
 		}
 
-		void validate(String property, Set<String> names) {
+		public List<String> getNamespaces() {
+			return this.namespaces;
+		}
+
+		public void setNamespaces(List<String> namespaces) {
+			this.namespaces = namespaces;
+		}
+
+		public List<String> getSegmentKeys() {
+			return this.segmentKeys;
+		}
+
+		public void setSegmentKeys(List<String> segmentKeys) {
+			this.segmentKeys = segmentKeys;
+		}
+
+		public int getMaxLeases() {
+			return this.maxLeases;
+		}
+
+		public void setMaxLeases(int maxLeases) {
+			this.maxLeases = maxLeases;
+		}
+
+		public int getMaxRangesPerSecond() {
+			return this.maxRangesPerSecond;
+		}
+
+		public void setMaxRangesPerSecond(int maxRangesPerSecond) {
+			this.maxRangesPerSecond = maxRangesPerSecond;
+		}
+
+		void validate(String property, Set<String> names, Map<String, String> tokenOwners) {
 			if (!StringUtils.hasText(this.name) || !this.name.matches("[A-Za-z0-9._-]{1,64}")) {
 				throw new InvalidConfigurationPropertyValueException(property + ".name", this.name,
 						"must be 1 to 64 letters, digits, '.', '_' or '-'");
@@ -257,10 +325,36 @@ public class IdServerProperties implements InitializingBean {
 			}
 			checkSecret(property + ".token", this.token);
 			checkSecret(property + ".password", this.password);
+			if (this.token != null) {
+				String other = tokenOwners.putIfAbsent(HexFormat.of().formatHex(digest(this.token)), this.name);
+				if (other != null) {
+					throw new InvalidConfigurationPropertyValueException(property + ".token", "(hidden)",
+							"is also the token of client '" + other + "': a token must name one client; give each "
+									+ "client a token of its own");
+				}
+			}
+			checkGrants(property + ".namespaces", this.namespaces);
+			checkGrants(property + ".segment-keys", this.segmentKeys);
+			if (this.maxLeases < 1) {
+				throw new InvalidConfigurationPropertyValueException(property + ".max-leases", this.maxLeases,
+						"must be at least 1");
+			}
+			if (this.maxRangesPerSecond < 1) {
+				throw new InvalidConfigurationPropertyValueException(property + ".max-ranges-per-second",
+						this.maxRangesPerSecond, "must be at least 1");
+			}
 		}
 
 		private static void checkSecret(String property, @Nullable String secret) {
-			if (secret == null || secret.startsWith(SHA256_PREFIX)) {
+			if (secret == null) {
+				return;
+			}
+			if (secret.startsWith(SHA256_PREFIX)) {
+				if (!secret.substring(SHA256_PREFIX.length()).trim().matches("[0-9a-fA-F]{64}")) {
+					throw new InvalidConfigurationPropertyValueException(property, "(hidden)",
+							"must be " + SHA256_PREFIX + " followed by the 64 hex digits of the secret's SHA-256 "
+									+ "digest (for example the output of: printf %s \"$SECRET\" | sha256sum)");
+				}
 				return;
 			}
 			if (secret.length() < MIN_SECRET_LENGTH) {
@@ -269,7 +363,88 @@ public class IdServerProperties implements InitializingBean {
 			}
 		}
 
+		private static void checkGrants(String property, List<String> grants) {
+			for (int i = 0; i < grants.size(); i++) {
+				String grant = grants.get(i);
+				String name = grant.endsWith("*") ? grant.substring(0, grant.length() - 1) : grant;
+				if (!StringUtils.hasText(grant) || name.length() > MAX_GRANT_LENGTH || name.contains("*")) {
+					throw new InvalidConfigurationPropertyValueException(property + "[" + i + "]", grant,
+							"must be a name of 1 to " + MAX_GRANT_LENGTH + " characters, or a prefix followed by "
+									+ "'*'; '*' elsewhere is not allowed");
+				}
+			}
+		}
+
 	}
+
+	/**
+	 * Returns the SHA-256 digest of a client secret given in plain text or as {sha256} and its hex digest.
+	 * @param secret the configured secret
+	 * @return the 32 bytes of the digest
+	 */
+	public static byte[] digest(String secret) {
+		if (secret.startsWith(SHA256_PREFIX)) {
+			return HexFormat.of().parseHex(secret.substring(SHA256_PREFIX.length()).trim());
+		}
+		try {
+			return MessageDigest.getInstance("SHA-256").digest(secret.getBytes(StandardCharsets.UTF_8));
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("SHA-256 is missing from this JVM", ex);
+		}
+	}
+
+	/**
+	 * What fleet clients may ask of this server's lease store, whichever client asks.
+	 */
+	public static class Fleet {
+
+		/**
+		 * Greatest worker ID of every lease namespace served to fleet clients: a borrow asking for more is refused,
+		 * one asking for less borrows within its own range.
+		 */
+		private int maxWorkerId = 1023;
+
+		/**
+		 * How far a client's timestamp ceiling may lie beyond this server's clock plus the lease TTL: covers the
+		 * clients' and the server's clock offsets to the store. A ceiling beyond is refused.
+		 */
+		private Duration clockAllowance = Duration.ofSeconds(10);
+
+		public int getMaxWorkerId() {
+			return this.maxWorkerId;
+		}
+
+		public void setMaxWorkerId(int maxWorkerId) {
+			this.maxWorkerId = maxWorkerId;
+		}
+
+		public Duration getClockAllowance() {
+			return this.clockAllowance;
+		}
+
+		public void setClockAllowance(Duration clockAllowance) {
+			this.clockAllowance = clockAllowance;
+		}
+
+		void validate() {
+			if (this.maxWorkerId < 0 || this.maxWorkerId > MAX_FLEET_WORKER_ID) {
+				throw new InvalidConfigurationPropertyValueException("id-server.fleet.max-worker-id", this.maxWorkerId,
+						"must be between 0 and " + MAX_FLEET_WORKER_ID);
+			}
+			if (this.clockAllowance.isNegative()) {
+				throw new InvalidConfigurationPropertyValueException("id-server.fleet.clock-allowance",
+						this.clockAllowance, "must not be negative");
+			}
+		}
+
+	}
+
+	/** Greatest worker ID a fleet namespace may have: 16 worker bits. */
+	static final int MAX_FLEET_WORKER_ID = 65_535;
+
+	/** Longest granted namespace or key name, as stores accept them. */
+	static final int MAX_GRANT_LENGTH = 128;
 
 	/** Prefix of a client secret given as its SHA-256 digest in hex. */
 	public static final String SHA256_PREFIX = "{sha256}";

@@ -32,6 +32,8 @@ public final class ClientModeLoad {
 		ConfigurableApplicationContext server = SpringApplication.run(IdServerApplication.class,
 				"--server.port=0", "--id-server.data-dir=" + Files.createTempDirectory("id-load"),
 				"--id-server.clients[0].name=load", "--id-server.clients[0].token=" + token,
+				"--id-server.clients[0].namespaces=fleet-client", "--id-server.clients[0].segment-keys=order",
+				"--id-server.clients[0].max-ranges-per-second=10000",
 				"--logging.level.root=WARN", "--spring.main.banner-mode=off");
 		int port = ((WebServerApplicationContext) server).getWebServer().getPort();
 		try (ConfigurableApplicationContext client = ClientApplication.start("http://127.0.0.1:" + port,

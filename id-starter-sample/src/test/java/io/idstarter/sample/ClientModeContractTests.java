@@ -33,7 +33,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * that is not set up is the server's store, which the client only sees as a 503 to retry elsewhere.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "id-server.clients[0].name=contract", "id-server.clients[0].token=contract-token-0123456789" })
+		properties = { "id-server.clients[0].name=contract", "id-server.clients[0].token=contract-token-0123456789",
+				"id-server.clients[0].namespaces=contract-ns-*", "id-server.clients[0].segment-keys=contract-key-*",
+				"id-server.clients[0].max-leases=1000", "id-server.clients[0].max-ranges-per-second=100000",
+				// the kit asks for ceilings up to two minutes ahead with a TTL of one second
+				"id-server.fleet.clock-allowance=10m" })
 @DirtiesContext
 class ClientModeContractTests {
 

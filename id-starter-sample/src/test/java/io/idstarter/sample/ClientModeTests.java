@@ -36,6 +36,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "id-server.clients[0].name=shop", "id-server.clients[0].token=shop-token-0123456789",
+				"id-server.clients[0].namespaces=fleet-client",
+				"id-server.clients[0].segment-keys=client-order,client-refused",
 				"id-worker.segment.keys.client-order.step=50", "id-worker.segment.keys.client-refused.step=50" })
 @DirtiesContext
 @ExtendWith(OutputCaptureExtension.class)

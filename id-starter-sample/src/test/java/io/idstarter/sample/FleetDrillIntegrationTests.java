@@ -77,6 +77,7 @@ class FleetDrillIntegrationTests {
 				"--id-worker.jdbc.segment-table=fleet_alloc_" + suffix,
 				"--id-worker.jdbc.lease-table=fleet_lease_" + suffix, "--id-worker.lease.namespace=drill-servers",
 				"--id-server.clients[0].name=drill-client", "--id-server.clients[0].token=" + token,
+				"--id-server.clients[0].namespaces=fleet-client", "--id-server.clients[0].segment-keys=" + KEY,
 				"--id-worker.segment.keys." + KEY + ".step=30000",
 				"--spring.main.banner-mode=off", "--management.endpoints.web.exposure.include=health");
 		Process[] servers = new Process[PORTS.length];

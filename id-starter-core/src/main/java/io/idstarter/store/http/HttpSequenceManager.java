@@ -56,12 +56,25 @@ public class HttpSequenceManager implements ISequenceManager {
 		return lease(answer);
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>A report below the lease's floor is sent as the floor, which is what the mark becomes either way (the servers
+	 * refuse a lower one). A lease the servers no longer see held with its owner token (a release repeated after a
+	 * lost answer, or one that expired and was taken) has nothing to release.
+	 */
 	@Override
 	public void release(WorkerLease lease, long lastIssuedTimestamp) {
-		this.client.call("release worker ID " + lease.workerId() + " of namespace '" + lease.namespace() + "'",
-				HttpMethod.POST, "api/fleet/leases/release",
-				IdServerClient.body("lease", json(lease), "lastIssuedTimestamp", lastIssuedTimestamp),
-				(problem) -> refusal(problem, lease.namespace()), LeaseStoreException::new);
+		long reported = (lastIssuedTimestamp >= 0) ? Math.max(lastIssuedTimestamp, lease.timestampFloor())
+				: lastIssuedTimestamp;
+		try {
+			this.client.call("release worker ID " + lease.workerId() + " of namespace '" + lease.namespace() + "'",
+					HttpMethod.POST, "api/fleet/leases/release",
+					IdServerClient.body("lease", json(lease), "lastIssuedTimestamp", reported),
+					(problem) -> refusal(problem, lease.namespace()), LeaseStoreException::new);
+		}
+		catch (LeaseLostException ex) {
+			// not held with this token: nothing to release, as with every store
+		}
 	}
 
 	/**

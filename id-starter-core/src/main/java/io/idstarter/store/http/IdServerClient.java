@@ -176,10 +176,15 @@ public final class IdServerClient implements IdServerStatuses {
 			if (answer.status == 401 || answer.status == 403) {
 				server.lastSuccess = Instant.now();
 				throw new IdServerAuthenticationException(server.url.toString(), answer.status,
-						"ID server " + server.url + " refused this client's credentials (" + answer.status + " "
-								+ problem.describe() + ") when asked to " + operation + "; set "
-								+ this.credentialsProperty + " to the credentials of a client listed in the "
-								+ "server's id-server.clients");
+						(answer.status == 403)
+								? "ID server " + server.url + " refused to " + operation + " for this client (403 "
+										+ problem.describe() + "); the server grants each client its namespaces and "
+										+ "keys under id-server.clients, or set " + this.credentialsProperty
+										+ " to the credentials of the client they are granted to"
+								: "ID server " + server.url + " refused this client's credentials (" + answer.status
+										+ " " + problem.describe() + ") when asked to " + operation + "; set "
+										+ this.credentialsProperty + " to the credentials of a client listed in the "
+										+ "server's id-server.clients");
 			}
 			RuntimeException refused = refusal.exception(problem);
 			if (refused != null) {

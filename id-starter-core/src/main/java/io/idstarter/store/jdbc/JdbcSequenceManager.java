@@ -54,8 +54,9 @@ public class JdbcSequenceManager implements ISequenceManager {
 	 * (expires_at - ttl). Borrowing scans the namespace once and tries the slots in ISequenceManager's order: the
 	 * preferred slot, then slots never used (lowest first), then free slots by how long they have been free (oldest
 	 * expires_at first, which release sets to the time of release); it scans again when every candidate was lost to
-	 * a concurrent borrower. Rows that cannot be right (worker_id outside the layout, mark below -1, NULLs)
-	 * stop the borrow with an error naming the row; no statement here ever matches such a row, so it stays as it is.
+	 * a concurrent borrower. Rows above the request's maxWorkerId belong to a wider layout and are passed over. Rows
+	 * that cannot be right (negative worker_id, mark below -1, NULLs) stop the borrow with an error naming the row; no
+	 * statement here ever matches such a row, so it stays as it is.
 	 */
 
 	/** Table used when none is given. */
@@ -145,8 +146,12 @@ public class JdbcSequenceManager implements ISequenceManager {
 					Map<Integer, SlotRow> byWorkerId = new HashMap<>();
 					long now = 0;
 					while (rows.next()) {
-						SlotRow row = readSlotRow(rows, request);
 						now = rows.getLong(5);
+						if (rows.getInt(1) > request.maxWorkerId()) {
+							// A slot of a wider layout sharing the namespace: not this borrower's to take or judge.
+							continue;
+						}
+						SlotRow row = readSlotRow(rows, request);
 						byWorkerId.put(row.workerId, row);
 					}
 					return new Slots(byWorkerId, now);
@@ -163,10 +168,8 @@ public class JdbcSequenceManager implements ISequenceManager {
 		long maxTimestamp = rows.getLong(4);
 		boolean maxTimestampNull = rows.wasNull();
 		@Nullable String problem = null;
-		if (workerId < 0 || workerId > request.maxWorkerId()) {
-			problem = "worker_id is outside [0, " + request.maxWorkerId() + "] of this layout (nodes with a different "
-					+ "number of worker bits share the namespace, or the row was edited); use a separate namespace "
-					+ "or delete the row";
+		if (workerId < 0) {
+			problem = "worker_id is negative (the row was edited); delete the row";
 		}
 		else if (expiresAtNull) {
 			problem = "expires_at is NULL; fix or delete the row";

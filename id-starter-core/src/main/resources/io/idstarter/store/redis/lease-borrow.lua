@@ -35,16 +35,16 @@ for i = 1, #slots, 2 do
 		return {'corrupt', field, value, 'is not a worker id (every field is one slot)'}
 	end
 	local id = tonumber(field)
-	if id > max_worker_id then
-		return {'corrupt', field, value, 'is a worker id above the max worker id ' .. ARGV[1]}
-	end
-	local expires_at, mark, _, owner = parse_slot(value)
-	if not expires_at then
-		return {'corrupt', field, value, SLOT_RULE}
-	end
-	marks[id] = mark
-	if (owner == '-' or expires_at <= now) and not excluded[id] then
-		free[id] = expires_at
+	-- A slot above max_worker_id belongs to a wider layout sharing the namespace: not this borrower's to take or judge.
+	if id <= max_worker_id then
+		local expires_at, mark, _, owner = parse_slot(value)
+		if not expires_at then
+			return {'corrupt', field, value, SLOT_RULE}
+		end
+		marks[id] = mark
+		if (owner == '-' or expires_at <= now) and not excluded[id] then
+			free[id] = expires_at
+		end
 	end
 end
 

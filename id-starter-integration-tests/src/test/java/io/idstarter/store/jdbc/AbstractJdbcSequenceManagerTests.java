@@ -101,17 +101,27 @@ abstract class AbstractJdbcSequenceManagerTests extends AbstractSequenceManagerC
 	}
 
 	@Test
-	void aRowOutsideTheLayoutIsReportedAndLeftUnchanged() {
+	void aRowAboveTheBorrowersLayoutIsPassedOverAndLeftUnchanged() {
 		String namespace = newNamespace();
 		insertRow(namespace, 99, "someone", 0, 12345);
 		LeaseRow before = row(namespace, 99);
+		WorkerLease lease = this.manager.borrow(request(namespace, 15, TTL, -1, 0));
+		assertThat(lease.workerId()).as("a slot of a wider layout stops no borrower").isZero();
+		assertThat(row(namespace, 99)).isEqualTo(before);
+	}
+
+	@Test
+	void aRowWithANegativeWorkerIdIsReportedAndLeftUnchanged() {
+		String namespace = newNamespace();
+		insertRow(namespace, -3, "someone", 0, 12345);
+		LeaseRow before = row(namespace, -3);
 		assertThatExceptionOfType(LeaseStoreException.class)
 			.isThrownBy(() -> this.manager.borrow(request(namespace, 15, TTL, -1, 0)))
-			.withMessageContaining("row (namespace '" + namespace + "', worker_id 99)")
+			.withMessageContaining("row (namespace '" + namespace + "', worker_id -3)")
 			.withMessageContaining("table '" + this.table + "'")
-			.withMessageContaining("outside [0, 15]")
+			.withMessageContaining("worker_id is negative")
 			.withMessageContaining("left unchanged");
-		assertThat(row(namespace, 99)).isEqualTo(before);
+		assertThat(row(namespace, -3)).isEqualTo(before);
 		assertThat(row(namespace, 0)).isNull();
 	}
 

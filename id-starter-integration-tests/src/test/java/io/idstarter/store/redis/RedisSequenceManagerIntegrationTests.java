@@ -115,11 +115,21 @@ class RedisSequenceManagerIntegrationTests extends AbstractSequenceManagerContra
 		assertCorrupt(namespace, "", lease);
 		assertThat(hash(namespace)).containsOnly(Map.entry("0", good));
 
-		assertCorruptField(namespace, "16", "above the max worker id 15");
 		assertCorruptField(namespace, "007", "is not a worker id");
 		assertCorruptField(namespace, "0:owner", "is not a worker id");
 		assertThat(hash(namespace)).containsOnly(Map.entry("0", good));
 		assertThat(manager.borrow(request(namespace, 15, TTL, -1, NOW)).workerId()).isEqualTo(1);
+	}
+
+	@Test
+	void aSlotAboveTheBorrowersLayoutIsPassedOverAndLeftUnchanged() {
+		String namespace = newNamespace();
+		String key = manager.namespaceKey(namespace);
+		server.redis.opsForHash().put(key, "5000", "not even a slot");
+		assertThat(manager.borrow(request(namespace, 15, TTL, -1, NOW)).workerId())
+			.as("a slot of a wider layout stops no borrower")
+			.isZero();
+		assertThat(hash(namespace)).containsEntry("5000", "not even a slot");
 	}
 
 	@Test

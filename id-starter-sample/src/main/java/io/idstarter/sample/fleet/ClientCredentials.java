@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
-import java.util.HexFormat;
 import java.util.List;
 
 import io.idstarter.sample.IdServerProperties;
@@ -77,13 +76,7 @@ final class ClientCredentials {
 	}
 
 	private static byte @Nullable [] digestOf(@Nullable String secret) {
-		if (secret == null) {
-			return null;
-		}
-		if (secret.startsWith(IdServerProperties.SHA256_PREFIX)) {
-			return HexFormat.of().parseHex(secret.substring(IdServerProperties.SHA256_PREFIX.length()).trim());
-		}
-		return sha256(secret);
+		return (secret != null) ? IdServerProperties.digest(secret) : null;
 	}
 
 	static byte[] sha256(String value) {

@@ -19,19 +19,27 @@ import org.springframework.stereotype.Component;
 @Component
 public class FleetActivity {
 
-	/** The latest grant or renewal per slot ("namespace/workerId"); removed on release. */
+	/** Most holders and most draws kept, so that the monitor's answer stays bounded whatever clients do. */
+	static final int MAX_RECORDS = 1_000;
+
+	/**
+	 * The latest grant or renewal per slot ("namespace/workerId"); removed on a release that went through, expired
+	 * ones swept when there are more than {@link #MAX_RECORDS}.
+	 */
 	private final ConcurrentHashMap<String, WorkerHolder> holders = new ConcurrentHashMap<>();
 
-	/** Draws per client and key ("client/key"), only ever updated by compute. */
+	/** Draws per client and key ("client/key"), only updated by compute; none added beyond {@link #MAX_RECORDS}. */
 	private final ConcurrentHashMap<String, KeyDraws> draws = new ConcurrentHashMap<>();
 
 	void leased(String client, String instance, WorkerLease lease) {
+		sweepIfFull();
 		long expiry = lease.storeTimeMillis() + lease.ttl().toMillis();
 		this.holders.put(slot(lease), new WorkerHolder(client, instance, lease.namespace(), lease.workerId(),
 				Instant.now(), Instant.ofEpochMilli(expiry)));
 	}
 
 	void renewed(String client, WorkerLease lease) {
+		sweepIfFull();
 		long expiry = lease.storeTimeMillis() + lease.ttl().toMillis();
 		this.holders.compute(slot(lease), (slot, holder) -> new WorkerHolder(client,
 				(holder != null) ? holder.instance() : "", lease.namespace(), lease.workerId(), Instant.now(),
@@ -43,6 +51,9 @@ public class FleetActivity {
 	}
 
 	void drew(String client, SegmentAllocation range) {
+		if (this.draws.size() >= MAX_RECORDS && !this.draws.containsKey(client + "/" + range.key())) {
+			return;
+		}
 		this.draws.compute(client + "/" + range.key(), (id, previous) -> new KeyDraws(client, range.key(),
 				range.start(), range.end(), ((previous != null) ? previous.ranges() : 0) + 1,
 				((previous != null) ? previous.ids() : 0) + range.size(), Instant.now()));
@@ -71,6 +82,21 @@ public class FleetActivity {
 			.stream()
 			.sorted(Comparator.comparing(KeyDraws::key).thenComparing(KeyDraws::client))
 			.toList();
+	}
+
+	/** Drops expired holders once the map is full; past the bound, the holder seen longest ago goes too. */
+	private void sweepIfFull() {
+		if (this.holders.size() < MAX_RECORDS) {
+			return;
+		}
+		Instant now = Instant.now();
+		this.holders.values().removeIf((holder) -> !holder.expiry().isAfter(now));
+		while (this.holders.size() >= MAX_RECORDS) {
+			this.holders.entrySet()
+				.stream()
+				.min(Comparator.comparing((entry) -> entry.getValue().lastSeen()))
+				.ifPresent((oldest) -> this.holders.remove(oldest.getKey(), oldest.getValue()));
+		}
 	}
 
 	private static String slot(WorkerLease lease) {

@@ -10,6 +10,7 @@ import java.util.TreeSet;
 import io.idstarter.lease.ISequenceManager;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.WorkerLease;
+import io.idstarter.sample.IdServerProperties;
 import io.idstarter.sample.fleet.FleetMessages.BorrowRequest;
 import io.idstarter.sample.fleet.FleetMessages.Keys;
 import io.idstarter.sample.fleet.FleetMessages.Lease;
@@ -36,8 +37,10 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * The fleet API, for applications in client mode ({@code id-worker.segment.store=http}, {@code IdWorkerMode.HTTP}):
  * segment ranges and worker-ID leases from this server's own store, exactly as {@link SegmentStore} and
- * {@link ISequenceManager} give them. Every call needs a configured client's credentials
- * ({@link FleetSecurityConfiguration}). Several servers may share one store: any of them answers any client.
+ * {@link ISequenceManager} give them, to configured clients ({@link FleetSecurityConfiguration}) and only in the
+ * namespaces and keys granted to each ({@link FleetGrants}). The server, not the client, bounds what reaches the
+ * store: the greatest worker ID, the timestamp ceiling, the floor a release may lower a mark to, and each client's
+ * leases and ranges per second. Several servers may share one store: any of them answers any client.
  */
 @RestController
 @RequestMapping("/api/fleet")
@@ -59,12 +62,23 @@ public class FleetController {
 
 	private final FleetActivity activity;
 
+	private final FleetGrants grants;
+
+	private final IdServerProperties.Fleet limits;
+
 	private final IdempotentRequests requests = new IdempotentRequests();
 
-	FleetController(SegmentStore segments, ISequenceManager leases, FleetActivity activity) {
+	private final LeaseLedger ledger = new LeaseLedger();
+
+	private final RangeRate rangeRate = new RangeRate();
+
+	FleetController(SegmentStore segments, ISequenceManager leases, FleetActivity activity, FleetGrants grants,
+			IdServerProperties properties) {
 		this.segments = segments;
 		this.leases = leases;
 		this.activity = activity;
+		this.grants = grants;
+		this.limits = properties.getFleet();
 	}
 
 	/**
@@ -78,12 +92,19 @@ public class FleetController {
 	}
 
 	/**
-	 * Lists the segment keys of the store.
+	 * Lists the segment keys of the store that are granted to the client.
+	 * @param client the authenticated client
 	 * @return the keys, sorted
 	 */
 	@GetMapping("/segments")
-	public Keys keys() {
-		return new Keys(List.copyOf(new TreeSet<>(this.segments.keys())));
+	public Keys keys(Principal client) {
+		TreeSet<String> granted = new TreeSet<>();
+		for (String key : this.segments.keys()) {
+			if (this.grants.mayDraw(client.getName(), key)) {
+				granted.add(key);
+			}
+		}
+		return new Keys(List.copyOf(granted));
 	}
 
 	/**
@@ -99,6 +120,7 @@ public class FleetController {
 		if (key.isBlank() || key.length() > MAX_KEY_LENGTH) {
 			throw new InvalidParameterException("key", key, "must be 1 to " + MAX_KEY_LENGTH + " characters");
 		}
+		this.grants.checkKey(client.getName(), key);
 		Integer step = (request != null) ? request.step() : null;
 		String requestId = (request != null) ? request.requestId() : null;
 		if (requestId == null) {
@@ -109,14 +131,20 @@ public class FleetController {
 	}
 
 	/**
-	 * Borrows a worker ID: {@link ISequenceManager#borrow(LeaseRequest)}. With a request ID, a retry that reaches
-	 * this server gets the same lease.
+	 * Borrows a worker ID: {@link ISequenceManager#borrow(LeaseRequest)}, in a namespace granted to the client, up to
+	 * its lease quota. With a request ID, a retry that reaches this server gets the same lease.
 	 * @param request the lease request
 	 * @param client the authenticated client
 	 * @return the lease
 	 */
 	@PostMapping("/leases")
 	public Lease borrow(@Valid @RequestBody BorrowRequest request, Principal client) {
+		this.grants.checkNamespace(client.getName(), request.namespace());
+		if (request.maxWorkerId() > this.limits.getMaxWorkerId()) {
+			throw new InvalidParameterException("maxWorkerId", request.maxWorkerId(), "must be at most "
+					+ this.limits.getMaxWorkerId() + ", the greatest worker ID this server serves "
+					+ "(id-server.fleet.max-worker-id); use a layout with fewer worker-ID bits");
+		}
 		if (request.preferredWorkerId() > request.maxWorkerId()) {
 			throw new InvalidParameterException("preferredWorkerId", request.preferredWorkerId(),
 					"must be -1 or at most maxWorkerId (" + request.maxWorkerId() + ")");
@@ -125,6 +153,7 @@ public class FleetController {
 			throw new InvalidParameterException("excludedWorkerIds", request.excludedWorkerIds(),
 					"must not contain preferredWorkerId (" + request.preferredWorkerId() + ")");
 		}
+		checkTimestamp("timestampCeiling", request.timestampCeiling(), request.ttlMillis());
 		String instance = instance(client.getName(), request.instance());
 		LeaseRequest leaseRequest = new LeaseRequest(request.namespace(), request.maxWorkerId(),
 				Duration.ofMillis(request.ttlMillis()), request.preferredWorkerId(), instance,
@@ -145,35 +174,83 @@ public class FleetController {
 	 */
 	@PostMapping("/leases/renew")
 	public Lease renew(@Valid @RequestBody RenewRequest request, Principal client) {
-		WorkerLease renewed = this.leases.renew(request.lease().toWorkerLease(), request.timestampCeiling());
+		Lease lease = request.lease();
+		this.grants.checkNamespace(client.getName(), lease.namespace());
+		checkTimestamp("timestampCeiling", request.timestampCeiling(), lease.ttlMillis());
+		LeaseLedger.Grant grant = ownGrant(client.getName(), lease);
+		long floor = (grant != null) ? grant.floor() : lease.timestampFloor();
+		WorkerLease renewed = this.leases.renew(lease.toWorkerLease(floor), request.timestampCeiling());
+		this.ledger.renewed(renewed);
 		this.activity.renewed(client.getName(), renewed);
 		return Lease.of(renewed);
 	}
 
 	/**
-	 * Gives a lease back: {@link ISequenceManager#release(WorkerLease, long)}. Repeating a release is harmless.
+	 * Gives a lease back: {@link ISequenceManager#release(WorkerLease, long)}, only with the owner token that holds
+	 * the slot (otherwise 409 {@code lease-lost}, as for a release repeated after it went through). The mark falls
+	 * to the reported last timestamp only within {@code [floor, mark]}, the floor being this server's record of the
+	 * grant; without a record (the lease was granted by another server) the mark is never lowered. A report above
+	 * the mark raises it, as a renewal would, within the same bound.
 	 * @param request the lease and the last timestamp issued under it
 	 * @param client the authenticated client
 	 * @return 204
 	 */
 	@PostMapping("/leases/release")
 	public ResponseEntity<Void> release(@Valid @RequestBody ReleaseRequest request, Principal client) {
-		WorkerLease lease = request.lease().toWorkerLease();
-		this.leases.release(lease, request.lastIssuedTimestamp());
-		this.activity.released(lease);
-		logger.info("Client '{}' released worker ID {} of namespace '{}'", client.getName(), lease.workerId(),
-				lease.namespace());
+		Lease lease = request.lease();
+		this.grants.checkNamespace(client.getName(), lease.namespace());
+		long reported = request.lastIssuedTimestamp();
+		checkTimestamp("lastIssuedTimestamp", reported, lease.ttlMillis());
+		LeaseLedger.Grant grant = ownGrant(client.getName(), lease);
+		if (grant != null && reported >= 0 && reported < grant.floor()) {
+			throw new InvalidParameterException("lastIssuedTimestamp", reported, "must be -1 or at least the lease's "
+					+ "floor (" + grant.floor() + "), the slot's mark when this server granted it");
+		}
+		// A renewal proves the owner token holds the slot (LeaseLostException otherwise) and reads the slot's mark.
+		WorkerLease held = this.leases.renew(lease.toWorkerLease(lease.timestampFloor()), Math.max(0, reported));
+		long floor = (grant != null) ? grant.floor() : held.timestampCeiling();
+		this.leases.release(new WorkerLease(held.namespace(), held.workerId(), held.ownerToken(), held.ttl(), floor,
+				held.timestampCeiling(), held.storeTimeMillis()), reported);
+		this.ledger.released(held);
+		this.activity.released(held);
+		logger.info("Client '{}' released worker ID {} of namespace '{}'", client.getName(), held.workerId(),
+				held.namespace());
 		return ResponseEntity.noContent().build();
 	}
 
+	/**
+	 * Returns this server's record of the lease, refusing a lease this server granted to another client.
+	 */
+	private LeaseLedger.@Nullable Grant ownGrant(String client, Lease lease) {
+		LeaseLedger.Grant grant = this.ledger.find(lease.namespace(), lease.workerId(), lease.ownerToken());
+		if (grant != null && !grant.client().equals(client)) {
+			throw FleetRefusedException.notGranted(client, "the lease of worker ID " + lease.workerId()
+					+ " in namespace", lease.namespace(), "the borrow of client '" + grant.client() + "'");
+		}
+		return grant;
+	}
+
+	/**
+	 * Refuses a timestamp beyond what a lease of this TTL may reach by this server's clock.
+	 */
+	private void checkTimestamp(String name, long timestamp, long ttlMillis) {
+		long limit = System.currentTimeMillis() + ttlMillis + this.limits.getClockAllowance().toMillis();
+		if (timestamp < -1 || timestamp > limit) {
+			throw new InvalidParameterException(name, timestamp, "must be -1 or a timestamp no later than this "
+					+ "server's clock plus the lease TTL plus id-server.fleet.clock-allowance (" + limit + " now)");
+		}
+	}
+
 	private Range draw(String client, String key, @Nullable Integer step) {
+		this.rangeRate.acquire(client, this.grants.maxRangesPerSecond(client));
 		SegmentAllocation range = (step != null) ? this.segments.allocate(key, step) : this.segments.allocate(key);
 		this.activity.drew(client, range);
 		return Range.of(range);
 	}
 
 	private WorkerLease borrow(String client, LeaseRequest request) {
-		WorkerLease lease = this.leases.borrow(request);
+		WorkerLease lease = this.ledger.borrow(client, this.grants.maxLeases(client),
+				() -> this.leases.borrow(request));
 		this.activity.leased(client, request.instance(), lease);
 		logger.info("Client '{}' ({}) borrowed worker ID {} of namespace '{}'", client, request.instance(),
 				lease.workerId(), lease.namespace());

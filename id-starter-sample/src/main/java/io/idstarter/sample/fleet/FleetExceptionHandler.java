@@ -1,5 +1,7 @@
 package io.idstarter.sample.fleet;
 
+import java.util.stream.Collectors;
+
 import io.idstarter.lease.LeaseLostException;
 import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.NoFreeWorkerIdException;
@@ -9,6 +11,7 @@ import io.idstarter.segment.SegmentStoreException;
 import io.idstarter.segment.SegmentsExhaustedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.DatabindException;
 
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
@@ -16,6 +19,7 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
@@ -23,8 +27,9 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
  * Problems of the fleet API, each with a {@code code} the client maps back to the store exception it stands for:
  * {@code lease-lost} (409), {@code key-exhausted} (409: the key's next range would pass {@code Long.MAX_VALUE}),
  * {@code no-free-worker-id} (503), {@code lease-store-unavailable} and {@code segment-store-unavailable} (503, the
- * client tries another server). The store's own messages name other
- * clients' owner tokens, hosts and tables: they go to this server's log, never into an answer.
+ * client tries another server), {@code not-granted} (403) and {@code quota-exceeded} (429, with Retry-After). The
+ * store's own messages name other clients' owner tokens, hosts and tables: they go to this server's log, never into
+ * an answer.
  */
 @RestControllerAdvice(assignableTypes = FleetController.class)
 @Order(Ordered.HIGHEST_PRECEDENCE)
@@ -79,6 +84,36 @@ class FleetExceptionHandler {
 	@ExceptionHandler
 	ResponseEntity<ProblemDetail> segmentsExhausted(SegmentsExhaustedException ex) {
 		return segmentStore(new SegmentStoreException(ex.getMessage(), ex));
+	}
+
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> refused(FleetRefusedException ex) {
+		// Refusals are the caller's to read; a flood of them must not flood this server's log.
+		logger.debug("Fleet call refused: {}", ex.getMessage());
+		ResponseEntity<ProblemDetail> answer = answer(ex.status(), ex.title(), ex.code(), ex.getMessage());
+		if (ex.status() == HttpStatus.TOO_MANY_REQUESTS) {
+			return ResponseEntity.status(ex.status()).header(HttpHeaders.RETRY_AFTER, "1").body(answer.getBody());
+		}
+		return answer;
+	}
+
+	/**
+	 * A body that is not JSON of the request's shape, including a value of the wrong kind ({@code "step": 1.5}, a
+	 * numeric {@code requestId}), which the fleet API never converts.
+	 */
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> unreadable(HttpMessageNotReadableException ex) {
+		String detail = "The request body is not JSON of this request's shape";
+		if (ex.getCause() instanceof DatabindException databind) {
+			String field = databind.getPath()
+				.stream()
+				.map((reference) -> (reference.getPropertyName() != null) ? reference.getPropertyName()
+						: Integer.toString(reference.getIndex()))
+				.collect(Collectors.joining("."));
+			detail = (field.isEmpty() ? "The request body" : "Field '" + field + "'") + " is not valid: "
+					+ databind.getOriginalMessage().lines().findFirst().orElse("");
+		}
+		return answer(HttpStatus.BAD_REQUEST, "Invalid request body", "invalid-body", detail);
 	}
 
 	@ExceptionHandler

@@ -71,11 +71,12 @@ public final class FleetMessages {
 	 * A request to borrow a worker ID: {@link io.idstarter.lease.LeaseRequest} as JSON.
 	 *
 	 * @param namespace the slot space
-	 * @param maxWorkerId the greatest worker ID of the client's layout
+	 * @param maxWorkerId the greatest worker ID of the client's layout; at most the server's
 	 * @param ttlMillis lease duration without renewal
 	 * @param preferredWorkerId the slot the client held before, or -1
 	 * @param instance who borrows (host and process)
-	 * @param timestampCeiling the greatest timestamp the client wants to issue until its first renewal
+	 * @param timestampCeiling the greatest timestamp the client wants to issue until its first renewal; at most the
+	 * server's clock plus the TTL plus its clock allowance
 	 * @param excludedWorkerIds slots the store must not hand out to this request (none if absent)
 	 * @param requestId chosen by the client, the same on every retry: a retry that reaches this server again gets the
 	 * lease of the first attempt instead of a second worker ID
@@ -107,9 +108,9 @@ public final class FleetMessages {
 					lease.timestampFloor(), lease.timestampCeiling(), lease.storeTimeMillis());
 		}
 
-		WorkerLease toWorkerLease() {
+		WorkerLease toWorkerLease(long floor) {
 			return new WorkerLease(this.namespace, this.workerId, this.ownerToken, Duration.ofMillis(this.ttlMillis),
-					this.timestampFloor, this.timestampCeiling, this.storeTimeMillis);
+					floor, this.timestampCeiling, this.storeTimeMillis);
 		}
 
 	}

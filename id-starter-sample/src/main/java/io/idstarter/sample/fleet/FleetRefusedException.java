@@ -1,0 +1,47 @@
+package io.idstarter.sample.fleet;
+
+import org.springframework.http.HttpStatus;
+
+/**
+ * A fleet request this server will not carry out for this client, whatever its store says: a namespace or key not
+ * granted to it (403), or a quota used up (429). Nothing was changed.
+ */
+final class FleetRefusedException extends RuntimeException {
+
+	private final HttpStatus status;
+
+	private final String title;
+
+	private final String code;
+
+	private FleetRefusedException(HttpStatus status, String title, String code, String detail) {
+		super(detail, null, false, false);
+		this.status = status;
+		this.title = title;
+		this.code = code;
+	}
+
+	static FleetRefusedException notGranted(String client, String what, String name, String property) {
+		return new FleetRefusedException(HttpStatus.FORBIDDEN, "Not granted", "not-granted",
+				"Client '" + client + "' is not granted " + what + " '" + name
+						+ "'; the server's operators grant it in " + property);
+	}
+
+	static FleetRefusedException overQuota(String client, String detail) {
+		return new FleetRefusedException(HttpStatus.TOO_MANY_REQUESTS, "Quota exceeded", "quota-exceeded",
+				"Client '" + client + "' " + detail);
+	}
+
+	HttpStatus status() {
+		return this.status;
+	}
+
+	String title() {
+		return this.title;
+	}
+
+	String code() {
+		return this.code;
+	}
+
+}
