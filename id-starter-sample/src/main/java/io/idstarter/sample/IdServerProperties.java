@@ -114,6 +114,10 @@ public class IdServerProperties implements InitializingBean {
 			throw new InvalidConfigurationPropertyValueException("id-server.login.ban-time", this.login.getBanTime(),
 					"must be positive");
 		}
+		if (this.login.getPasswordCheckWait().isNegative()) {
+			throw new InvalidConfigurationPropertyValueException("id-server.login.password-check-wait",
+					this.login.getPasswordCheckWait(), "must not be negative");
+		}
 		if (this.admin.isEnabled()) {
 			if (!StringUtils.hasText(this.admin.getUsername())) {
 				throw new InvalidConfigurationPropertyValueException("id-server.admin.username",
@@ -278,13 +282,13 @@ public class IdServerProperties implements InitializingBean {
 	static final int MIN_SECRET_LENGTH = 16;
 
 	/**
-	 * Limits on failed logins (admin API and fleet API), per client address.
+	 * Limits on failed logins (admin API and fleet API), per client address and login.
 	 */
 	public static class Login {
 
 		/**
-		 * Failed logins from one address after which it is refused with 429 without checking its credentials, until
-		 * the ban time has passed since its latest failure.
+		 * Failed logins as one user or client from one address after which that login is refused there with 429
+		 * without checking its credentials, until the ban time has passed since its latest failure.
 		 */
 		private int maxFailures = 10;
 
@@ -292,6 +296,13 @@ public class IdServerProperties implements InitializingBean {
 		 * How long an address that failed too often is refused, and the window its failures are counted in.
 		 */
 		private Duration banTime = Duration.ofMinutes(1);
+
+		/**
+		 * Longest wait of an admin password check for the checks of other requests to finish (passwords are
+		 * bcrypt-checked one at a time); a request whose check could not start in time gets 503, and does not count
+		 * as a failed login.
+		 */
+		private Duration passwordCheckWait = Duration.ofSeconds(2);
 
 		public int getMaxFailures() {
 			return this.maxFailures;
@@ -307,6 +318,14 @@ public class IdServerProperties implements InitializingBean {
 
 		public void setBanTime(Duration banTime) {
 			this.banTime = banTime;
+		}
+
+		public Duration getPasswordCheckWait() {
+			return this.passwordCheckWait;
+		}
+
+		public void setPasswordCheckWait(Duration passwordCheckWait) {
+			this.passwordCheckWait = passwordCheckWait;
 		}
 
 	}

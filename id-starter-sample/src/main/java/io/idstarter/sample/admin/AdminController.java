@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
 
+import io.idstarter.sample.web.LogSafe;
 import io.idstarter.sample.web.RecentErrors;
 import io.idstarter.segment.SegmentKeyAdmin;
 import io.idstarter.segment.SegmentMarks;
@@ -120,7 +121,7 @@ public class AdminController {
 			problem.setProperty("key", request.key());
 			return ResponseEntity.status(HttpStatus.CONFLICT).body(problem);
 		}
-		logger.info("Admin API created segment key '{}' (first ID {}, step {})", request.key(), firstId, step);
+		logger.info("Admin API created segment key '{}' (first ID {}, step {})", LogSafe.escape(request.key()), firstId, step);
 		URI location = UriComponentsBuilder.fromPath("/api/segment/get/{key}").buildAndExpand(request.key()).toUri();
 		return ResponseEntity.created(location).body(new CreatedKey(request.key(), firstId, step, description));
 	}
@@ -134,7 +135,7 @@ public class AdminController {
 	@PutMapping("/keys/{key}/step")
 	public StepChanged updateStep(@PathVariable String key, @Valid @RequestBody KeyStep request) {
 		this.admin.updateStep(key, request.step());
-		logger.info("Admin API set the step of segment key '{}' to {}", key, request.step());
+		logger.info("Admin API set the step of segment key '{}' to {}", LogSafe.escape(key), request.step());
 		return new StepChanged(key, request.step());
 	}
 

@@ -18,6 +18,7 @@ import io.idstarter.sample.fleet.FleetMessages.RangeRequest;
 import io.idstarter.sample.fleet.FleetMessages.ReleaseRequest;
 import io.idstarter.sample.fleet.FleetMessages.RenewRequest;
 import io.idstarter.sample.web.InvalidParameterException;
+import io.idstarter.sample.web.LogSafe;
 import io.idstarter.segment.SegmentAllocation;
 import io.idstarter.segment.SegmentStore;
 import jakarta.validation.Valid;
@@ -162,7 +163,7 @@ public class FleetController {
 		this.leases.release(lease, request.lastIssuedTimestamp());
 		this.activity.released(lease);
 		logger.info("Client '{}' released worker ID {} of namespace '{}'", client.getName(), lease.workerId(),
-				lease.namespace());
+				LogSafe.escape(lease.namespace()));
 		return ResponseEntity.noContent().build();
 	}
 
@@ -175,8 +176,8 @@ public class FleetController {
 	private WorkerLease borrow(String client, LeaseRequest request) {
 		WorkerLease lease = this.leases.borrow(request);
 		this.activity.leased(client, request.instance(), lease);
-		logger.info("Client '{}' ({}) borrowed worker ID {} of namespace '{}'", client, request.instance(),
-				lease.workerId(), lease.namespace());
+		logger.info("Client '{}' ({}) borrowed worker ID {} of namespace '{}'", client,
+				LogSafe.escape(request.instance()), lease.workerId(), LogSafe.escape(lease.namespace()));
 		return lease;
 	}
 
