@@ -1,0 +1,115 @@
+package io.idstarter.sample;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Connections that announce a large body and then send it slowly do not take the request threads: with 30 such
+ * connections open against 8 request threads (on the ID endpoints, the monitor, the fleet and admin APIs without
+ * credentials, plain and chunked), plain ID requests are still answered, each within 3 s. Loopback only; about 10 s.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "server.tomcat.threads.max=8", "server.tomcat.threads.min-spare=8" })
+@DirtiesContext
+class SlowBodyTests {
+
+	private static final Path dataDir = TestDataDirs.create("slow-body");
+
+	private static final List<String> TARGETS = List.of("POST /api/segment/get/order", "POST /api/snowflake/get/order",
+			"PUT /api/monitor", "POST /api/fleet/leases", "POST /api/admin/keys", "GET /api/segment/get/order");
+
+	@DynamicPropertySource
+	static void properties(DynamicPropertyRegistry registry) {
+		registry.add("id-server.data-dir", dataDir::toString);
+	}
+
+	@LocalServerPort
+	private int port;
+
+	@Test
+	void idRequestsAreAnsweredWhileSlowBodiesAreOpen() throws Exception {
+		List<Socket> slow = new ArrayList<>();
+		try {
+			for (int i = 0; i < 30; i++) {
+				Socket socket = new Socket("127.0.0.1", this.port);
+				slow.add(socket);
+				String framing = (i % 3 == 2) ? "Transfer-Encoding: chunked\r\n\r\n10\r\n0123"
+						: "Content-Length: 1000000\r\n\r\n0123";
+				OutputStream out = socket.getOutputStream();
+				out.write((TARGETS.get(i % TARGETS.size()) + " HTTP/1.1\r\nHost: localhost\r\n"
+						+ "Content-Type: application/json\r\n" + framing).getBytes(StandardCharsets.ISO_8859_1));
+				out.flush();
+			}
+			Thread.sleep(500);
+			for (int i = 0; i < 10; i++) {
+				long started = System.nanoTime();
+				String answer = plainGet();
+				assertThat(answer).as("probe %d", i).startsWith("HTTP/1.1 200");
+				assertThat((System.nanoTime() - started) / 1_000_000).as("probe %d, ms", i).isLessThan(3000);
+			}
+			for (Socket socket : slow) {
+				socket.getOutputStream().write('4');
+			}
+		}
+		finally {
+			for (Socket socket : slow) {
+				socket.close();
+			}
+		}
+	}
+
+	@Test
+	void aBodyWhereNoneIsTakenOrOverTheLimitIsRefusedUnread() {
+		for (String head : List.of("POST /api/segment/get/order HTTP/1.1\r\nContent-Length: 4\r\n",
+				"GET /api/snowflake/batch/any?count=2 HTTP/1.1\r\nTransfer-Encoding: chunked\r\n",
+				"POST /api/fleet/leases HTTP/1.1\r\nContent-Length: 16385\r\n")) {
+			RawHttp.Response response = RawHttp.request(this.port, head + "Host: localhost\r\n");
+			assertThat(response.status()).as(response.text()).isEqualTo(413);
+			assertThat(response.contentType()).startsWith("application/problem+json");
+			assertThat(response.body()).contains("\"code\":\"body-too-large\"");
+		}
+	}
+
+	/** A plain GET of an ID; the answer's head, or what arrived until the 3 s read timeout. */
+	private String plainGet() throws IOException {
+		try (Socket socket = new Socket("127.0.0.1", this.port)) {
+			socket.setSoTimeout(3000);
+			socket.getOutputStream()
+				.write("GET /api/segment/get/order HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+					.getBytes(StandardCharsets.ISO_8859_1));
+			InputStream in = socket.getInputStream();
+			byte[] head = new byte[12];
+			int read = 0;
+			try {
+				while (read < head.length) {
+					int n = in.read(head, read, head.length - read);
+					if (n < 0) {
+						break;
+					}
+					read += n;
+				}
+			}
+			catch (java.net.SocketTimeoutException ex) {
+				return "(no answer within 3 s)";
+			}
+			return new String(head, 0, read, StandardCharsets.ISO_8859_1);
+		}
+	}
+
+}
