@@ -35,6 +35,12 @@ public class IdServerProperties implements InitializingBean {
 	 */
 	private Duration retryAfter = Duration.ofSeconds(1);
 
+	/**
+	 * Longest time the whole body of a fleet or admin request may take to arrive; a slower one is answered 408 and
+	 * its connection closed.
+	 */
+	private Duration bodyReadTimeout = Duration.ofSeconds(5);
+
 	private final Batch batch = new Batch();
 
 	private final Admin admin = new Admin();
@@ -61,6 +67,14 @@ public class IdServerProperties implements InitializingBean {
 
 	public void setRetryAfter(Duration retryAfter) {
 		this.retryAfter = retryAfter;
+	}
+
+	public Duration getBodyReadTimeout() {
+		return this.bodyReadTimeout;
+	}
+
+	public void setBodyReadTimeout(Duration bodyReadTimeout) {
+		this.bodyReadTimeout = bodyReadTimeout;
 	}
 
 	public Batch getBatch() {
@@ -95,6 +109,10 @@ public class IdServerProperties implements InitializingBean {
 	public void validate() {
 		if (this.retryAfter.isNegative() || this.retryAfter.isZero()) {
 			throw new InvalidConfigurationPropertyValueException("id-server.retry-after", this.retryAfter,
+					"must be positive");
+		}
+		if (this.bodyReadTimeout.isNegative() || this.bodyReadTimeout.isZero()) {
+			throw new InvalidConfigurationPropertyValueException("id-server.body-read-timeout", this.bodyReadTimeout,
 					"must be positive");
 		}
 		int maxCount = this.batch.getMaxCount();

@@ -22,10 +22,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Connections that announce a large body and then send it slowly do not take the request threads: with 30 such
  * connections open against 8 request threads (on the ID endpoints, the monitor, the fleet and admin APIs without
- * credentials, plain and chunked), plain ID requests are still answered, each within 3 s. Loopback only; about 10 s.
+ * credentials, plain and chunked), plain ID requests are still answered, each within 3 s; and an authenticated fleet
+ * client's body that trickles in is cut off at the deadline (1 s here) with 408. Loopback only; about 10 s.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "server.tomcat.threads.max=8", "server.tomcat.threads.min-spare=8" })
+		properties = { "server.tomcat.threads.max=8", "server.tomcat.threads.min-spare=8",
+				"id-server.clients[0].name=orders", "id-server.clients[0].token=orders-token-0123456789",
+				"id-server.body-read-timeout=1s" })
 @DirtiesContext
 class SlowBodyTests {
 
@@ -83,6 +86,39 @@ class SlowBodyTests {
 			assertThat(response.status()).as(response.text()).isEqualTo(413);
 			assertThat(response.contentType()).startsWith("application/problem+json");
 			assertThat(response.body()).contains("\"code\":\"body-too-large\"");
+		}
+	}
+
+	@Test
+	void anAuthenticatedBodyThatTricklesInIsCutOffAtTheDeadline() throws Exception {
+		try (Socket socket = new Socket("127.0.0.1", this.port)) {
+			socket.setSoTimeout(5000);
+			OutputStream out = socket.getOutputStream();
+			out.write(("POST /api/fleet/leases HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+					+ "Authorization: Bearer orders-token-0123456789\r\nContent-Length: 200\r\n\r\n{")
+				.getBytes(StandardCharsets.ISO_8859_1));
+			out.flush();
+			long started = System.nanoTime();
+			InputStream in = socket.getInputStream();
+			StringBuilder answer = new StringBuilder();
+			for (int i = 0; i < 20 && answer.length() == 0; i++) {
+				Thread.sleep(300);
+				try {
+					out.write(' ');
+					out.flush();
+				}
+				catch (IOException ex) {
+					break;
+				}
+				if (in.available() > 0) {
+					answer.append(new String(in.readNBytes(in.available()), StandardCharsets.ISO_8859_1));
+				}
+			}
+			if (answer.length() == 0) {
+				answer.append(new String(in.readNBytes(12), StandardCharsets.ISO_8859_1));
+			}
+			assertThat(answer.toString()).startsWith("HTTP/1.1 408");
+			assertThat((System.nanoTime() - started) / 1_000_000).as("ms until the answer").isLessThan(4000);
 		}
 	}
 
