@@ -81,7 +81,8 @@ class SlowBodyTests {
 	void aBodyWhereNoneIsTakenOrOverTheLimitIsRefusedUnread() {
 		for (String head : List.of("POST /api/segment/get/order HTTP/1.1\r\nContent-Length: 4\r\n",
 				"GET /api/snowflake/batch/any?count=2 HTTP/1.1\r\nTransfer-Encoding: chunked\r\n",
-				"POST /api/fleet/leases HTTP/1.1\r\nContent-Length: 16385\r\n")) {
+				"POST /api/fleet/leases HTTP/1.1\r\nContent-Length: 16385\r\n",
+				"POST /api/admin/keys HTTP/1.1\r\nContent-Length: 10\r\n")) {
 			RawHttp.Response response = RawHttp.request(this.port, head + "Host: localhost\r\n");
 			assertThat(response.status()).as(response.text()).isEqualTo(413);
 			assertThat(response.contentType()).startsWith("application/problem+json");
@@ -118,6 +119,21 @@ class SlowBodyTests {
 				answer.append(new String(in.readNBytes(12), StandardCharsets.ISO_8859_1));
 			}
 			assertThat(answer.toString()).startsWith("HTTP/1.1 408");
+			assertThat((System.nanoTime() - started) / 1_000_000).as("ms until the answer").isLessThan(4000);
+		}
+	}
+
+	@Test
+	void anAuthenticatedBodyThatStopsArrivingIsCutOffAtTheDeadline() throws Exception {
+		try (Socket socket = new Socket("127.0.0.1", this.port)) {
+			socket.setSoTimeout(5000);
+			socket.getOutputStream()
+				.write(("POST /api/fleet/leases HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+						+ "Authorization: Bearer orders-token-0123456789\r\nContent-Length: 200\r\n\r\n{")
+					.getBytes(StandardCharsets.ISO_8859_1));
+			long started = System.nanoTime();
+			String answer = new String(socket.getInputStream().readNBytes(12), StandardCharsets.ISO_8859_1);
+			assertThat(answer).startsWith("HTTP/1.1 408");
 			assertThat((System.nanoTime() - started) / 1_000_000).as("ms until the answer").isLessThan(4000);
 		}
 	}

@@ -47,23 +47,39 @@ class BodyReadDeadlineFilter extends OncePerRequestFilter {
 		ByteArrayOutputStream body = new ByteArrayOutputStream(512);
 		InputStream in = request.getInputStream();
 		byte[] buffer = new byte[4096];
-		for (int read = in.read(buffer); read >= 0; read = in.read(buffer)) {
-			body.write(buffer, 0, read);
-			if (body.size() > RequestBodyValve.MAX_BODY) {
-				ProblemPagesConfiguration.writeProblem(request, response, HttpStatus.CONTENT_TOO_LARGE,
-						"Request body too large", "body-too-large",
-						"Request bodies of this API are limited to " + RequestBodyValve.MAX_BODY + " bytes");
-				return;
-			}
-			if (System.nanoTime() - deadline > 0) {
-				response.setHeader(HttpHeaders.CONNECTION, "close");
-				ProblemPagesConfiguration.writeProblem(request, response, HttpStatus.REQUEST_TIMEOUT,
-						"Request body too slow", "body-too-slow", "The request body did not arrive within "
-								+ this.deadlineNanos / 1_000_000 + " ms (id-server.body-read-timeout)");
-				return;
+		try {
+			for (int read = in.read(buffer); read >= 0; read = in.read(buffer)) {
+				body.write(buffer, 0, read);
+				if (body.size() > RequestBodyValve.MAX_BODY) {
+					ProblemPagesConfiguration.writeProblem(request, response, HttpStatus.CONTENT_TOO_LARGE,
+							"Request body too large", "body-too-large",
+							"Request bodies of this API are limited to " + RequestBodyValve.MAX_BODY + " bytes");
+					return;
+				}
+				if (System.nanoTime() - deadline > 0) {
+					tooSlow(request, response);
+					return;
+				}
 			}
 		}
+		catch (IOException ex) {
+			// A read that waited the upload timeout (the deadline) without a byte, or a client gone.
+			tooSlow(request, response);
+			return;
+		}
 		chain.doFilter(new ReadBody(request, body.toByteArray()), response);
+	}
+
+	private void tooSlow(HttpServletRequest request, HttpServletResponse response) {
+		try {
+			response.setHeader(HttpHeaders.CONNECTION, "close");
+			ProblemPagesConfiguration.writeProblem(request, response, HttpStatus.REQUEST_TIMEOUT,
+					"Request body too slow", "body-too-slow", "The request body did not arrive within "
+							+ this.deadlineNanos / 1_000_000 + " ms (id-server.body-read-timeout)");
+		}
+		catch (IOException | IllegalStateException ex) {
+			// The client is gone: nothing to answer.
+		}
 	}
 
 	/** A request whose body was read already: its stream and reader serve the bytes from memory. */

@@ -15,9 +15,21 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 public class RequestBodyConfiguration {
 
+	/**
+	 * The valve, and Tomcat's upload timeout: while a body is read, one read waits at most the body deadline (not the
+	 * 20 s connection timeout), so that {@link BodyReadDeadlineFilter} sees the deadline pass also when nothing
+	 * arrives.
+	 */
 	@Bean
-	WebServerFactoryCustomizer<TomcatServletWebServerFactory> requestBodyLimits() {
-		return (factory) -> factory.addContextValves(new RequestBodyValve());
+	WebServerFactoryCustomizer<TomcatServletWebServerFactory> requestBodyLimits(IdServerProperties properties) {
+		long uploadTimeoutMillis = Math.max(1, properties.getBodyReadTimeout().toMillis());
+		return (factory) -> {
+			factory.addContextValves(new RequestBodyValve(properties.getAdmin().isEnabled()));
+			factory.addConnectorCustomizers((connector) -> {
+				connector.setProperty("disableUploadTimeout", "false");
+				connector.setProperty("connectionUploadTimeout", Long.toString(uploadTimeoutMillis));
+			});
+		};
 	}
 
 	@Bean
@@ -26,7 +38,10 @@ public class RequestBodyConfiguration {
 				new BodyReadDeadlineFilter(properties.getBodyReadTimeout().toNanos()));
 		// After Spring Security's filters (order -100): anonymous requests are refused before their body is read.
 		registration.setOrder(0);
-		registration.addUrlPatterns("/api/fleet/*", "/api/admin/*");
+		registration.addUrlPatterns("/api/fleet/*");
+		if (properties.getAdmin().isEnabled()) {
+			registration.addUrlPatterns("/api/admin/*");
+		}
 		return registration;
 	}
 

@@ -17,7 +17,8 @@ import org.springframework.http.HttpStatus;
  * thread: a client that sends a large body a byte at a time held a thread per connection, and a few hundred such
  * connections stopped every endpoint. Here:
  * <ul>
- * <li>only the APIs that take a body (fleet and admin, whose bodies are small JSON objects) may send one, of at most
+ * <li>only the APIs that take a body (fleet, and admin while it is on; their bodies are small JSON objects) may send
+ * one, of at most
  * {@value #MAX_BODY} bytes by its {@code Content-Length}; any other body, or a larger one, is refused with 413 before a
  * byte of it is read;</li>
  * <li>a body the server did not read to its end (a 401 before the fleet API reads it, a 413) is read and dropped
@@ -32,8 +33,12 @@ public class RequestBodyValve extends ValveBase {
 	/** Largest body of a fleet or admin request, in bytes; their JSON objects take a few hundred. */
 	static final int MAX_BODY = 16 * 1024;
 
-	public RequestBodyValve() {
+	/** Whether the admin API is on: while it is off, its paths take no body either. */
+	private final boolean adminTakesBody;
+
+	public RequestBodyValve(boolean adminTakesBody) {
 		super(true);
+		this.adminTakesBody = adminTakesBody;
 	}
 
 	@Override
@@ -62,8 +67,8 @@ public class RequestBodyValve extends ValveBase {
 		}
 	}
 
-	private static boolean takesBody(String path) {
-		return path.startsWith("/api/fleet/") || path.startsWith("/api/admin/");
+	private boolean takesBody(String path) {
+		return path.startsWith("/api/fleet/") || (this.adminTakesBody && path.startsWith("/api/admin/"));
 	}
 
 	/**
