@@ -137,7 +137,8 @@ public class AdminController {
 			problem.setProperty("key", request.key());
 			return ResponseEntity.status(HttpStatus.CONFLICT).body(problem);
 		}
-		logger.info("Admin API created segment key '{}' (first ID {}, step {})", LogSafe.escape(request.key()), firstId, step);
+		logger.info("Admin API created segment key '{}' (first ID {}, step {})", LogSafe.escape(request.key()),
+				firstId, step);
 		URI location = UriComponentsBuilder.fromPath("/api/segment/get/{key}").buildAndExpand(request.key()).toUri();
 		return ResponseEntity.created(location).body(new CreatedKey(request.key(), firstId, step, description));
 	}
