@@ -175,15 +175,22 @@
 	}
 
 	function renderFleet(fleet, now) {
-		const workers = fleet ? fleet.workers : [];
-		const draws = fleet ? fleet.draws : [];
+		// The open answer has counts only; client names and namespaces are for operators (GET /api/admin/monitor).
+		const workers = (fleet && fleet.workers) || [];
+		const draws = (fleet && fleet.draws) || [];
 		renderRows('#fleet-workers', workers, (worker) => [[worker.client], [worker.namespace],
 			[String(worker.workerId), 'num'], [time(worker.lastSeen) + ' (' + relative(worker.lastSeen, now) + ')'],
 			[time(worker.expiry) + ' (' + relative(worker.expiry, now) + ')']]);
 		renderRows('#fleet-draws', draws, (draw) => [[draw.key], [draw.client],
 			['[' + draw.lastStart + ', ' + draw.lastEnd + ')'], [number(draw.ranges), 'num'], [number(draw.ids), 'num'],
 			[time(draw.lastDraw) + ' (' + relative(draw.lastDraw, now) + ')']]);
-		document.getElementById('no-fleet').hidden = workers.length + draws.length > 0;
+		const hint = document.getElementById('no-fleet');
+		hint.hidden = workers.length + draws.length > 0;
+		hint.textContent = (fleet && fleet.clients > 0)
+			? fleet.clients + ' client(s) hold ' + number(fleet.workersHeld) + ' worker ID(s) and drew '
+				+ number(fleet.ranges) + ' range(s) of ' + number(fleet.ids) + ' IDs; which client holds what is '
+				+ 'shown to operators only (GET /api/admin/monitor)'
+			: 'No client has used this server yet.';
 	}
 
 	function setStatus(state, text) {

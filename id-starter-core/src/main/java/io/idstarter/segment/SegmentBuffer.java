@@ -438,7 +438,9 @@ final class SegmentBuffer {
 				(next != null) ? next.view() : null, this.fetcher.step(), this.fetcher.configuredStep(),
 				(millis != 0) ? Instant.ofEpochMilli(millis) : null,
 				(durationNanos >= 0) ? Duration.ofNanos(durationNanos) : null, segment.issuedCount(),
-				segment.state == Segment.FETCHING, (error != null) ? error.toString() : null);
+				segment.state == Segment.FETCHING, (error != null) ? error.toString() : null,
+				(error != null) ? SegmentBufferView.errorCode(error) : null,
+				(error != null) ? Instant.ofEpochMilli(this.fetcher.lastErrorMillis()) : null);
 	}
 
 	@Override

@@ -3,6 +3,7 @@ package io.idstarter.segment;
 import java.time.Duration;
 import java.time.Instant;
 
+import io.idstarter.StoreRegressionException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,11 +19,34 @@ import org.jspecify.annotations.Nullable;
  * @param issuedCount how many numbers this instance has handed out for the key since it loaded it (with a thread
  * chunk size, numbers reserved by threads' chunks count as handed out)
  * @param fetchInFlight whether a fetch of the next range is running (or waiting to retry after a failure)
- * @param lastError the store's error since the latest successful fetch, or {@code null} if the latest call succeeded
+ * @param lastError the store's error since the latest successful fetch, or {@code null} if the latest call succeeded;
+ * its text may name tables, hosts and connection URLs, so show it to operators only
+ * @param lastErrorCode what kind of error {@code lastError} is, safe to show to anyone: {@code store-unavailable},
+ * {@code store-regressed}, {@code unknown-key}, {@code key-exhausted} or {@code store-error}; {@code null} without one
+ * @param lastErrorTime when {@code lastError} happened (wall clock), or {@code null} without one
  */
 public record SegmentBufferView(String key, @Nullable SegmentView current, @Nullable SegmentView next, int step,
 		int configuredStep, @Nullable Instant lastFetchTime, @Nullable Duration lastFetchDuration, long issuedCount,
-		boolean fetchInFlight, @Nullable String lastError) {
+		boolean fetchInFlight, @Nullable String lastError, @Nullable String lastErrorCode,
+		@Nullable Instant lastErrorTime) {
+
+	/**
+	 * Returns the code of a store error, as {@code lastErrorCode} shows it.
+	 * @param error the store's error
+	 * @return its code
+	 */
+	public static String errorCode(Throwable error) {
+		if (error instanceof StoreRegressionException) {
+			return "store-regressed";
+		}
+		if (error instanceof UnknownKeyException) {
+			return "unknown-key";
+		}
+		if (error instanceof SegmentKeyExhaustedException) {
+			return "key-exhausted";
+		}
+		return (error instanceof SegmentStoreException) ? "store-unavailable" : "store-error";
+	}
 
 	/**
 	 * Returns whether the key's first range has been loaded.

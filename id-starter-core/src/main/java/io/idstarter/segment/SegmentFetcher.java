@@ -129,6 +129,9 @@ final class SegmentFetcher {
 	/** The store's error since the latest successful fetch; null once a fetch succeeds. */
 	private volatile @Nullable Throwable lastError;
 
+	/** Wall-clock time of the latest store error; written just after {@code lastError}, for monitoring only. */
+	private volatile long lastErrorMillis;
+
 	/** Set when the store answered below the key's high mark; null again once a range passes. */
 	private volatile @Nullable StoreRegressionException regression;
 
@@ -229,6 +232,10 @@ final class SegmentFetcher {
 		return this.lastError;
 	}
 
+	long lastErrorMillis() {
+		return this.lastErrorMillis;
+	}
+
 	/**
 	 * Returns the delay before retry number {@code failures}: 10 ms doubling up to the maximum, then a random point in
 	 * its upper half, so that nodes that failed together spread their retries.
@@ -293,6 +300,7 @@ final class SegmentFetcher {
 			}
 			catch (UnknownKeyException ex) {
 				fetcher.lastError = ex;
+				fetcher.lastErrorMillis = fetcher.time.currentTimeMillis();
 				logger.warn("Segment key '{}' is no longer in the store; it issues no more IDs", fetcher.key);
 				fetcher.buffer.keyRemoved();
 				giveUp();
@@ -407,6 +415,7 @@ final class SegmentFetcher {
 			boolean firstInRow = (fetcher.regression == null);
 			fetcher.regression = ex;
 			fetcher.lastError = ex;
+			fetcher.lastErrorMillis = fetcher.time.currentTimeMillis();
 			fetcher.failuresInRow++;
 			fetcher.listener.segmentRefused(fetcher.key, ex.knownMark(), ex.storeMark());
 			if (firstInRow) {
@@ -437,6 +446,7 @@ final class SegmentFetcher {
 			int failures = fetcher.failuresInRow + 1;
 			fetcher.failuresInRow = failures;
 			fetcher.lastError = ex;
+			fetcher.lastErrorMillis = fetcher.time.currentTimeMillis();
 			if (failures == 1) {
 				logger.warn("Segment store call for key '{}' failed; retrying until it answers", fetcher.key, ex);
 			}

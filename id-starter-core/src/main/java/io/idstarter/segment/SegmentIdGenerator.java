@@ -558,7 +558,7 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 	}
 
 	private static SegmentBufferView unloadedView(String key) {
-		return new SegmentBufferView(key, null, null, 0, 0, null, null, 0, false, null);
+		return new SegmentBufferView(key, null, null, 0, 0, null, null, 0, false, null, null, null);
 	}
 
 	private static ThreadPoolExecutor newPrefetchExecutor() {

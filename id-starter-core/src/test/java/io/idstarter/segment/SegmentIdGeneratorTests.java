@@ -242,6 +242,8 @@ class SegmentIdGeneratorTests {
 		SegmentBufferView view = generator.view("order").orElseThrow();
 		assertThat(view.fetchInFlight()).isTrue();
 		assertThat(view.lastError()).contains("simulated outage");
+		assertThat(view.lastErrorCode()).isEqualTo("store-unavailable");
+		assertThat(view.lastErrorTime()).isNotNull();
 
 		this.store.setAvailable(true);
 		for (int i = 0; i < 30; i++) {
@@ -249,6 +251,7 @@ class SegmentIdGeneratorTests {
 		}
 		assertThat(ids).containsExactlyElementsOf(LongStream.range(0, 50).boxed().toList());
 		assertThat(generator.view("order").orElseThrow().lastError()).isNull();
+		assertThat(generator.view("order").orElseThrow().lastErrorCode()).isNull();
 	}
 
 	@Test

@@ -41,6 +41,12 @@ public class IdServerProperties implements InitializingBean {
 	 */
 	private Duration retryAfter = Duration.ofSeconds(1);
 
+	/**
+	 * Longest time the whole body of a fleet or admin request may take to arrive; a slower one is answered 408 and
+	 * its connection closed.
+	 */
+	private Duration bodyReadTimeout = Duration.ofSeconds(5);
+
 	private final Batch batch = new Batch();
 
 	private final Admin admin = new Admin();
@@ -69,6 +75,14 @@ public class IdServerProperties implements InitializingBean {
 
 	public void setRetryAfter(Duration retryAfter) {
 		this.retryAfter = retryAfter;
+	}
+
+	public Duration getBodyReadTimeout() {
+		return this.bodyReadTimeout;
+	}
+
+	public void setBodyReadTimeout(Duration bodyReadTimeout) {
+		this.bodyReadTimeout = bodyReadTimeout;
 	}
 
 	public Batch getBatch() {
@@ -109,6 +123,10 @@ public class IdServerProperties implements InitializingBean {
 			throw new InvalidConfigurationPropertyValueException("id-server.retry-after", this.retryAfter,
 					"must be positive");
 		}
+		if (this.bodyReadTimeout.isNegative() || this.bodyReadTimeout.isZero()) {
+			throw new InvalidConfigurationPropertyValueException("id-server.body-read-timeout", this.bodyReadTimeout,
+					"must be positive");
+		}
 		int maxCount = this.batch.getMaxCount();
 		if (maxCount < 1 || maxCount > MAX_BATCH_LIMIT) {
 			throw new InvalidConfigurationPropertyValueException("id-server.batch.max-count", maxCount,
@@ -127,6 +145,10 @@ public class IdServerProperties implements InitializingBean {
 		if (this.login.getBanTime().isNegative() || this.login.getBanTime().isZero()) {
 			throw new InvalidConfigurationPropertyValueException("id-server.login.ban-time", this.login.getBanTime(),
 					"must be positive");
+		}
+		if (this.login.getPasswordCheckWait().isNegative()) {
+			throw new InvalidConfigurationPropertyValueException("id-server.login.password-check-wait",
+					this.login.getPasswordCheckWait(), "must not be negative");
 		}
 		if (this.admin.isEnabled()) {
 			if (!StringUtils.hasText(this.admin.getUsername())) {
@@ -453,13 +475,13 @@ public class IdServerProperties implements InitializingBean {
 	static final int MIN_SECRET_LENGTH = 16;
 
 	/**
-	 * Limits on failed logins (admin API and fleet API), per client address.
+	 * Limits on failed logins (admin API and fleet API), per client address and login.
 	 */
 	public static class Login {
 
 		/**
-		 * Failed logins from one address after which it is refused with 429 without checking its credentials, until
-		 * the ban time has passed since its latest failure.
+		 * Failed logins as one user or client from one address after which that login is refused there with 429
+		 * without checking its credentials, until the ban time has passed since its latest failure.
 		 */
 		private int maxFailures = 10;
 
@@ -467,6 +489,13 @@ public class IdServerProperties implements InitializingBean {
 		 * How long an address that failed too often is refused, and the window its failures are counted in.
 		 */
 		private Duration banTime = Duration.ofMinutes(1);
+
+		/**
+		 * Longest wait of an admin password check for the checks of other requests to finish (passwords are
+		 * bcrypt-checked one at a time); a request whose check could not start in time gets 503, and does not count
+		 * as a failed login.
+		 */
+		private Duration passwordCheckWait = Duration.ofSeconds(2);
 
 		public int getMaxFailures() {
 			return this.maxFailures;
@@ -482,6 +511,14 @@ public class IdServerProperties implements InitializingBean {
 
 		public void setBanTime(Duration banTime) {
 			this.banTime = banTime;
+		}
+
+		public Duration getPasswordCheckWait() {
+			return this.passwordCheckWait;
+		}
+
+		public void setPasswordCheckWait(Duration passwordCheckWait) {
+			this.passwordCheckWait = passwordCheckWait;
 		}
 
 	}

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -28,7 +29,20 @@ final class RawHttp {
 	 * @return the answer
 	 */
 	static Response request(int port, String head) {
-		try (Socket socket = new Socket("127.0.0.1", port)) {
+		return request("127.0.0.1", port, head);
+	}
+
+	/**
+	 * Sends a request from a given loopback address (Linux answers on all of {@code 127.0.0.0/8}), so that one test
+	 * can be many clients, each with an address of its own.
+	 * @param from the client's address, in {@code 127.0.0.0/8}
+	 * @param port the server's port on 127.0.0.1
+	 * @param head the request line and headers, each ending in CRLF; {@code Connection: close} and the blank line
+	 * are added
+	 * @return the answer
+	 */
+	static Response request(String from, int port, String head) {
+		try (Socket socket = new Socket(InetAddress.getByName("127.0.0.1"), port, InetAddress.getByName(from), 0)) {
 			socket.setSoTimeout(10_000);
 			OutputStream out = socket.getOutputStream();
 			out.write((head + "Connection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));

@@ -79,6 +79,33 @@ class ServerEdgesTests {
 		assertThat(problem.read("$.parameter", String.class)).isEqualTo("id");
 	}
 
+	@ParameterizedTest
+	@ValueSource(strings = { "0x10", "%2310", "+10", "0X1F", "1e1" })
+	void batchesTakeDecimalCountsOnly(String count) {
+		for (String kind : new String[] { "segment", "snowflake" }) {
+			RawHttp.Response response = request(
+					"GET /api/" + kind + "/batch/order?count=" + count + " HTTP/1.1\r\nHost: localhost\r\n");
+			DocumentContext problem = assertProblem(response, 400);
+			assertThat(problem.read("$.code", String.class)).isEqualTo("invalid-parameter");
+			assertThat(problem.read("$.parameter", String.class)).isEqualTo("count");
+		}
+	}
+
+	@Test
+	void theErrorPageAskedForDirectlyIsA404Problem() {
+		DocumentContext problem = assertProblem(request("GET /error HTTP/1.1\r\nHost: localhost\r\n"), 404);
+		assertThat(problem.read("$.code", String.class)).isEqualTo("not-found");
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "/monitor", "/monitor.html" })
+	void theMonitorPageMayNotBeFramed(String path) {
+		RawHttp.Response response = request("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n");
+		assertThat(response.status()).isEqualTo(200);
+		assertThat(response.headers()).contains("x-frame-options: DENY",
+				"content-security-policy: frame-ancestors 'none'");
+	}
+
 	private static DocumentContext assertProblem(RawHttp.Response response, int status) {
 		assertThat(response.status()).as(response.text()).isEqualTo(status);
 		assertThat(response.contentType()).as(response.text()).startsWith("application/problem+json");

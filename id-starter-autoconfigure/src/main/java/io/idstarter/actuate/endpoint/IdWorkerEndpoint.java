@@ -232,12 +232,15 @@ public class IdWorkerEndpoint {
 	 * @param lastFetchMillis how long the latest successful store call took, in milliseconds, or {@code null}
 	 * @param issuedCount the IDs this instance handed out for the key
 	 * @param fetchInFlight whether a fetch of the next segment is running or waiting to retry
-	 * @param lastError the store's error since the latest successful fetch, or {@code null}
+	 * @param lastErrorCode the kind of the store's error since the latest successful fetch
+	 * ({@link SegmentBufferView#lastErrorCode()}), or {@code null}; its text, which may name tables, hosts and
+	 * connection URLs, is in the log only
+	 * @param lastErrorTime when that error happened, or {@code null}
 	 */
 	public record KeyDescriptor(String key, @Nullable SegmentDescriptor current, @Nullable SegmentDescriptor next,
 			int step, int configuredStep, long remaining, @Nullable Instant lastFetchTime,
-			@Nullable Long lastFetchMillis, long issuedCount, boolean fetchInFlight,
-			@Nullable String lastError) implements OperationResponseBody {
+			@Nullable Long lastFetchMillis, long issuedCount, boolean fetchInFlight, @Nullable String lastErrorCode,
+			@Nullable Instant lastErrorTime) implements OperationResponseBody {
 
 		static KeyDescriptor of(SegmentBufferView view) {
 			SegmentDescriptor current = SegmentDescriptor.of(view.current());
@@ -246,7 +249,7 @@ public class IdWorkerEndpoint {
 			Duration fetch = view.lastFetchDuration();
 			return new KeyDescriptor(view.key(), current, next, view.step(), view.configuredStep(), remaining,
 					view.lastFetchTime(), (fetch != null) ? fetch.toMillis() : null, view.issuedCount(),
-					view.fetchInFlight(), view.lastError());
+					view.fetchInFlight(), view.lastErrorCode(), view.lastErrorTime());
 		}
 
 	}

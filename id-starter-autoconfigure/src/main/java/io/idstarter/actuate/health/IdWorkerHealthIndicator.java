@@ -33,6 +33,8 @@ import org.springframework.boot.health.contributor.Status;
  * the highest segment this node was given ({@code refused}), or no longer has a key this node was given segments of
  * ({@code missing}).</li>
  * </ul>
+ * A key's store error is shown as its code and time ({@link SegmentBufferView#lastErrorCode()}), never its text:
+ * health is often open to load balancers and anyone, and the text may name tables, hosts and connection URLs.
  * The worst part decides, in the order {@code DOWN}, {@code OUT_OF_SERVICE}, {@code UNKNOWN}, {@code UP}.
  *
  * @since 0.1.0
@@ -116,21 +118,25 @@ public class IdWorkerHealthIndicator extends AbstractHealthIndicator {
 		Map<String, Object> failing = new LinkedHashMap<>();
 		List<SegmentBufferView> views = segments.views();
 		for (SegmentBufferView view : views) {
-			String error = view.lastError();
-			if (!view.loaded() || error == null) {
+			String code = view.lastErrorCode();
+			if (!view.loaded() || code == null) {
 				continue;
 			}
 			long remaining = remaining(view.current()) + remaining(view.next());
+			Map<String, Object> error = new LinkedHashMap<>();
+			error.put("error", code);
+			putIfPresent(error, "since", view.lastErrorTime());
 			if (remaining == 0) {
 				exhausted.put(view.key(), error);
 			}
 			else {
-				failing.put(view.key(), Map.of("remaining", remaining, "error", error));
+				error.put("remaining", remaining);
+				failing.put(view.key(), error);
 			}
 		}
 		Map<String, Object> refused = new LinkedHashMap<>();
 		segments.refusedKeys().forEach((key, regression) -> refused.put(key, Map.of("knownMark",
-				regression.knownMark(), "storeStart", regression.storeMark(), "error", regression.getMessage())));
+				regression.knownMark(), "storeStart", regression.storeMark(), "error", "store-regressed")));
 		Map<String, Long> missing = segments.missingKeys();
 		details.put("keys", views.size());
 		if (!exhausted.isEmpty()) {

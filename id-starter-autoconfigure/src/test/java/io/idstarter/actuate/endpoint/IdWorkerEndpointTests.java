@@ -93,7 +93,7 @@ class IdWorkerEndpointTests {
 			assertThat(order.issuedCount()).isEqualTo(15);
 			assertThat(order.lastFetchTime()).isNotNull();
 			assertThat(order.lastFetchMillis()).isNotNull();
-			assertThat(order.lastError()).isNull();
+			assertThat(order.lastErrorCode()).isNull();
 			KeyDescriptor invoice = endpoint.key(TestGenerators.INVOICE);
 			assertThat(invoice.current()).isNull();
 			assertThat(invoice.issuedCount()).isZero();
@@ -102,7 +102,7 @@ class IdWorkerEndpointTests {
 	}
 
 	@Test
-	void showsTheStoreErrorOfAKey() {
+	void showsTheStoreErrorOfAKeyAsACodeAndATime() {
 		this.contextRunner.withUserConfiguration(TestGenerators.Segments.class).run((context) -> {
 			context.getBean(InMemorySegmentStore.class).setAvailable(false);
 			try {
@@ -112,7 +112,9 @@ class IdWorkerEndpointTests {
 				// expected: the store is down
 			}
 			KeyDescriptor invoice = context.getBean(IdWorkerEndpoint.class).key(TestGenerators.INVOICE);
-			assertThat(invoice.lastError()).contains("unavailable");
+			assertThat(invoice.lastErrorCode()).isEqualTo("store-unavailable");
+			assertThat(invoice.lastErrorTime()).isNotNull();
+			assertThat(invoice.toString()).as("no store error text in the endpoint").doesNotContain("Exception");
 			assertThat(invoice.remaining()).isZero();
 		});
 	}

@@ -251,7 +251,12 @@ class IdWorkerHealthIndicatorTests {
 			assertThat(down.getStatus()).isEqualTo(Status.DOWN);
 			assertThat(segment(down)).extractingByKey("exhausted")
 				.asInstanceOf(InstanceOfAssertFactories.MAP)
-				.containsOnlyKeys(TestGenerators.INVOICE);
+				.containsOnlyKeys(TestGenerators.INVOICE)
+				.extractingByKey(TestGenerators.INVOICE)
+				.asInstanceOf(InstanceOfAssertFactories.MAP)
+				.containsEntry("error", "store-unavailable")
+				.containsKey("since");
+			assertThat(down.getDetails().toString()).as("no store error text in health").doesNotContain("Exception");
 			store.setAvailable(true);
 			await().atMost(Duration.ofSeconds(10)).until(() -> indicator.health().getStatus().equals(Status.UP));
 			assertThat(segments.nextId(TestGenerators.INVOICE)).isPositive();

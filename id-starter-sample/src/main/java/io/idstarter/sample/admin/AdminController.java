@@ -6,6 +6,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
 
+import io.idstarter.sample.monitor.MonitorController;
+import io.idstarter.sample.monitor.MonitorSnapshot;
+import io.idstarter.sample.web.LogSafe;
 import io.idstarter.sample.web.RecentErrors;
 import io.idstarter.segment.SegmentKeyAdmin;
 import io.idstarter.segment.SegmentMarks;
@@ -59,8 +62,12 @@ public class AdminController {
 	/** This node's high marks: a key is never created below the numbers this node was given of it. */
 	private final SegmentMarks marks;
 
-	AdminController(SegmentStore store, ObjectProvider<SegmentMarks> marks, RecentErrors recentErrors) {
+	private final MonitorController monitor;
+
+	AdminController(SegmentStore store, ObjectProvider<SegmentMarks> marks, RecentErrors recentErrors,
+			MonitorController monitor) {
 		this.recentErrors = recentErrors;
+		this.monitor = monitor;
 		if (!(store instanceof SegmentKeyAdmin keyAdmin)) {
 			throw new IllegalStateException("The segment store " + store.getClass().getName()
 					+ " cannot create keys (it does not implement SegmentKeyAdmin); turn the admin API off "
@@ -78,6 +85,16 @@ public class AdminController {
 	@GetMapping("/keys")
 	public Keys keys() {
 		return new Keys(List.copyOf(new TreeSet<>(this.store.keys())));
+	}
+
+	/**
+	 * Returns the monitor's snapshot with what the open {@code /api/monitor} leaves out: each key's store error
+	 * text, and which fleet client holds which worker ID in which namespace and draws which key.
+	 * @return the snapshot
+	 */
+	@GetMapping("/monitor")
+	public MonitorSnapshot monitor() {
+		return this.monitor.snapshot(true);
 	}
 
 	/**
@@ -120,7 +137,8 @@ public class AdminController {
 			problem.setProperty("key", request.key());
 			return ResponseEntity.status(HttpStatus.CONFLICT).body(problem);
 		}
-		logger.info("Admin API created segment key '{}' (first ID {}, step {})", request.key(), firstId, step);
+		logger.info("Admin API created segment key '{}' (first ID {}, step {})", LogSafe.escape(request.key()),
+				firstId, step);
 		URI location = UriComponentsBuilder.fromPath("/api/segment/get/{key}").buildAndExpand(request.key()).toUri();
 		return ResponseEntity.created(location).body(new CreatedKey(request.key(), firstId, step, description));
 	}
@@ -134,7 +152,7 @@ public class AdminController {
 	@PutMapping("/keys/{key}/step")
 	public StepChanged updateStep(@PathVariable String key, @Valid @RequestBody KeyStep request) {
 		this.admin.updateStep(key, request.step());
-		logger.info("Admin API set the step of segment key '{}' to {}", key, request.step());
+		logger.info("Admin API set the step of segment key '{}' to {}", LogSafe.escape(key), request.step());
 		return new StepChanged(key, request.step());
 	}
 

@@ -1,5 +1,6 @@
 package io.idstarter.sample.admin;
 
+import java.util.Set;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -34,9 +35,6 @@ public class AdminSecurityConfiguration {
 	/** Role of the admin user. */
 	static final String ADMIN_ROLE = "ID_ADMIN";
 
-	/** Longest wait for the password check of another request to finish. */
-	static final long PASSWORD_CHECK_WAIT_MILLIS = 2000;
-
 	/** A password already encoded for Spring Security's DelegatingPasswordEncoder: {@code {id}...}. */
 	private static final Pattern ENCODED = Pattern.compile("^\\{[^{}]+\\}.*", Pattern.DOTALL);
 
@@ -49,7 +47,8 @@ public class AdminSecurityConfiguration {
 			LoginThrottle throttle) throws Exception {
 		ProblemDetailsSecurityHandler problems = new ProblemDetailsSecurityHandler(json, throttle,
 				"Basic realm=\"" + REALM + "\"",
-				"The admin API needs the user and password of id-server.admin (HTTP Basic)");
+				"The admin API needs the user and password of id-server.admin (HTTP Basic)",
+				Set.of(properties.getAdmin().getUsername()));
 		http.securityMatcher("/api/admin", "/api/admin/**")
 			.addFilterBefore(new LoginThrottleFilter(throttle, problems), BasicAuthenticationFilter.class)
 			.csrf((csrf) -> csrf.disable())
@@ -74,11 +73,14 @@ public class AdminSecurityConfiguration {
 	/**
 	 * Checks admin passwords one at a time: a bcrypt check takes a core for tens of milliseconds, and checks running
 	 * in parallel on the request threads would slow every ID request. A check that cannot start within
-	 * {@value #PASSWORD_CHECK_WAIT_MILLIS} ms fails (the client gets 401 and may retry).
+	 * {@code id-server.login.password-check-wait} is neither a match nor a mismatch: it throws
+	 * {@link PasswordCheckBusyException} (503, not counted as a failed login), so that a guessing storm from other
+	 * addresses never turns the right password into a 401 and a ban.
 	 */
 	@Bean
-	PasswordEncoder idServerPasswordEncoder() {
+	PasswordEncoder idServerPasswordEncoder(IdServerProperties properties) {
 		PasswordEncoder delegate = PasswordEncoderFactories.createDelegatingPasswordEncoder();
+		long waitMillis = properties.getLogin().getPasswordCheckWait().toMillis();
 		Semaphore checks = new Semaphore(1);
 		return new PasswordEncoder() {
 
@@ -90,13 +92,13 @@ public class AdminSecurityConfiguration {
 			@Override
 			public boolean matches(@Nullable CharSequence rawPassword, @Nullable String encodedPassword) {
 				try {
-					if (!checks.tryAcquire(PASSWORD_CHECK_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
-						return false;
+					if (!checks.tryAcquire(waitMillis, TimeUnit.MILLISECONDS)) {
+						throw new PasswordCheckBusyException(waitMillis);
 					}
 				}
 				catch (InterruptedException ex) {
 					Thread.currentThread().interrupt();
-					return false;
+					throw new PasswordCheckBusyException(waitMillis);
 				}
 				try {
 					return delegate.matches(rawPassword, encodedPassword);

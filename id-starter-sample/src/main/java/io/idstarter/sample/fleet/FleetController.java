@@ -19,6 +19,7 @@ import io.idstarter.sample.fleet.FleetMessages.RangeRequest;
 import io.idstarter.sample.fleet.FleetMessages.ReleaseRequest;
 import io.idstarter.sample.fleet.FleetMessages.RenewRequest;
 import io.idstarter.sample.web.InvalidParameterException;
+import io.idstarter.sample.web.LogSafe;
 import io.idstarter.segment.SegmentAllocation;
 import io.idstarter.segment.SegmentStore;
 import jakarta.validation.Valid;
@@ -214,7 +215,7 @@ public class FleetController {
 		this.ledger.released(held);
 		this.activity.released(held);
 		logger.info("Client '{}' released worker ID {} of namespace '{}'", client.getName(), held.workerId(),
-				held.namespace());
+				LogSafe.escape(held.namespace()));
 		return ResponseEntity.noContent().build();
 	}
 
@@ -252,8 +253,8 @@ public class FleetController {
 		WorkerLease lease = this.ledger.borrow(client, this.grants.maxLeases(client),
 				() -> this.leases.borrow(request));
 		this.activity.leased(client, request.instance(), lease);
-		logger.info("Client '{}' ({}) borrowed worker ID {} of namespace '{}'", client, request.instance(),
-				lease.workerId(), lease.namespace());
+		logger.info("Client '{}' ({}) borrowed worker ID {} of namespace '{}'", client,
+				LogSafe.escape(request.instance()), lease.workerId(), LogSafe.escape(lease.namespace()));
 		return lease;
 	}
 

@@ -6,6 +6,7 @@ import io.idstarter.lease.LeaseLostException;
 import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.NoFreeWorkerIdException;
 import io.idstarter.sample.IdServerProperties;
+import io.idstarter.sample.web.LogSafe;
 import io.idstarter.segment.SegmentKeyExhaustedException;
 import io.idstarter.segment.SegmentStoreException;
 import io.idstarter.segment.SegmentsExhaustedException;
@@ -46,7 +47,7 @@ class FleetExceptionHandler {
 
 	@ExceptionHandler
 	ResponseEntity<ProblemDetail> leaseLost(LeaseLostException ex) {
-		logger.info("Fleet lease call refused: {}", ex.getMessage());
+		logger.info("Fleet lease call refused: {}", LogSafe.escape(ex.getMessage()));
 		return answer(HttpStatus.CONFLICT, "Lease lost", "lease-lost",
 				"The worker ID is no longer held with this owner token (it expired and may have been taken); "
 						+ "stop issuing under it and borrow again");
@@ -54,7 +55,7 @@ class FleetExceptionHandler {
 
 	@ExceptionHandler
 	ResponseEntity<ProblemDetail> noFreeWorkerId(NoFreeWorkerIdException ex) {
-		logger.warn("Fleet borrow refused: {}", ex.getMessage());
+		logger.warn("Fleet borrow refused: {}", LogSafe.escape(ex.getMessage()));
 		return answer(HttpStatus.SERVICE_UNAVAILABLE, "No free worker ID", "no-free-worker-id",
 				"Every worker ID of the namespace is held; use more worker-ID bits, another namespace or fewer "
 						+ "instances, or wait for a lease to expire");
@@ -76,7 +77,7 @@ class FleetExceptionHandler {
 
 	@ExceptionHandler
 	ResponseEntity<ProblemDetail> keyExhausted(SegmentKeyExhaustedException ex) {
-		logger.warn("Fleet range allocation refused: {}", ex.getMessage());
+		logger.warn("Fleet range allocation refused: {}", LogSafe.escape(ex.getMessage()));
 		return answer(HttpStatus.CONFLICT, "Key exhausted", "key-exhausted", "Key '" + ex.getKey()
 				+ "' is used up: its next range would pass Long.MAX_VALUE (" + Long.MAX_VALUE + "); move to a new key");
 	}

@@ -2,7 +2,9 @@ package io.idstarter.sample.monitor;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import io.idstarter.lease.LeaseStatus;
 import io.idstarter.lease.WorkerLeaseKeeper;
@@ -46,17 +48,29 @@ public class MonitorController {
 	}
 
 	/**
-	 * Returns the state of the segment keys and of the Snowflake generator.
+	 * Returns the state of the segment keys and of the Snowflake generator, as anyone may see it.
 	 * @return a snapshot, never cached by clients
 	 */
 	@GetMapping("/api/monitor")
 	public ResponseEntity<MonitorSnapshot> monitor() {
-		List<MonitorSnapshot.SegmentKey> keys = this.segments.views().stream().map(this::segmentKey).toList();
-		MonitorSnapshot snapshot = new MonitorSnapshot(Instant.now(), keys, snowflake(), fleet());
-		return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(snapshot);
+		return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(snapshot(false));
 	}
 
-	private MonitorSnapshot.SegmentKey segmentKey(SegmentBufferView view) {
+	/**
+	 * Returns a snapshot of the segment keys, the Snowflake generator and the fleet.
+	 * @param forOperators whether to include what only operators may see: store errors' text, and which fleet
+	 * client holds what in which namespace
+	 * @return the snapshot
+	 */
+	public MonitorSnapshot snapshot(boolean forOperators) {
+		List<MonitorSnapshot.SegmentKey> keys = this.segments.views()
+			.stream()
+			.map((view) -> segmentKey(view, forOperators))
+			.toList();
+		return new MonitorSnapshot(Instant.now(), keys, snowflake(), fleet(forOperators));
+	}
+
+	private MonitorSnapshot.SegmentKey segmentKey(SegmentBufferView view, boolean forOperators) {
 		MonitorSnapshot.Range current = range(view.current());
 		MonitorSnapshot.Range next = range(view.next());
 		long remaining = ((current != null) ? current.remaining() : 0) + ((next != null) ? next.remaining() : 0);
@@ -64,7 +78,7 @@ public class MonitorController {
 		return new MonitorSnapshot.SegmentKey(view.key(), view.loaded(), current, next, view.step(),
 				view.configuredStep(), remaining, view.issuedCount(), this.rates.segmentRate(view.key()),
 				view.lastFetchTime(), (fetch != null) ? fetch.toNanos() / 1e6 : null, view.fetchInFlight(),
-				view.lastError());
+				view.lastErrorCode(), view.lastErrorTime(), forOperators ? view.lastError() : null);
 	}
 
 	private static MonitorSnapshot.@Nullable Range range(@Nullable SegmentView segment) {
@@ -75,8 +89,10 @@ public class MonitorController {
 				segment.size());
 	}
 
-	/** Client names and worker IDs only: the holders' hosts stay in the log, as this page is open. */
-	private MonitorSnapshot.Fleet fleet() {
+	/**
+	 * Counts for anyone; for operators also client names, namespaces and keys (the holders' hosts stay in the log).
+	 */
+	private MonitorSnapshot.Fleet fleet(boolean forOperators) {
 		List<MonitorSnapshot.FleetWorker> workers = this.fleet.holders()
 			.stream()
 			.map((holder) -> new MonitorSnapshot.FleetWorker(holder.client(), holder.namespace(), holder.workerId(),
@@ -87,7 +103,13 @@ public class MonitorController {
 			.map((draw) -> new MonitorSnapshot.FleetDraws(draw.client(), draw.key(), draw.lastStart(),
 					draw.lastEnd(), draw.ranges(), draw.ids(), draw.lastDraw()))
 			.toList();
-		return new MonitorSnapshot.Fleet(workers, draws);
+		Set<String> clients = new HashSet<>();
+		workers.forEach((worker) -> clients.add(worker.client()));
+		draws.forEach((draw) -> clients.add(draw.client()));
+		long ranges = draws.stream().mapToLong(MonitorSnapshot.FleetDraws::ranges).sum();
+		long ids = draws.stream().mapToLong(MonitorSnapshot.FleetDraws::ids).sum();
+		return new MonitorSnapshot.Fleet(clients.size(), workers.size(), ranges, ids,
+				forOperators ? workers : null, forOperators ? draws : null);
 	}
 
 	private MonitorSnapshot.Snowflake snowflake() {

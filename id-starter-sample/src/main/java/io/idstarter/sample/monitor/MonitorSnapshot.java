@@ -3,11 +3,13 @@ package io.idstarter.sample.monitor;
 import java.time.Instant;
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import org.jspecify.annotations.Nullable;
 
 /**
  * What {@code GET /api/monitor} answers: the state of every segment key and of the Snowflake generator and its worker
- * lease.
+ * lease. Open to anyone, it leaves out what only operators may see (a store error's text, which fleet client holds
+ * what in which namespace); the admin API's {@code GET /api/admin/monitor} has those too.
  *
  * @param time when the snapshot was taken
  * @param segmentKeys the segment keys, sorted
@@ -17,13 +19,20 @@ import org.jspecify.annotations.Nullable;
 public record MonitorSnapshot(Instant time, List<SegmentKey> segmentKeys, Snowflake snowflake, Fleet fleet) {
 
 	/**
-	 * What this server did for the applications in client mode (the fleet API): worker IDs they hold and keys they
-	 * draw ranges of, as granted through this server.
+	 * What this server did for the applications in client mode (the fleet API): how many clients, worker IDs held
+	 * and ranges drawn; for operators also which client holds which worker ID and draws which key, as granted through
+	 * this server.
 	 *
-	 * @param workers worker IDs held by clients, by namespace and worker ID
-	 * @param draws ranges drawn per key and client
+	 * @param clients clients that hold a worker ID or drew a range
+	 * @param workersHeld worker IDs held by clients
+	 * @param ranges ranges drawn by clients
+	 * @param ids IDs in those ranges
+	 * @param workers worker IDs held by clients, by namespace and worker ID; operators only
+	 * @param draws ranges drawn per key and client; operators only
 	 */
-	public record Fleet(List<FleetWorker> workers, List<FleetDraws> draws) {
+	public record Fleet(int clients, int workersHeld, long ranges, long ids,
+			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<FleetWorker> workers,
+			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<FleetDraws> draws) {
 	}
 
 	/**
@@ -68,11 +77,16 @@ public record MonitorSnapshot(Instant time, List<SegmentKey> segmentKeys, Snowfl
 	 * @param lastFetchTime when the latest fetch from the store finished
 	 * @param lastFetchMillis how long the latest fetch took, in milliseconds
 	 * @param fetchInFlight whether a fetch is running (or waiting to retry)
-	 * @param lastError the store's error since the latest successful fetch
+	 * @param lastError the kind of the store's error since the latest successful fetch ({@code store-unavailable},
+	 * ...), or {@code null}
+	 * @param lastErrorTime when that error happened
+	 * @param lastErrorMessage the error's text, which may name tables, hosts and connection URLs; operators only
 	 */
 	public record SegmentKey(String key, boolean loaded, @Nullable Range current, @Nullable Range next, int step,
 			int configuredStep, long remaining, long issuedCount, double idsPerSecond, @Nullable Instant lastFetchTime,
-			@Nullable Double lastFetchMillis, boolean fetchInFlight, @Nullable String lastError) {
+			@Nullable Double lastFetchMillis, boolean fetchInFlight, @Nullable String lastError,
+			@Nullable Instant lastErrorTime,
+			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String lastErrorMessage) {
 	}
 
 	/**

@@ -1,5 +1,7 @@
 package io.idstarter.sample.web;
 
+import java.util.regex.Pattern;
+
 import io.idstarter.sample.IdServerProperties;
 
 import org.springframework.stereotype.Component;
@@ -10,10 +12,31 @@ import org.springframework.stereotype.Component;
 @Component
 class BatchLimit {
 
+	/** A decimal integer, as the decode endpoint takes its ID: no hex, no {@code +}. */
+	private static final Pattern DECIMAL = Pattern.compile("-?[0-9]{1,10}");
+
 	private final int maxCount;
 
 	BatchLimit(IdServerProperties properties) {
 		this.maxCount = properties.getBatch().getMaxCount();
+	}
+
+	/**
+	 * Parses and checks a requested batch size.
+	 * @param text the {@code count} parameter
+	 * @return the count
+	 * @throws InvalidParameterException if it is not a decimal 32-bit integer, or outside {@code [1, maxCount]}
+	 */
+	int check(String text) {
+		if (!DECIMAL.matcher(text).matches()) {
+			throw new InvalidParameterException("count", text, "must be a 32-bit integer");
+		}
+		try {
+			return check(Integer.parseInt(text));
+		}
+		catch (NumberFormatException ex) {
+			throw new InvalidParameterException("count", text, "must be a 32-bit integer");
+		}
 	}
 
 	/**

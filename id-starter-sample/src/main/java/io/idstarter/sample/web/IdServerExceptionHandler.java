@@ -181,7 +181,7 @@ public class IdServerExceptionHandler extends ResponseEntityExceptionHandler {
 	 * the log and {@link RecentErrors} (shown by the admin API), and the answer says only what happened.
 	 */
 	private ProblemDetail unavailable(String title, String code, IdGenerationException ex, String detail) {
-		logger.warn("Answered 503 {}: {}", code, ex.getMessage());
+		logger.warn("Answered 503 {}: {}", code, LogSafe.escape(ex.getMessage()));
 		this.recentErrors.record(code, ex);
 		return problem(HttpStatus.SERVICE_UNAVAILABLE, title, code, detail);
 	}

@@ -43,12 +43,13 @@ abstract class LeafIdEndpoints {
 	/**
 	 * Returns {@code count} IDs of a key, increasing, as a JSON array.
 	 * @param key the key (modes with one number space accept any key)
-	 * @param count how many, 1 to {@code id-server.batch.max-count}
+	 * @param count how many, 1 to {@code id-server.batch.max-count}, in decimal (Spring's number conversion would
+	 * read {@code 0x10} and {@code #10} as hex, which the decode endpoint refuses)
 	 * @param format {@code number} (default) or {@code string}
 	 * @return the IDs
 	 */
 	@GetMapping("/batch/{key}")
-	public Object batch(@PathVariable String key, @RequestParam int count,
+	public Object batch(@PathVariable String key, @RequestParam String count,
 			@RequestParam(defaultValue = "number") String format) {
 		IdFormat idFormat = IdFormat.of(format);
 		return idFormat.write(this.ids.nextIds(key, this.batchLimit.check(count)));

@@ -97,7 +97,8 @@ public class ProblemPagesConfiguration {
 
 	/**
 	 * The {@code /error} page: errors sent with {@code sendError} (Tomcat's TRACE refusal, a servlet's error) as
-	 * problems rather than Spring Boot's own JSON.
+	 * problems rather than Spring Boot's own JSON. A client's own {@code GET /error} is a 404, not a 500 that
+	 * server-error alerts would count.
 	 */
 	@RestController
 	static class ProblemErrorController implements ErrorController {
@@ -105,7 +106,8 @@ public class ProblemPagesConfiguration {
 		@RequestMapping("${server.error.path:${error.path:/error}}")
 		ResponseEntity<ProblemDetail> error(HttpServletRequest request) {
 			Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
-			int status = (code instanceof Integer value) ? value : 500;
+			// Asked for directly, the page has no error to show: there is no resource at this path for a client.
+			int status = (code instanceof Integer value) ? value : 404;
 			HttpStatus known = HttpStatus.resolve(status);
 			String title = (known != null) ? known.getReasonPhrase() : "Error";
 			String detail = switch (status) {
