@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "id-server.clients[0].name=shop", "id-server.clients[0].token=shop-token-0123456789",
-				"id-server.clients[0].segment-keys=outage-*", "id-server.clients[0].namespaces=*",
+				"id-server.clients[0].segment-keys=outage-*", "id-server.clients[0].namespaces=fleet-client",
 				"id-worker.segment.keys.outage-order.step=100" })
 @DirtiesContext
 @ExtendWith(OutputCaptureExtension.class)
