@@ -11,9 +11,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
+import io.etcd.jetcd.ClientBuilder;
 import io.etcd.jetcd.KeyValue;
 import io.etcd.jetcd.kv.GetResponse;
 import io.etcd.jetcd.kv.TxnResponse;
@@ -54,6 +56,14 @@ import org.slf4j.LoggerFactory;
  * margin before anyone else can take the slot. A renewal after the etcd lease expired still succeeds when nobody took
  * the slot since: the record still names this owner, and a fresh etcd lease takes over the holder key.
  *
+ * <p><b>A member without a leader</b> (cut off from the majority) holds a request until it times out, unless the
+ * client sends the header {@value #REQUIRE_LEADER_HEADER}{@code =true}; then it refuses at once with "no leader",
+ * before the request reaches the log. Such a refusal is retried within the call timeout: the client's round-robin
+ * balancer sends the retry to the next member. Build an application's own {@code Client} with
+ * {@link #requireLeader(ClientBuilder)} (the one id-starter builds from {@code id-worker.etcd.*} is); without it, a
+ * call that reaches such a member fails only when its timeout runs out, and a node that reaches the majority still
+ * loses its lease's validity whenever its renewal's calls land on the cut-off member.
+ *
  * <p>etcd answers with no wall-clock time, so {@link WorkerLease#storeTimeMillis()} is this node's clock and the
  * keeper's clock-skew guard cannot compare clocks with this store; expiry does not depend on wall clocks at all.
  * "Free for longest" is judged by the revision of a slot's last write (etcd's logical clock).
@@ -65,6 +75,21 @@ public class EtcdSequenceManager implements ISequenceManager {
 
 	/** How long one call to etcd may take when no timeout is given. */
 	public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(5);
+
+	/**
+	 * gRPC header that makes a member without a leader refuse a request at once, with "no leader", instead of holding
+	 * it until it times out; its value is {@code true}.
+	 */
+	public static final String REQUIRE_LEADER_HEADER = "hasleader";
+
+	/** What etcd answers a request that carries {@link #REQUIRE_LEADER_HEADER} when the member has no leader. */
+	private static final String NO_LEADER = "etcdserver: no leader";
+
+	/** Attempts a read or keep-alive gets within one call timeout, each a share of it. */
+	private static final int REPEATABLE_ATTEMPTS = 4;
+
+	/** Pause before a request refused for want of a leader is sent again (to the next member). */
+	private static final long NO_LEADER_RETRY_MILLIS = 50;
 
 	private static final Logger logger = LoggerFactory.getLogger(EtcdSequenceManager.class);
 
@@ -79,6 +104,19 @@ public class EtcdSequenceManager implements ISequenceManager {
 	private final Duration callTimeout;
 
 	private final String endpoints;
+
+	/**
+	 * Sets up a jetcd client as this store needs it: a member without a leader refuses each call at once
+	 * ({@value #REQUIRE_LEADER_HEADER}), and jetcd sends a refused call to the next member after
+	 * {@value #NO_LEADER_RETRY_MILLIS} ms instead of its default 500 ms, well within a lease's validity.
+	 * @param builder the builder, with the endpoints
+	 * @return the same builder
+	 */
+	public static ClientBuilder requireLeader(ClientBuilder builder) {
+		return builder.header(REQUIRE_LEADER_HEADER, "true")
+			.retryDelay(NO_LEADER_RETRY_MILLIS)
+			.retryMaxDelay(4 * NO_LEADER_RETRY_MILLIS);
+	}
 
 	/**
 	 * Creates a manager under {@value #DEFAULT_PREFIX}.
@@ -285,7 +323,7 @@ public class EtcdSequenceManager implements ISequenceManager {
 	 */
 	private boolean keepAlive(long etcdLease) throws Exception {
 		try {
-			LeaseKeepAliveResponse response = await(this.client.getLeaseClient().keepAliveOnce(etcdLease));
+			LeaseKeepAliveResponse response = repeatable(() -> this.client.getLeaseClient().keepAliveOnce(etcdLease));
 			return response.getTTL() > 0;
 		}
 		catch (ExecutionException ex) {
@@ -311,7 +349,7 @@ public class EtcdSequenceManager implements ISequenceManager {
 	}
 
 	private Map<Integer, KeyValue> range(String keyPrefix) throws Exception {
-		GetResponse response = await(this.client.getKVClient()
+		GetResponse response = repeatable(() -> this.client.getKVClient()
 			.get(bytes(keyPrefix), GetOption.builder().isPrefix(true).build()));
 		Map<Integer, KeyValue> byId = new HashMap<>();
 		for (KeyValue kv : response.getKvs()) {
@@ -327,8 +365,30 @@ public class EtcdSequenceManager implements ISequenceManager {
 	}
 
 	private @Nullable KeyValue single(String key) throws Exception {
-		GetResponse response = await(this.client.getKVClient().get(bytes(key)));
+		GetResponse response = repeatable(() -> this.client.getKVClient().get(bytes(key)));
 		return response.getKvs().isEmpty() ? null : response.getKvs().get(0);
+	}
+
+	/**
+	 * Sends a request that may be repeated (a read, a keep-alive) and, when a share of the call timeout passes
+	 * without an answer, sends it again: the client's balancer takes the next member, so a member that holds
+	 * requests (cut off from the leader, or behind a connection that died silently) costs a share, not the whole
+	 * call.
+	 */
+	private <T> T repeatable(Supplier<CompletableFuture<T>> request) throws Exception {
+		long attemptMillis = Math.max(1, this.callTimeout.toMillis() / REPEATABLE_ATTEMPTS);
+		for (int attempt = 1;; attempt++) {
+			CompletableFuture<T> future = request.get();
+			try {
+				return future.get(attemptMillis, TimeUnit.MILLISECONDS);
+			}
+			catch (TimeoutException ex) {
+				future.cancel(true);
+				if (attempt >= REPEATABLE_ATTEMPTS) {
+					throw ex;
+				}
+			}
+		}
 	}
 
 	private <T> T await(CompletableFuture<T> future) throws Exception {
@@ -362,6 +422,44 @@ public class EtcdSequenceManager implements ISequenceManager {
 	}
 
 	private <T> T call(String action, EtcdCall<T> call) {
+		long deadline = System.nanoTime() + this.callTimeout.toNanos();
+		for (;;) {
+			try {
+				return attempt(action, call);
+			}
+			catch (LeaseStoreException ex) {
+				// Refused before it reached the log: nothing of the attempt was applied, so the whole call is repeated.
+				if (!refusedForWantOfALeader(ex) || System.nanoTime() - deadline > 0) {
+					throw ex;
+				}
+				logger.debug("an etcd member without a leader refused to {}; trying the next member", action);
+				try {
+					Thread.sleep(NO_LEADER_RETRY_MILLIS);
+				}
+				catch (InterruptedException interrupted) {
+					Thread.currentThread().interrupt();
+					throw ex;
+				}
+			}
+		}
+	}
+
+	/**
+	 * Returns whether a failure is a member's refusal for want of a leader ({@link #REQUIRE_LEADER_HEADER}): the
+	 * request was not applied, and another member may take it.
+	 * @param ex the failure, or one wrapping it
+	 * @return whether it is such a refusal
+	 */
+	public static boolean refusedForWantOfALeader(Throwable ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (cause.getMessage() != null && cause.getMessage().contains(NO_LEADER)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private <T> T attempt(String action, EtcdCall<T> call) {
 		try {
 			return call.run();
 		}
