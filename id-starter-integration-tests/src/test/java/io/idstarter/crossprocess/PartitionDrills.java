@@ -320,9 +320,9 @@ abstract class PartitionDrills {
 			List<String> stops = new ArrayList<>();
 			for (long[] streak : streaks(child)) {
 				if (streak[0] >= this.cutAt - 1000) {
-					stops.add("stopped at cut+" + (streak[0] - this.cutAt) + " ms, issuing again at "
+					stops.add("stopped at cut" + signed(streak[0] - this.cutAt) + " ms, issuing again at "
 							+ ((streak[1] < 0) ? "never" : (streak[1] >= this.healAt) ? "heal+" + (streak[1] - this.healAt)
-									+ " ms" : "cut+" + (streak[1] - this.cutAt) + " ms"));
+									+ " ms" : "cut" + signed(streak[1] - this.cutAt) + " ms"));
 				}
 			}
 			text.append(stops.isEmpty() ? ", never stopped" : ", " + String.join("; ", stops));
