@@ -26,14 +26,15 @@ import static org.assertj.core.api.Assertions.fail;
 /**
  * Network partitions between real hosts: each ensemble member and each client JVM ({@link IdDrillProcess}, Snowflake
  * IDs under worker IDs leased from the ensemble) runs in a network namespace of its own ({@link NetworkLab}), and the
- * kernel drops the packets. Four drills, each with fresh clients on one ensemble the class starts once:
+ * kernel drops the packets. Five drills, each with fresh clients on one ensemble the class starts once:
  * <ol>
  * <li>the leader and client A on one side, the other two members and clients B and C on the other; C starts after
  * the cut and can only get a worker ID that A or B held; then heal;</li>
  * <li>a follower cut off from the other two members, and client A cut off from those two but still reaching the
  * follower; C as above;</li>
  * <li>one way: A's packets reach every member, their replies to A are dropped;</li>
- * <li>30% of the packets of A, B and the leader lost each way, at random, across several renewals.</li>
+ * <li>30% of the packets of A, B and the leader lost each way, at random, across several renewals;</li>
+ * <li>the leader's link down for 6 s ({@code ip link set eth0 down}), then up.</li>
  * </ol>
  * Each drill counts the IDs, checks that none was issued twice, that no worker ID was held by two clients at any
  * time nor granted while another lease on it was live ({@link LeaseHistory}), that the clients cut off stopped and
@@ -184,6 +185,18 @@ abstract class PartitionDrills {
 				}
 			}, LOSS_PERCENT + "% loss each way at A, B and leader " + leader.name);
 			run.hold(Duration.ofSeconds(15));
+			run.heal();
+			run.finish(List.of());
+		}
+	}
+
+	@Test
+	@Order(5)
+	void theLeadersLinkDownAndUpAgainNeverLetsAWorkerIdBeHeldTwice() {
+		try (Run run = new Run("e", 1)) {
+			Host leader = this.ensemble.awaitLeader(Duration.ofSeconds(30));
+			run.cut(() -> this.lab.linkDown(leader), "leader " + leader.name + "'s link down");
+			run.hold(Duration.ofSeconds(6));
 			run.heal();
 			run.finish(List.of());
 		}
