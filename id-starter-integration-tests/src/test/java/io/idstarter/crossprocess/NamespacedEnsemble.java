@@ -13,6 +13,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A three-member ZooKeeper ensemble or etcd cluster whose members each run on a {@link NetworkLab} host of their own,
  * from Debian's packages, as child processes of the test JVM. The shared ensembles of
@@ -74,7 +76,7 @@ abstract sealed class NamespacedEnsemble implements AutoCloseable {
 	 * Returns the member that leads now, as seen from the switch.
 	 * @return its host, or {@code null} when none does
 	 */
-	abstract NetworkLab.Host leader();
+	abstract NetworkLab.@Nullable Host leader();
 
 	/**
 	 * Returns whether a majority of the members serve, one of them as leader.
@@ -95,7 +97,7 @@ abstract sealed class NamespacedEnsemble implements AutoCloseable {
 	NetworkLab.Host awaitLeader(Duration timeout) {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		for (;;) {
-			NetworkLab.Host leader = hasQuorum() ? leader() : null;
+			NetworkLab.@Nullable Host leader = hasQuorum() ? leader() : null;
 			if (leader != null) {
 				return leader;
 			}
@@ -217,7 +219,7 @@ abstract sealed class NamespacedEnsemble implements AutoCloseable {
 		}
 
 		@Override
-		NetworkLab.Host leader() {
+		NetworkLab.@Nullable Host leader() {
 			for (NetworkLab.Host host : this.hosts) {
 				if (mode(host).equals("leader")) {
 					return host;
@@ -287,7 +289,7 @@ abstract sealed class NamespacedEnsemble implements AutoCloseable {
 		}
 
 		@Override
-		NetworkLab.Host leader() {
+		NetworkLab.@Nullable Host leader() {
 			for (NetworkLab.Host host : this.hosts) {
 				// endpoint status: "<endpoint>, <id>, <version>, <db size>, <is leader>, ..."
 				String status = NetworkLab.observe("ETCDCTL_API=3 etcdctl --endpoints=" + host.address

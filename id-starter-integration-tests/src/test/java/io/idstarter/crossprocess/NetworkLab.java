@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Assumptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -105,7 +106,7 @@ final class NetworkLab implements AutoCloseable {
 		}
 	}
 
-	private static String missingPrerequisite() {
+	private static @Nullable String missingPrerequisite() {
 		String uid = run("id", "-u").strip();
 		if (!uid.equals("0")) {
 			return "The partition drills create network namespaces and need root (this JVM runs as uid " + uid + ")";
@@ -125,7 +126,7 @@ final class NetworkLab implements AutoCloseable {
 		return null;
 	}
 
-	private static String which(String tool) {
+	private static @Nullable String which(String tool) {
 		String path = System.getenv().getOrDefault("PATH", "") + File.pathSeparator + "/usr/sbin:/sbin";
 		return Stream.of(path.split(File.pathSeparator)).map((dir) -> Path.of(dir, tool)).filter(Files::isExecutable)
 			.map(Path::toString).findFirst().orElse(null);
@@ -270,7 +271,7 @@ final class NetworkLab implements AutoCloseable {
 	 * @param script a {@code bash} script
 	 * @return its output, or {@code null} if it failed or ran longer than 5 s
 	 */
-	static String observe(String script) {
+	static @Nullable String observe(String script) {
 		try {
 			return run(List.of("ip", "netns", "exec", SWITCH, "timeout", "5", "bash", "-c", script));
 		}
