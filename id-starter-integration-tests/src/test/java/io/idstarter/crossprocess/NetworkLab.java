@@ -85,16 +85,17 @@ final class NetworkLab implements AutoCloseable {
 	static NetworkLab create() {
 		String problem = missingPrerequisite();
 		if (problem != null) {
-			if ("skip".equalsIgnoreCase(System.getenv(OPT_OUT))) {
-				Assumptions.abort(problem + "; skipped because " + OPT_OUT + "=skip");
-			}
-			throw new IllegalStateException(problem + ". Run the tests as root after scripts/ensure-test-services.sh "
-					+ "(which installs iproute2 and nftables), or set " + OPT_OUT + "=skip to skip the partition drills");
+			throw unavailable(problem);
 		}
 		NetworkLab lab = lock();
 		try {
 			lab.removeStale();
-			run("ip", "netns", "add", SWITCH);
+			try {
+				run("ip", "netns", "add", SWITCH);
+			}
+			catch (IllegalStateException ex) {
+				throw unavailable("The partition drills cannot create a network namespace: " + ex.getMessage());
+			}
 			inSwitch("ip", "link", "add", "br0", "type", "bridge");
 			inSwitch("ip", "link", "set", "br0", "up");
 			inSwitch("ip", "addr", "add", OBSERVER_ADDRESS + "/24", "dev", "br0");
@@ -104,6 +105,17 @@ final class NetworkLab implements AutoCloseable {
 			lab.close();
 			throw ex;
 		}
+	}
+
+	/**
+	 * Skips the drills if {@value #OPT_OUT} says so, else returns the failure that says what is missing.
+	 */
+	private static IllegalStateException unavailable(String problem) {
+		if ("skip".equalsIgnoreCase(System.getenv(OPT_OUT))) {
+			Assumptions.abort(problem + "; skipped because " + OPT_OUT + "=skip");
+		}
+		return new IllegalStateException(problem + ". Run the tests as root after scripts/ensure-test-services.sh "
+				+ "(which installs iproute2 and nftables), or set " + OPT_OUT + "=skip to skip the partition drills");
 	}
 
 	private static @Nullable String missingPrerequisite() {
