@@ -212,8 +212,8 @@ public class EtcdSequenceManager implements ISequenceManager {
 		long floor = (previous != null) ? previous.mark() : -1;
 		String token = UUID.randomUUID().toString();
 		long mark = Math.max(floor, request.timestampCeiling());
-		long etcdLease = await(this.client.getLeaseClient().grant(ttlSeconds(request.ttl()))).getID();
-		TxnResponse response = await(this.client.getKVClient()
+		long etcdLease = await(() -> this.client.getLeaseClient().grant(ttlSeconds(request.ttl()))).getID();
+		TxnResponse response = await(() -> this.client.getKVClient()
 			.txn()
 			.If(new Cmp(bytes(base + "holders/" + workerId), Cmp.Op.EQUAL, CmpTarget.createRevision(0)),
 					new Cmp(bytes(recordKey), Cmp.Op.EQUAL,
@@ -256,17 +256,19 @@ public class EtcdSequenceManager implements ISequenceManager {
 			Cmp recordUnchanged = new Cmp(bytes(recordKey), Cmp.Op.EQUAL, CmpTarget.modRevision(slot.getModRevision()));
 			TxnResponse response;
 			if (holder != null) {
-				response = await(this.client.getKVClient()
+				Cmp holderUnchanged = new Cmp(bytes(holderKey), Cmp.Op.EQUAL,
+						CmpTarget.modRevision(holder.getModRevision()));
+				response = await(() -> this.client.getKVClient()
 					.txn()
-					.If(new Cmp(bytes(holderKey), Cmp.Op.EQUAL, CmpTarget.modRevision(holder.getModRevision())),
+					.If(holderUnchanged,
 							recordUnchanged)
 					.Then(Op.put(bytes(recordKey), updated, PutOption.DEFAULT))
 					.commit());
 			}
 			else {
 				// The etcd lease expired and nobody took the slot since: hold it under a fresh etcd lease.
-				long etcdLease = await(this.client.getLeaseClient().grant(ttlSeconds(lease.ttl()))).getID();
-				response = await(this.client.getKVClient()
+				long etcdLease = await(() -> this.client.getLeaseClient().grant(ttlSeconds(lease.ttl()))).getID();
+				response = await(() -> this.client.getKVClient()
 					.txn()
 					.If(new Cmp(bytes(holderKey), Cmp.Op.EQUAL, CmpTarget.createRevision(0)), recordUnchanged)
 					.Then(Op.put(bytes(holderKey), bytes(lease.ownerToken() + " " + record.instance()),
@@ -304,7 +306,7 @@ public class EtcdSequenceManager implements ISequenceManager {
 			long mark = (lastIssuedTimestamp >= 0) ? Math.max(lastIssuedTimestamp, lease.timestampFloor())
 					: record.mark();
 			KeyValue holder = single(holderKey);
-			TxnResponse response = await(this.client.getKVClient()
+			TxnResponse response = await(() -> this.client.getKVClient()
 				.txn()
 				.If(new Cmp(bytes(recordKey), Cmp.Op.EQUAL, CmpTarget.modRevision(slot.getModRevision())))
 				.Then(Op.put(bytes(recordKey), new Record(mark, FREE, record.instance()).bytes(), PutOption.DEFAULT),
@@ -337,7 +339,7 @@ public class EtcdSequenceManager implements ISequenceManager {
 
 	private void revokeQuietly(long etcdLease) {
 		try {
-			await(this.client.getLeaseClient().revoke(etcdLease));
+			await(() -> this.client.getLeaseClient().revoke(etcdLease));
 		}
 		catch (Exception ex) {
 			// It expires by itself; nothing is attached to it.
@@ -370,34 +372,49 @@ public class EtcdSequenceManager implements ISequenceManager {
 	}
 
 	/**
-	 * Sends a request that may be repeated (a read, a keep-alive) and, when a share of the call timeout passes
-	 * without an answer, sends it again: the client's balancer takes the next member, so a member that holds
-	 * requests (cut off from the leader, or behind a connection that died silently) costs a share, not the whole
-	 * call.
+	 * Sends a write (or anything that must not be sent twice once it may have been applied).
+	 */
+	private <T> T await(Supplier<CompletableFuture<T>> request) throws Exception {
+		return send(request, false);
+	}
+
+	/**
+	 * Sends a request that may be repeated: a read, or a keep-alive.
 	 */
 	private <T> T repeatable(Supplier<CompletableFuture<T>> request) throws Exception {
-		long attemptMillis = Math.max(1, this.callTimeout.toMillis() / REPEATABLE_ATTEMPTS);
-		for (int attempt = 1;; attempt++) {
+		return send(request, true);
+	}
+
+	/**
+	 * Sends a request, and sends it again within the call timeout when a member without a leader refused it (it was
+	 * not applied) or, if it may be repeated, when a share of the timeout passed without an answer. Each new request
+	 * goes to the next member (the client's round-robin balancer), so a member cut off from the majority, or behind a
+	 * connection that died silently, costs a refusal or a share of the timeout, not the whole call. Only the request
+	 * is repeated, never the calls before it: a fixed number of calls per attempt could otherwise land on the same
+	 * member every time.
+	 */
+	private <T> T send(Supplier<CompletableFuture<T>> request, boolean repeatable) throws Exception {
+		long deadline = System.nanoTime() + this.callTimeout.toNanos();
+		long attemptNanos = repeatable ? this.callTimeout.toNanos() / REPEATABLE_ATTEMPTS : this.callTimeout.toNanos();
+		for (;;) {
+			long left = deadline - System.nanoTime();
 			CompletableFuture<T> future = request.get();
 			try {
-				return future.get(attemptMillis, TimeUnit.MILLISECONDS);
+				return future.get(Math.max(1, Math.min(attemptNanos, left)), TimeUnit.NANOSECONDS);
 			}
 			catch (TimeoutException ex) {
 				future.cancel(true);
-				if (attempt >= REPEATABLE_ATTEMPTS) {
+				if (!repeatable || System.nanoTime() - deadline >= 0) {
 					throw ex;
 				}
 			}
-		}
-	}
-
-	private <T> T await(CompletableFuture<T> future) throws Exception {
-		try {
-			return future.get(this.callTimeout.toMillis(), TimeUnit.MILLISECONDS);
-		}
-		catch (TimeoutException ex) {
-			future.cancel(true);
-			throw ex;
+			catch (ExecutionException ex) {
+				if (!refusedForWantOfALeader(ex) || System.nanoTime() - deadline >= 0) {
+					throw ex;
+				}
+				logger.debug("an etcd member without a leader refused a request; sending it to the next member");
+				Thread.sleep(NO_LEADER_RETRY_MILLIS);
+			}
 		}
 	}
 
@@ -421,29 +438,6 @@ public class EtcdSequenceManager implements ISequenceManager {
 				+ "' is no longer leased to this owner (" + why + "); stop issuing and borrow again";
 	}
 
-	private <T> T call(String action, EtcdCall<T> call) {
-		long deadline = System.nanoTime() + this.callTimeout.toNanos();
-		for (;;) {
-			try {
-				return attempt(action, call);
-			}
-			catch (LeaseStoreException ex) {
-				// Refused before it reached the log: nothing of the attempt was applied, so the whole call is repeated.
-				if (!refusedForWantOfALeader(ex) || System.nanoTime() - deadline > 0) {
-					throw ex;
-				}
-				logger.debug("an etcd member without a leader refused to {}; trying the next member", action);
-				try {
-					Thread.sleep(NO_LEADER_RETRY_MILLIS);
-				}
-				catch (InterruptedException interrupted) {
-					Thread.currentThread().interrupt();
-					throw ex;
-				}
-			}
-		}
-	}
-
 	/**
 	 * Returns whether a failure is a member's refusal for want of a leader ({@link #REQUIRE_LEADER_HEADER}): the
 	 * request was not applied, and another member may take it.
@@ -459,7 +453,7 @@ public class EtcdSequenceManager implements ISequenceManager {
 		return false;
 	}
 
-	private <T> T attempt(String action, EtcdCall<T> call) {
+	private <T> T call(String action, EtcdCall<T> call) {
 		try {
 			return call.run();
 		}
