@@ -260,8 +260,7 @@ public class EtcdSequenceManager implements ISequenceManager {
 						CmpTarget.modRevision(holder.getModRevision()));
 				response = await(() -> this.client.getKVClient()
 					.txn()
-					.If(holderUnchanged,
-							recordUnchanged)
+					.If(holderUnchanged, recordUnchanged)
 					.Then(Op.put(bytes(recordKey), updated, PutOption.DEFAULT))
 					.commit());
 			}
