@@ -13,6 +13,8 @@
 # name external ones instead.
 # Also installs Debian's Chromium and ChromeDriver for the sample server's browser test (monitor page) when missing,
 # and the spin model checker (with gcc) that checks verification/lease.pml.
+# Also installs iproute2 and nftables for the partition drills, which run ensemble members and clients in network
+# namespaces of their own and drop packets between them with nft (they change nothing outside those namespaces).
 set -euo pipefail
 
 log() { printf '[ensure-test-services] %s\n' "$*"; }
@@ -283,6 +285,13 @@ ensure_spin() {
   log "spin ready: $(spin -V 2>/dev/null | head -n 1)"
 }
 
+ensure_netns_tools() {
+  # PartitionIntegrationTests: ip netns, veth and a bridge (iproute2); drops, one-way drops and loss (nftables).
+  command -v ip >/dev/null || install_packages iproute2
+  command -v nft >/dev/null || install_packages nftables
+  log "network namespace tools ready: $(ip -V 2>/dev/null), $(nft --version 2>/dev/null)"
+}
+
 ensure_postgres
 ensure_mariadb
 ensure_redis
@@ -291,3 +300,4 @@ ensure_zookeeper
 ensure_etcd
 ensure_chromium
 ensure_spin
+ensure_netns_tools

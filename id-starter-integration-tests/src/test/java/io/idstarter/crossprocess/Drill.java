@@ -72,7 +72,22 @@ final class Drill implements AutoCloseable {
 	 * @return the child
 	 */
 	DrillChild launch(String label, String node, long count, long rate, String... extraArgs) {
-		List<String> command = new ArrayList<>();
+		return launchOn(List.of(), label, node, count, rate, extraArgs);
+	}
+
+	/**
+	 * Launches a child through a command that runs it elsewhere, such as {@code ip netns exec <namespace>}; the
+	 * command must exec the child, so that its process is the child's.
+	 * @param prefix the command and its arguments, before the child's {@code java}
+	 * @param label its name, unique in the run
+	 * @param node the node it stands for: restarts of a node share its worker-ID cache file
+	 * @param count IDs per thread
+	 * @param rate IDs per second per thread, 0 for as fast as it can
+	 * @param extraArgs further {@code --name=value} options of {@link IdDrillProcess}
+	 * @return the child
+	 */
+	DrillChild launchOn(List<String> prefix, String label, String node, long count, long rate, String... extraArgs) {
+		List<String> command = new ArrayList<>(prefix);
 		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
 		command.add("-Xmx128m");
 		command.add("-XX:+UseSerialGC");
@@ -89,7 +104,7 @@ final class Drill implements AutoCloseable {
 		command.add("--threads=" + this.settings.threads());
 		command.add("--count=" + count);
 		command.add("--rate=" + rate);
-		command.add("--go=" + this.directory.resolve("go"));
+		command.add("--go=" + goFile());
 		command.add("--finish=" + this.directory.resolve("finish"));
 		command.add("--key=" + this.settings.key());
 		command.add("--max-step=" + this.settings.maxStep());
@@ -137,6 +152,14 @@ final class Drill implements AutoCloseable {
 	 */
 	Path cacheFile(String node) {
 		return this.directory.resolve(node + ".worker-id");
+	}
+
+	/**
+	 * Returns the file whose existence lets children issue ({@link #go()}).
+	 * @return the file, which may not exist yet
+	 */
+	Path goFile() {
+		return this.directory.resolve("go");
 	}
 
 	/**

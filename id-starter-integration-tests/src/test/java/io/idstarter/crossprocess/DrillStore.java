@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import com.mongodb.ConnectionString;
 import com.mongodb.MongoClientSettings;
@@ -416,13 +417,24 @@ abstract sealed class DrillStore implements AutoCloseable {
 			String[] endpoints = Arrays.stream(spec.url().substring("etcd://".length()).split(","))
 				.map((endpoint) -> "http://" + endpoint)
 				.toArray(String[]::new);
-			this.client = Client.builder().endpoints(endpoints).connectTimeout(timeouts.connect()).build();
-			// Connect before the drill starts, as the auto-configuration does: a busy machine's first call is slow.
-			try {
-				this.client.getClusterClient().listMember().get(30, TimeUnit.SECONDS);
-			}
-			catch (Exception ex) {
-				throw new IllegalStateException("no answer from etcd " + spec.url() + " within 30 s", ex);
+			// Built as the auto-configuration builds it: a member without a leader refuses at once.
+			this.client = EtcdSequenceManager.requireLeader(Client.builder()
+				.endpoints(endpoints)
+				.connectTimeout(timeouts.connect())).build();
+			// Connect before the drill starts, as the auto-configuration does: a busy machine's first call is slow,
+			// and a member cut off from the leader refuses (the next attempt goes to the next member).
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+			for (;;) {
+				try {
+					this.client.getClusterClient().listMember().get(30, TimeUnit.SECONDS);
+					break;
+				}
+				catch (Exception ex) {
+					if (!EtcdSequenceManager.refusedForWantOfALeader(ex) || System.nanoTime() - deadline > 0) {
+						throw new IllegalStateException("no answer from etcd " + spec.url() + " within 30 s", ex);
+					}
+					LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+				}
 			}
 			use(new EtcdSequenceManager(this.client, this.prefix, timeouts.command(), String.join(",", endpoints)));
 		}

@@ -47,7 +47,8 @@ import io.idstarter.time.TimeSource;
  * segments {@code key} and {@code max-step}; for Snowflake {@code worker-bits}, {@code ttl-ms}, {@code heartbeat-ms},
  * {@code margin-ms}, {@code cache} (the worker-ID cache file), {@code startup-timeout-ms} (how long to retry while
  * every worker ID is taken) and optionally {@code sequence-bits} (fewer sequence bits, more timestamp bits); and
- * optionally {@code stop} (a file whose existence ends the issuing early, as if every thread had issued its count).
+ * optionally {@code stop} (a file whose existence ends the issuing early, as if every thread had issued its count)
+ * and {@code timeouts} ({@code short} for {@link DrillStore#SHORT}, else {@link DrillStore#RELAXED}).
  * Exits 0 when every thread issued its count (or was stopped), 1 otherwise.
  */
 public final class IdDrillProcess {
@@ -109,7 +110,9 @@ public final class IdDrillProcess {
 
 	private int run() throws Exception {
 		this.events.record("start", "pid=" + ProcessHandle.current().pid() + " mode=" + this.mode);
-		try (DrillStore store = DrillStore.open(this.spec)) {
+		DrillStore.Timeouts timeouts = "short".equals(this.options.get("timeouts")) ? DrillStore.SHORT
+				: DrillStore.RELAXED;
+		try (DrillStore store = DrillStore.open(this.spec, timeouts)) {
 			Generator generator = (this.mode == DrillMode.SNOWFLAKE) ? startSnowflake(store) : startSegments(store);
 			try {
 				awaitFile("go");

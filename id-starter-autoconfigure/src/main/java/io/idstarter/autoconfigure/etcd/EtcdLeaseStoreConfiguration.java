@@ -1,7 +1,9 @@
 package io.idstarter.autoconfigure.etcd;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import javax.net.ssl.SSLException;
@@ -50,9 +52,10 @@ public final class EtcdLeaseStoreConfiguration {
 		@Bean(destroyMethod = "close")
 		Client idWorkerEtcdClient(IdWorkerProperties properties) {
 			IdWorkerProperties.Etcd etcd = properties.getEtcd();
-			ClientBuilder builder = Client.builder()
+			// A member cut off from the leader refuses at once instead of holding each call until it times out.
+			ClientBuilder builder = EtcdSequenceManager.requireLeader(Client.builder()
 				.endpoints(etcd.getEndpoints().toArray(String[]::new))
-				.connectTimeout(etcd.getConnectTimeout());
+				.connectTimeout(etcd.getConnectTimeout()));
 			if (etcd.getUser() != null && etcd.getPassword() != null) {
 				builder.user(ByteSequence.from(etcd.getUser(), StandardCharsets.UTF_8))
 					.password(ByteSequence.from(etcd.getPassword(), StandardCharsets.UTF_8));
@@ -92,7 +95,7 @@ public final class EtcdLeaseStoreConfiguration {
 		String endpoints = etcd.getEndpoints().isEmpty() ? "(the application's etcd Client)"
 				: String.join(",", etcd.getEndpoints());
 		try {
-			client.getClusterClient().listMember().get(etcd.getConnectTimeout().toMillis(), TimeUnit.MILLISECONDS);
+			listMembers(client, etcd.getConnectTimeout());
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -106,6 +109,26 @@ public final class EtcdLeaseStoreConfiguration {
 					ex);
 		}
 		return new EtcdSequenceManager(client, etcd.getPrefix(), etcd.getCallTimeout(), endpoints);
+	}
+
+	/**
+	 * Asks for the member list until a member with a leader answers: one cut off from the majority refuses, and the
+	 * client sends the next attempt to the next member.
+	 */
+	private static void listMembers(Client client, Duration timeout) throws Exception {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		for (;;) {
+			try {
+				client.getClusterClient().listMember().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+				return;
+			}
+			catch (ExecutionException ex) {
+				if (!EtcdSequenceManager.refusedForWantOfALeader(ex) || System.nanoTime() - deadline > 0) {
+					throw ex;
+				}
+				Thread.sleep(50);
+			}
+		}
 	}
 
 	/**

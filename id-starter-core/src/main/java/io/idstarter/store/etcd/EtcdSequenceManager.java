@@ -11,9 +11,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
+import io.etcd.jetcd.ClientBuilder;
 import io.etcd.jetcd.KeyValue;
 import io.etcd.jetcd.kv.GetResponse;
 import io.etcd.jetcd.kv.TxnResponse;
@@ -54,6 +56,14 @@ import org.slf4j.LoggerFactory;
  * margin before anyone else can take the slot. A renewal after the etcd lease expired still succeeds when nobody took
  * the slot since: the record still names this owner, and a fresh etcd lease takes over the holder key.
  *
+ * <p><b>A member without a leader</b> (cut off from the majority) holds a request until it times out, unless the
+ * client sends the header {@value #REQUIRE_LEADER_HEADER}{@code =true}; then it refuses at once with "no leader",
+ * before the request reaches the log. Such a refusal is retried within the call timeout: the client's round-robin
+ * balancer sends the retry to the next member. Build an application's own {@code Client} with
+ * {@link #requireLeader(ClientBuilder)} (the one id-starter builds from {@code id-worker.etcd.*} is); without it, a
+ * call that reaches such a member fails only when its timeout runs out, and a node that reaches the majority still
+ * loses its lease's validity whenever its renewal's calls land on the cut-off member.
+ *
  * <p>etcd answers with no wall-clock time, so {@link WorkerLease#storeTimeMillis()} is this node's clock and the
  * keeper's clock-skew guard cannot compare clocks with this store; expiry does not depend on wall clocks at all.
  * "Free for longest" is judged by the revision of a slot's last write (etcd's logical clock).
@@ -65,6 +75,21 @@ public class EtcdSequenceManager implements ISequenceManager {
 
 	/** How long one call to etcd may take when no timeout is given. */
 	public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(5);
+
+	/**
+	 * gRPC header that makes a member without a leader refuse a request at once, with "no leader", instead of holding
+	 * it until it times out; its value is {@code true}.
+	 */
+	public static final String REQUIRE_LEADER_HEADER = "hasleader";
+
+	/** What etcd answers a request that carries {@link #REQUIRE_LEADER_HEADER} when the member has no leader. */
+	private static final String NO_LEADER = "etcdserver: no leader";
+
+	/** Attempts a read or keep-alive gets within one call timeout, each a share of it. */
+	private static final int REPEATABLE_ATTEMPTS = 4;
+
+	/** Pause before a request refused for want of a leader is sent again (to the next member). */
+	private static final long NO_LEADER_RETRY_MILLIS = 50;
 
 	private static final Logger logger = LoggerFactory.getLogger(EtcdSequenceManager.class);
 
@@ -79,6 +104,19 @@ public class EtcdSequenceManager implements ISequenceManager {
 	private final Duration callTimeout;
 
 	private final String endpoints;
+
+	/**
+	 * Sets up a jetcd client as this store needs it: a member without a leader refuses each call at once
+	 * ({@value #REQUIRE_LEADER_HEADER}), and jetcd sends a refused call to the next member after
+	 * {@value #NO_LEADER_RETRY_MILLIS} ms instead of its default 500 ms, well within a lease's validity.
+	 * @param builder the builder, with the endpoints
+	 * @return the same builder
+	 */
+	public static ClientBuilder requireLeader(ClientBuilder builder) {
+		return builder.header(REQUIRE_LEADER_HEADER, "true")
+			.retryDelay(NO_LEADER_RETRY_MILLIS)
+			.retryMaxDelay(4 * NO_LEADER_RETRY_MILLIS);
+	}
 
 	/**
 	 * Creates a manager under {@value #DEFAULT_PREFIX}.
@@ -174,8 +212,8 @@ public class EtcdSequenceManager implements ISequenceManager {
 		long floor = (previous != null) ? previous.mark() : -1;
 		String token = UUID.randomUUID().toString();
 		long mark = Math.max(floor, request.timestampCeiling());
-		long etcdLease = await(this.client.getLeaseClient().grant(ttlSeconds(request.ttl()))).getID();
-		TxnResponse response = await(this.client.getKVClient()
+		long etcdLease = await(() -> this.client.getLeaseClient().grant(ttlSeconds(request.ttl()))).getID();
+		TxnResponse response = await(() -> this.client.getKVClient()
 			.txn()
 			.If(new Cmp(bytes(base + "holders/" + workerId), Cmp.Op.EQUAL, CmpTarget.createRevision(0)),
 					new Cmp(bytes(recordKey), Cmp.Op.EQUAL,
@@ -218,17 +256,18 @@ public class EtcdSequenceManager implements ISequenceManager {
 			Cmp recordUnchanged = new Cmp(bytes(recordKey), Cmp.Op.EQUAL, CmpTarget.modRevision(slot.getModRevision()));
 			TxnResponse response;
 			if (holder != null) {
-				response = await(this.client.getKVClient()
+				Cmp holderUnchanged = new Cmp(bytes(holderKey), Cmp.Op.EQUAL,
+						CmpTarget.modRevision(holder.getModRevision()));
+				response = await(() -> this.client.getKVClient()
 					.txn()
-					.If(new Cmp(bytes(holderKey), Cmp.Op.EQUAL, CmpTarget.modRevision(holder.getModRevision())),
-							recordUnchanged)
+					.If(holderUnchanged, recordUnchanged)
 					.Then(Op.put(bytes(recordKey), updated, PutOption.DEFAULT))
 					.commit());
 			}
 			else {
 				// The etcd lease expired and nobody took the slot since: hold it under a fresh etcd lease.
-				long etcdLease = await(this.client.getLeaseClient().grant(ttlSeconds(lease.ttl()))).getID();
-				response = await(this.client.getKVClient()
+				long etcdLease = await(() -> this.client.getLeaseClient().grant(ttlSeconds(lease.ttl()))).getID();
+				response = await(() -> this.client.getKVClient()
 					.txn()
 					.If(new Cmp(bytes(holderKey), Cmp.Op.EQUAL, CmpTarget.createRevision(0)), recordUnchanged)
 					.Then(Op.put(bytes(holderKey), bytes(lease.ownerToken() + " " + record.instance()),
@@ -266,7 +305,7 @@ public class EtcdSequenceManager implements ISequenceManager {
 			long mark = (lastIssuedTimestamp >= 0) ? Math.max(lastIssuedTimestamp, lease.timestampFloor())
 					: record.mark();
 			KeyValue holder = single(holderKey);
-			TxnResponse response = await(this.client.getKVClient()
+			TxnResponse response = await(() -> this.client.getKVClient()
 				.txn()
 				.If(new Cmp(bytes(recordKey), Cmp.Op.EQUAL, CmpTarget.modRevision(slot.getModRevision())))
 				.Then(Op.put(bytes(recordKey), new Record(mark, FREE, record.instance()).bytes(), PutOption.DEFAULT),
@@ -285,7 +324,7 @@ public class EtcdSequenceManager implements ISequenceManager {
 	 */
 	private boolean keepAlive(long etcdLease) throws Exception {
 		try {
-			LeaseKeepAliveResponse response = await(this.client.getLeaseClient().keepAliveOnce(etcdLease));
+			LeaseKeepAliveResponse response = repeatable(() -> this.client.getLeaseClient().keepAliveOnce(etcdLease));
 			return response.getTTL() > 0;
 		}
 		catch (ExecutionException ex) {
@@ -299,7 +338,7 @@ public class EtcdSequenceManager implements ISequenceManager {
 
 	private void revokeQuietly(long etcdLease) {
 		try {
-			await(this.client.getLeaseClient().revoke(etcdLease));
+			await(() -> this.client.getLeaseClient().revoke(etcdLease));
 		}
 		catch (Exception ex) {
 			// It expires by itself; nothing is attached to it.
@@ -311,7 +350,7 @@ public class EtcdSequenceManager implements ISequenceManager {
 	}
 
 	private Map<Integer, KeyValue> range(String keyPrefix) throws Exception {
-		GetResponse response = await(this.client.getKVClient()
+		GetResponse response = repeatable(() -> this.client.getKVClient()
 			.get(bytes(keyPrefix), GetOption.builder().isPrefix(true).build()));
 		Map<Integer, KeyValue> byId = new HashMap<>();
 		for (KeyValue kv : response.getKvs()) {
@@ -327,17 +366,54 @@ public class EtcdSequenceManager implements ISequenceManager {
 	}
 
 	private @Nullable KeyValue single(String key) throws Exception {
-		GetResponse response = await(this.client.getKVClient().get(bytes(key)));
+		GetResponse response = repeatable(() -> this.client.getKVClient().get(bytes(key)));
 		return response.getKvs().isEmpty() ? null : response.getKvs().get(0);
 	}
 
-	private <T> T await(CompletableFuture<T> future) throws Exception {
-		try {
-			return future.get(this.callTimeout.toMillis(), TimeUnit.MILLISECONDS);
-		}
-		catch (TimeoutException ex) {
-			future.cancel(true);
-			throw ex;
+	/**
+	 * Sends a write (or anything that must not be sent twice once it may have been applied).
+	 */
+	private <T> T await(Supplier<CompletableFuture<T>> request) throws Exception {
+		return send(request, false);
+	}
+
+	/**
+	 * Sends a request that may be repeated: a read, or a keep-alive.
+	 */
+	private <T> T repeatable(Supplier<CompletableFuture<T>> request) throws Exception {
+		return send(request, true);
+	}
+
+	/**
+	 * Sends a request, and sends it again within the call timeout when a member without a leader refused it (it was
+	 * not applied) or, if it may be repeated, when a share of the timeout passed without an answer. Each new request
+	 * goes to the next member (the client's round-robin balancer), so a member cut off from the majority, or behind a
+	 * connection that died silently, costs a refusal or a share of the timeout, not the whole call. Only the request
+	 * is repeated, never the calls before it: a fixed number of calls per attempt could otherwise land on the same
+	 * member every time.
+	 */
+	private <T> T send(Supplier<CompletableFuture<T>> request, boolean repeatable) throws Exception {
+		long deadline = System.nanoTime() + this.callTimeout.toNanos();
+		long attemptNanos = repeatable ? this.callTimeout.toNanos() / REPEATABLE_ATTEMPTS : this.callTimeout.toNanos();
+		for (;;) {
+			long left = deadline - System.nanoTime();
+			CompletableFuture<T> future = request.get();
+			try {
+				return future.get(Math.max(1, Math.min(attemptNanos, left)), TimeUnit.NANOSECONDS);
+			}
+			catch (TimeoutException ex) {
+				future.cancel(true);
+				if (!repeatable || System.nanoTime() - deadline >= 0) {
+					throw ex;
+				}
+			}
+			catch (ExecutionException ex) {
+				if (!refusedForWantOfALeader(ex) || System.nanoTime() - deadline >= 0) {
+					throw ex;
+				}
+				logger.debug("an etcd member without a leader refused a request; sending it to the next member");
+				Thread.sleep(NO_LEADER_RETRY_MILLIS);
+			}
 		}
 	}
 
@@ -359,6 +435,21 @@ public class EtcdSequenceManager implements ISequenceManager {
 	private static String lost(WorkerLease lease, String why) {
 		return "worker id " + lease.workerId() + " of namespace '" + lease.namespace()
 				+ "' is no longer leased to this owner (" + why + "); stop issuing and borrow again";
+	}
+
+	/**
+	 * Returns whether a failure is a member's refusal for want of a leader ({@link #REQUIRE_LEADER_HEADER}): the
+	 * request was not applied, and another member may take it.
+	 * @param ex the failure, or one wrapping it
+	 * @return whether it is such a refusal
+	 */
+	public static boolean refusedForWantOfALeader(Throwable ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (cause.getMessage() != null && cause.getMessage().contains(NO_LEADER)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private <T> T call(String action, EtcdCall<T> call) {
