@@ -5,8 +5,10 @@ import java.nio.file.Path;
 import io.idstarter.IdGenerationException;
 
 /**
- * Thrown when this node's segment marks file exists but cannot be read or is corrupt. Ignoring it would drop the
- * node's guard against a segment store that lost writes, so nothing starts on it.
+ * Thrown when this node's segment marks file cannot be used: at start, it exists but cannot be read or is corrupt
+ * (ignoring it would drop the node's guard against a segment store that lost writes, so nothing starts on it); while
+ * running, a new mark cannot be written (a full disk, a file system remounted read-only), so the range it belongs to
+ * is held back until it can.
  */
 public class SegmentMarksException extends IdGenerationException {
 
@@ -15,14 +17,30 @@ public class SegmentMarksException extends IdGenerationException {
 	private final transient Path file;
 
 	/**
-	 * Creates the exception.
+	 * Creates the exception for a file that cannot be read.
 	 * @param file the marks file
 	 * @param reason what is wrong with it
 	 * @param cause the underlying error
 	 */
 	public SegmentMarksException(Path file, String reason, Throwable cause) {
-		super("Cannot read the segment marks file " + file + " (" + reason + ")", cause);
+		this("Cannot read the segment marks file " + file + " (" + reason + ")", file, cause);
+	}
+
+	private SegmentMarksException(String message, Path file, Throwable cause) {
+		super(message, cause);
 		this.file = file;
+	}
+
+	/**
+	 * Returns the exception for a file that cannot be written.
+	 * @param file the marks file
+	 * @param cause the underlying error
+	 * @return the exception
+	 */
+	static SegmentMarksException unwritable(Path file, Exception cause) {
+		return new SegmentMarksException("Cannot write the segment marks file " + file + " (" + cause
+				+ "); the segment store is not at fault: free space on the file system or make the file writable",
+				file, cause);
 	}
 
 	public Path file() {
