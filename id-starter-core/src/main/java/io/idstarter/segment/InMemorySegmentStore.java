@@ -61,7 +61,7 @@ public final class InMemorySegmentStore implements SegmentStore, SegmentKeyAdmin
 				throw new SegmentKeyExhaustedException(key, String.format(Locale.ROOT,
 						"Range of key '%s' would pass Long.MAX_VALUE: max_id %d + step %d; the key is used up, "
 								+ "move to a new key",
-						key, start, size));
+						key, start, size), Long.MAX_VALUE - start);
 			}
 			if (entry.maxId.compareAndSet(start, start + size)) {
 				return new SegmentAllocation(key, start, start + size, configuredStep);

@@ -52,6 +52,15 @@ final class SegmentFetcher {
 	 * operator who raised the key's max_id is picked up within an interval. Waiters already parked are woken by
 	 * completing the segment's `successor` exceptionally after a fresh future was put in its place for the retry.
 	 *
+	 * Marks file that cannot be written (a full disk, a read-only remount): the range the store gave is kept in the
+	 * Fetch (`pending`) and only the write is retried, with the growing delay of a failed call; the range is neither
+	 * served before its mark is on disk nor thrown away, so an outage of the disk does not burn a range per retry.
+	 *
+	 * End of a key: a step larger than what is left of the key (below Long.MAX_VALUE) is cut to what is left, which
+	 * the store reports with its refusal (SegmentKeyExhaustedException.remaining; halved when it cannot say), and that
+	 * last range is served. Once nothing is left, the key is used up for good: the fetch fails, `usedUp` is set, and
+	 * callers get SegmentKeyExhaustedException at once instead of waiting out maxWait at every call.
+	 *
 	 * Only the Fetch writes the statistics below; one Fetch runs per key at a time, because a segment's successor is
 	 * requested only once the segment is current, which is after its own fetch completed.
 	 */
@@ -132,6 +141,9 @@ final class SegmentFetcher {
 	/** Set when the store answered below the key's high mark; null again once a range passes. */
 	private volatile @Nullable StoreRegressionException regression;
 
+	/** Set once the key has no numbers left; never cleared. */
+	private volatile @Nullable SegmentKeyExhaustedException usedUp;
+
 	SegmentFetcher(SegmentBuffer buffer, SegmentStore store, SegmentOptions options, TimeSource time,
 			IdWorkerListener listener, Executor executor, PrefetchDispatcher dispatcher,
 			ScheduledExecutorService scheduler, SegmentMarks marks) {
@@ -205,6 +217,14 @@ final class SegmentFetcher {
 		return this.regression;
 	}
 
+	/**
+	 * Returns why the key issues no more numbers, once the store has none left of it.
+	 * @return the store's refusal, or null while the key has numbers left
+	 */
+	@Nullable SegmentKeyExhaustedException usedUp() {
+		return this.usedUp;
+	}
+
 	int step() {
 		return this.step;
 	}
@@ -241,6 +261,12 @@ final class SegmentFetcher {
 	}
 
 	/**
+	 * A range the store gave, with the step asked for and when the store call started and ended (monotonic time).
+	 */
+	private record Pending(SegmentAllocation allocation, int step, long callStart, long callEnd) {
+	}
+
+	/**
 	 * Fetches the successor of one segment, retrying with a growing delay until it succeeds or the buffer retires.
 	 * Runs on the prefetch executor, or on a waiting caller that claimed a queued attempt first.
 	 */
@@ -253,6 +279,9 @@ final class SegmentFetcher {
 
 		/** Set by the first hand-over of the first attempt to the executor; retries are submitted by their timer. */
 		private final AtomicBoolean dispatched = new AtomicBoolean();
+
+		/** A range the store gave whose mark could not be written yet; only the attempt that holds the claim uses it. */
+		private @Nullable Pending pending;
 
 		Fetch(Segment predecessor) {
 			this.predecessor = predecessor;
@@ -291,6 +320,10 @@ final class SegmentFetcher {
 				regressed(ex);
 				return;
 			}
+			catch (SegmentKeyExhaustedException ex) {
+				usedUp(ex);
+				return;
+			}
 			catch (UnknownKeyException ex) {
 				fetcher.lastError = ex;
 				logger.warn("Segment key '{}' is no longer in the store; it issues no more IDs", fetcher.key);
@@ -313,33 +346,22 @@ final class SegmentFetcher {
 
 		private Segment fetch() {
 			SegmentFetcher fetcher = SegmentFetcher.this;
-			int currentStep = fetcher.step;
-			boolean first = (currentStep == 0);
-			long callStart = fetcher.time.nanoTime();
-			int requested = first ? 0
-					: fetcher.dynamicStep.nextStep(currentStep, fetcher.configuredStep,
-							callStart - fetcher.lastFetchNanos);
-			boolean success = false;
-			SegmentAllocation allocation;
-			try {
-				allocation = first ? fetcher.store.allocate(fetcher.key)
-						: fetcher.store.allocate(fetcher.key, requested);
-				checkAllocation(allocation);
-				success = true;
-			}
-			finally {
-				fetcher.listener.storeCall(fetcher.key, "allocate", fetcher.time.nanoTime() - callStart, success);
+			Pending given = this.pending;
+			if (given == null) {
+				given = allocate();
+				this.pending = given;
 			}
 			// Durable before any number of the range can be served: a restarted node must not go below it either.
-			fetcher.marks.raise(fetcher.key, allocation.end());
-			long callEnd = fetcher.time.nanoTime();
-			fetcher.step = first ? allocation.configuredStep() : requested;
+			fetcher.marks.raise(fetcher.key, given.allocation.end());
+			this.pending = null;
+			SegmentAllocation allocation = given.allocation;
+			fetcher.step = given.step;
 			fetcher.configuredStep = allocation.configuredStep();
-			fetcher.lastFetchNanos = callEnd;
+			fetcher.lastFetchNanos = given.callEnd;
 			fetcher.lastFetchMillis = fetcher.time.currentTimeMillis();
-			fetcher.lastFetchDurationNanos = callEnd - callStart;
+			fetcher.lastFetchDurationNanos = given.callEnd - given.callStart;
 			if (fetcher.failuresInRow > 0) {
-				logger.info("Segment store answered again for key '{}' after {} failed calls", fetcher.key,
+				logger.info("Fetch of key '{}' succeeded again after {} failed attempts", fetcher.key,
 						fetcher.failuresInRow);
 			}
 			fetcher.failuresInRow = 0;
@@ -350,6 +372,60 @@ final class SegmentFetcher {
 				fetcher.regression = null;
 			}
 			return new Segment(allocation.start(), allocation.end(), fetcher.prefetchThreshold, this.predecessor);
+		}
+
+		/** Asks the store for the next range, of the dynamic step or, near the key's end, of what is left. */
+		private Pending allocate() {
+			SegmentFetcher fetcher = SegmentFetcher.this;
+			int currentStep = fetcher.step;
+			boolean first = (currentStep == 0);
+			long callStart = fetcher.time.nanoTime();
+			int requested = first ? 0
+					: fetcher.dynamicStep.nextStep(currentStep, fetcher.configuredStep,
+							callStart - fetcher.lastFetchNanos);
+			boolean success = false;
+			SegmentAllocation allocation;
+			try {
+				allocation = allocateWithin(requested);
+				checkAllocation(allocation);
+				success = true;
+			}
+			finally {
+				fetcher.listener.storeCall(fetcher.key, "allocate", fetcher.time.nanoTime() - callStart, success);
+			}
+			int step = first ? allocation.configuredStep() : requested;
+			return new Pending(allocation, step, callStart, fetcher.time.nanoTime());
+		}
+
+		/**
+		 * Allocates a range of {@code size} numbers (0: the key's configured step), or of what is left of the key
+		 * when that is less.
+		 * @throws SegmentKeyExhaustedException if nothing is left
+		 */
+		private SegmentAllocation allocateWithin(int size) {
+			SegmentStore store = SegmentFetcher.this.store;
+			String key = SegmentFetcher.this.key;
+			int wanted = size;
+			// Each round either succeeds or asks for less: at most 64 halvings of a step below 2^31.
+			for (int round = 0;; round++) {
+				try {
+					return (wanted == 0) ? store.allocate(key) : store.allocate(key, wanted);
+				}
+				catch (SegmentKeyExhaustedException ex) {
+					long left = ex.remaining();
+					if (round >= 64 || left == 0 || wanted == 1 || (wanted == 0 && left < 0)) {
+						throw ex;
+					}
+					int smaller = (left > 0) ? (int) Math.min(left, Integer.MAX_VALUE) : wanted / 2;
+					if (wanted != 0 && smaller >= wanted) {
+						throw ex;
+					}
+					logger.info("Segment key '{}' has {} numbers left; asking for {} instead of {}", key,
+							(left >= 0) ? left : "fewer than " + wanted, smaller,
+							(wanted != 0) ? wanted : "the configured step");
+					wanted = smaller;
+				}
+			}
 		}
 
 		private void checkAllocation(SegmentAllocation allocation) {
@@ -409,16 +485,33 @@ final class SegmentFetcher {
 			}
 		}
 
+		/** The key has no numbers left: waiters fail now and for good, and nothing is retried. */
+		private void usedUp(SegmentKeyExhaustedException ex) {
+			SegmentFetcher fetcher = SegmentFetcher.this;
+			fetcher.lastError = ex;
+			fetcher.usedUp = ex;
+			logger.warn("Segment key '{}' is used up and issues no more IDs: {}", fetcher.key, ex.getMessage());
+			if (this.predecessor.casState(Segment.FETCHING, Segment.FAILED)) {
+				this.predecessor.successor.completeExceptionally(ex);
+			}
+		}
+
 		void failed(Throwable ex) {
 			SegmentFetcher fetcher = SegmentFetcher.this;
 			int failures = fetcher.failuresInRow + 1;
 			fetcher.failuresInRow = failures;
 			fetcher.lastError = ex;
-			if (failures == 1) {
+			Pending given = this.pending;
+			if (failures == 1 && ex instanceof SegmentMarksException && given != null) {
+				logger.warn("{}. Key '{}' keeps the range [{}, {}) the store gave and serves it once the mark is "
+						+ "written; only the write is retried", ex.getMessage(), fetcher.key, given.allocation.start(),
+						given.allocation.end());
+			}
+			else if (failures == 1) {
 				logger.warn("Segment store call for key '{}' failed; retrying until it answers", fetcher.key, ex);
 			}
 			else {
-				logger.debug("Segment store call for key '{}' failed ({} in a row)", fetcher.key, failures, ex);
+				logger.debug("Fetch of key '{}' failed ({} in a row)", fetcher.key, failures, ex);
 			}
 			if (!fetcher.buffer.isActive()) {
 				giveUp();

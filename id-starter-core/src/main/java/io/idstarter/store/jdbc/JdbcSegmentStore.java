@@ -167,7 +167,7 @@ public class JdbcSegmentStore implements SegmentStore, SegmentKeyAdmin {
 		if (maxId > Long.MAX_VALUE - rangeSize) {
 			throw new SegmentKeyExhaustedException(key, "Cannot allocate a range of key '" + key + "': max_id " + maxId
 					+ " + step " + rangeSize + " would pass Long.MAX_VALUE (" + Long.MAX_VALUE
-					+ "); the key's numbers are used up, move to a new key");
+					+ "); the key's numbers are used up, move to a new key", Long.MAX_VALUE - maxId);
 		}
 	}
 

@@ -238,7 +238,7 @@ public final class MongoSegmentStore implements SegmentStore, SegmentKeyAdmin {
 		if (maxId > Long.MAX_VALUE - step) {
 			throw new SegmentKeyExhaustedException(key, "ID key '" + key + "' in MongoDB collection '" + this.collection
 					+ "' is exhausted: max_id " + maxId + " plus step " + step + " would pass Long.MAX_VALUE ("
-					+ Long.MAX_VALUE + "); move to a new key");
+					+ Long.MAX_VALUE + "); move to a new key", Long.MAX_VALUE - maxId);
 		}
 	}
 

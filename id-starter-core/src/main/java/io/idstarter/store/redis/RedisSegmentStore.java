@@ -116,7 +116,7 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 			case "overflow" -> throw new SegmentKeyExhaustedException(key, "key '" + key + "' is exhausted: max_id "
 					+ RedisSupport.text(reply, 1) + " plus step " + RedisSupport.text(reply, 2)
 					+ " would pass Long.MAX_VALUE (" + Long.MAX_VALUE + ") in Redis hash '" + record
-					+ "'; use a new key");
+					+ "'; use a new key", Long.MAX_VALUE - RedisSupport.number(reply, 1));
 			case "corrupt" -> throw corrupt(record, reply);
 			default -> throw unexpected(record, status);
 		}
