@@ -51,6 +51,11 @@ final class SegmentFetcher {
 	 * not climb back past the mark quickly on its own (that would serve numbers other nodes may have served), while an
 	 * operator who raised the key's max_id is picked up within an interval. Waiters already parked are woken by
 	 * completing the segment's `successor` exceptionally after a fresh future was put in its place for the retry.
+	 * Heal forward (SegmentOptions.healForward, on by default): the refused range stays a gap, the store's max_id is
+	 * raised to the mark by one conditional update that only moves it up (SegmentKeyAdmin.raiseMaxId), and the retry
+	 * follows at once: the key is served again from the mark on instead of staying refused. This node's mark is all
+	 * it knows; numbers other nodes were given above it are only safe once the store is above their marks too, which
+	 * they do the same way when they next fetch.
 	 *
 	 * Marks file that cannot be written (a full disk, a read-only remount): the range the store gave is kept in the
 	 * Fetch (`pending`) and only the write is retried, with the growing delay of a failed call; the range is neither
@@ -115,6 +120,9 @@ final class SegmentFetcher {
 	/** Delay between retries of a fetch whose range was refused as below the key's high mark. */
 	private final long regressionRetryNanos;
 
+	/** Whether a store found below the key's high mark is raised to it. */
+	private final boolean healForward;
+
 	// Statistics and dynamic-step inputs: written only by the one Fetch running at a time, read by anyone.
 
 	/** Size requested at the latest successful fetch; 0 before the first. */
@@ -163,6 +171,7 @@ final class SegmentFetcher {
 		this.marks = marks;
 		this.regressionRetryNanos = Math.max(RETRY_DELAY_MAX_NANOS,
 				DynamicStep.saturatedNanos(options.keyRefreshInterval()));
+		this.healForward = options.healForward();
 	}
 
 	/** Starts the fetch of the segment's successor unless it was requested already. */
@@ -477,8 +486,9 @@ final class SegmentFetcher {
 				this.predecessor.successor.completeExceptionally(fetcher.buffer.retiredException());
 				return;
 			}
+			long retryNanos = healForward(ex) ? RETRY_DELAY_MIN_NANOS : fetcher.regressionRetryNanos;
 			try {
-				fetcher.scheduler.schedule(this::retry, fetcher.regressionRetryNanos, TimeUnit.NANOSECONDS);
+				fetcher.scheduler.schedule(this::retry, retryNanos, TimeUnit.NANOSECONDS);
 			}
 			catch (RejectedExecutionException rejected) {
 				giveUp();
@@ -493,6 +503,35 @@ final class SegmentFetcher {
 			logger.warn("Segment key '{}' is used up and issues no more IDs: {}", fetcher.key, ex.getMessage());
 			if (this.predecessor.casState(Segment.FETCHING, Segment.FAILED)) {
 				this.predecessor.successor.completeExceptionally(ex);
+			}
+		}
+
+		/**
+		 * Raises the store's max_id of the key to this node's high mark, if the options and the store allow it.
+		 * @return whether the store is now at or above the mark
+		 */
+		private boolean healForward(StoreRegressionException ex) {
+			SegmentFetcher fetcher = SegmentFetcher.this;
+			if (!fetcher.healForward || !(fetcher.store instanceof SegmentKeyAdmin admin)) {
+				return false;
+			}
+			try {
+				boolean raised = admin.raiseMaxId(fetcher.key, ex.knownMark());
+				logger.warn("Segment store answered key '{}' from {}, below this node's high mark {}; {} the key's "
+						+ "max_id to {} (heal forward), so the store does not hand out again what this node was "
+						+ "given. Numbers other nodes were given above {} are safe only once they do the same: check "
+						+ "that every node that used the key is running", fetcher.key, ex.storeMark(), ex.knownMark(),
+						raised ? "raised" : "another node already raised", ex.knownMark(), ex.knownMark());
+				return true;
+			}
+			catch (UnsupportedOperationException unsupported) {
+				return false;
+			}
+			catch (RuntimeException failure) {
+				logger.warn("Could not raise the max_id of key '{}' to this node's high mark {}; the key stays "
+						+ "refused and is tried again in {} s", fetcher.key, ex.knownMark(),
+						TimeUnit.NANOSECONDS.toSeconds(fetcher.regressionRetryNanos), failure);
+				return false;
 			}
 		}
 

@@ -43,6 +43,8 @@ public final class SegmentOptions {
 
 	private final int threadChunkSize;
 
+	private final boolean healForward;
+
 	private SegmentOptions(Builder builder) {
 		this.prefetchThreshold = builder.prefetchThreshold;
 		this.maxWait = builder.maxWait;
@@ -50,6 +52,7 @@ public final class SegmentOptions {
 		this.defaultKey = builder.defaultKey;
 		this.dynamicStep = builder.dynamicStep;
 		this.threadChunkSize = builder.threadChunkSize;
+		this.healForward = builder.healForward;
 	}
 
 	/**
@@ -79,7 +82,8 @@ public final class SegmentOptions {
 			.keyRefreshInterval(this.keyRefreshInterval)
 			.defaultKey(this.defaultKey)
 			.dynamicStep(this.dynamicStep)
-			.threadChunkSize(this.threadChunkSize);
+			.threadChunkSize(this.threadChunkSize)
+			.healForward(this.healForward);
 	}
 
 	/**
@@ -135,13 +139,22 @@ public final class SegmentOptions {
 		return this.threadChunkSize;
 	}
 
+	/**
+	 * Returns whether a store found below this node's high mark of a key is moved up to the mark.
+	 * @return {@code true} unless turned off
+	 * @see Builder#healForward(boolean)
+	 */
+	public boolean healForward() {
+		return this.healForward;
+	}
+
 	@Override
 	public String toString() {
 		return String.format(Locale.ROOT,
 				"SegmentOptions[prefetchThreshold=%s, maxWait=%s, keyRefreshInterval=%s, defaultKey=%s, dynamicStep=%s, "
-						+ "threadChunkSize=%d]",
+						+ "threadChunkSize=%d, healForward=%s]",
 				this.prefetchThreshold, this.maxWait, this.keyRefreshInterval, this.defaultKey, this.dynamicStep,
-				this.threadChunkSize);
+				this.threadChunkSize, this.healForward);
 	}
 
 	/**
@@ -161,6 +174,8 @@ public final class SegmentOptions {
 		private DynamicStep dynamicStep = DynamicStep.defaults();
 
 		private int threadChunkSize;
+
+		private boolean healForward = true;
 
 		private Builder() {
 		}
@@ -248,6 +263,20 @@ public final class SegmentOptions {
 						"threadChunkSize must be 0 (off) or in [1, %d]: %d", MAX_THREAD_CHUNK_SIZE, threadChunkSize));
 			}
 			this.threadChunkSize = threadChunkSize;
+			return this;
+		}
+
+		/**
+		 * Sets whether a store that answers a key's range below this node's high mark of the key (the store lost
+		 * writes) is moved up to the mark: one conditional update that only ever raises the key's max_id
+		 * ({@link SegmentKeyAdmin#raiseMaxId}), then the key is served again from the mark on, after a warning and a
+		 * refusal counted in the metrics. Off, the key stays refused until an operator raises it. Stores that are not
+		 * a {@link SegmentKeyAdmin}, or cannot raise, stay refused either way.
+		 * @param healForward {@code true} (the default) to raise the store, {@code false} to only refuse
+		 * @return this builder
+		 */
+		public Builder healForward(boolean healForward) {
+			this.healForward = healForward;
 			return this;
 		}
 

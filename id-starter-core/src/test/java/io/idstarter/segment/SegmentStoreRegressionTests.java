@@ -20,7 +20,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A store that loses writes (its high mark set back, its key deleted) is refused by the node's high marks, never
- * served, also after a restart of the node.
+ * served, also after a restart of the node; with heal forward, the store is then raised to the mark and the key served
+ * again from there.
  */
 class SegmentStoreRegressionTests {
 
@@ -40,11 +41,17 @@ class SegmentStoreRegressionTests {
 		this.generators.forEach(SegmentIdGenerator::close);
 	}
 
+	/** Starts a generator that only refuses a store below its marks. */
 	private SegmentIdGenerator start(SegmentMarks marks) {
+		return start(marks, false);
+	}
+
+	private SegmentIdGenerator start(SegmentMarks marks, boolean healForward) {
 		SegmentOptions options = SegmentOptions.builder()
 			.dynamicStep(FIXED_STEP)
 			.maxWait(Duration.ofMillis(500))
 			.keyRefreshInterval(Duration.ofSeconds(1))
+			.healForward(healForward)
 			.build();
 		SegmentIdGenerator generator = new SegmentIdGenerator(this.store, options, TimeSource.system(), this.listener,
 				null, marks);
@@ -105,6 +112,42 @@ class SegmentStoreRegressionTests {
 		this.store.resetMaxId("order", 1000);
 		await().atMost(Duration.ofSeconds(10)).ignoreExceptions()
 			.untilAsserted(() -> assertThat(generator.nextId("order")).isGreaterThanOrEqualTo(1000));
+		assertThat(generator.refusedKeys()).isEmpty();
+	}
+
+	@Test
+	void aStoreBelowTheMarkIsRaisedToItAndTheKeyServedAgainFromThere() {
+		this.store.createKey("order", 0, 10, "");
+		SegmentIdGenerator generator = start(SegmentMarks.inMemory(), true);
+		Set<Long> seen = new HashSet<>();
+		drawSome(generator, seen, 25);
+		await().atMost(Duration.ofSeconds(5)).until(() -> generator.marks().highMark("order") == 40);
+		this.store.resetMaxId("order", 0);
+		long refusedAt = System.nanoTime();
+		List<Long> served = new ArrayList<>();
+		int refused = 0;
+		while (served.size() < 100) {
+			assertThat(Duration.ofNanos(System.nanoTime() - refusedAt)).as("served %s so far", served)
+				.isLessThan(Duration.ofSeconds(5));
+			try {
+				long id = generator.nextId("order");
+				assertThat(seen.add(id)).as("ID %d served twice", id).isTrue();
+				served.add(id);
+			}
+			catch (StoreRegressionException ex) {
+				refused++;
+			}
+		}
+		assertThat(Duration.ofNanos(System.nanoTime() - refusedAt)).as("served again well before the retry interval")
+			.isLessThan(Duration.ofMillis(900));
+		assertThat(refused).as("callers refused while the store was below the mark (the heal may beat them)")
+			.isNotNegative();
+		assertThat(served.subList(0, 15)).as("the numbers already in memory").startsWith(25L).endsWith(39L);
+		// [0, 10) was refused and stays a gap; the store was raised to the mark 40.
+		assertThat(served.get(15)).isEqualTo(40);
+		assertThat(served).as("nothing below what was served before the loss")
+			.allSatisfy((id) -> assertThat(id).isGreaterThanOrEqualTo(25));
+		assertThat(this.listener.refusals).first().isEqualTo(new RecordingListener.Refusal("order", 40, 0));
 		assertThat(generator.refusedKeys()).isEmpty();
 	}
 

@@ -165,6 +165,25 @@ public final class MongoSegmentStore implements SegmentStore, SegmentKeyAdmin {
 		this.configuredSteps.put(key, step);
 	}
 
+	@Override
+	public boolean raiseMaxId(String key, long floor) {
+		SegmentKeys.checkKey(key);
+		UpdateResult result = execute("raise the max_id of key '" + key + "' to " + floor,
+				(collection) -> collection.updateOne(
+						new Document("_id", key).append(MAX_ID, new Document("$lt", floor)),
+						new Document("$set", new Document(MAX_ID, floor)).append("$currentDate",
+								new Document("update_time", true))));
+		if (result.getModifiedCount() == 1) {
+			return true;
+		}
+		long present = execute("read key '" + key + "'",
+				(collection) -> collection.countDocuments(new Document("_id", key)));
+		if (present == 0) {
+			throw new UnknownKeyException(key);
+		}
+		return false;
+	}
+
 	/**
 	 * Returns the collection's name.
 	 * @return the collection holding one document per key

@@ -35,6 +35,8 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 
 	private static final RedisScript<List<Object>> UPDATE_STEP = RedisSupport.script("segment-update-step.lua");
 
+	private static final RedisScript<List<Object>> RAISE = RedisSupport.script("segment-raise.lua");
+
 	private final StringRedisTemplate redis;
 
 	private final RedisScriptRunner scripts;
@@ -168,6 +170,22 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 			case "corrupt" -> throw corrupt(record, reply);
 			default -> throw unexpected(record, status);
 		}
+	}
+
+	@Override
+	public boolean raiseMaxId(String key, long floor) {
+		SegmentKeys.checkKey(key);
+		String record = recordKey(key);
+		List<Object> reply = execute(RAISE, List.of(record), "raise the max_id of key '" + key + "' to " + floor,
+				Long.toString(floor));
+		String status = RedisSupport.text(reply, 0);
+		return switch (status) {
+			case "raised" -> true;
+			case "kept" -> false;
+			case "unknown" -> throw new UnknownKeyException(key);
+			case "corrupt" -> throw corrupt(record, reply);
+			default -> throw unexpected(record, status);
+		};
 	}
 
 	/**
