@@ -152,6 +152,58 @@ class SegmentStoreRegressionTests {
 	}
 
 	@Test
+	void aVanishedKeyIsCreatedAgainAtTheMarkWithinARefreshSoThatANodeJoiningLaterRepeatsNothing() {
+		this.store.createKey("order", 0, 10, "");
+		SegmentIdGenerator running = start(SegmentMarks.inMemory(), true);
+		Set<Long> seen = new HashSet<>();
+		drawSome(running, seen, 5);
+		await().atMost(Duration.ofSeconds(5)).until(() -> running.marks().highMark("order") == 20);
+		this.store.removeKey("order");
+		// The running node draws nothing meanwhile: its key refresh (1 s) alone must notice and heal.
+		await().atMost(Duration.ofSeconds(3)).until(() -> this.store.keys().contains("order"));
+		assertThat(this.listener.refusals).contains(new RecordingListener.Refusal("order", 20, -1));
+		// A node that joins now, with no marks of its own, sets the key up as configured: it exists already.
+		assertThat(this.store.createKey("order", 0, 10, "")).isFalse();
+		SegmentIdGenerator joining = start(SegmentMarks.inMemory(), true);
+		for (int i = 0; i < 50; i++) {
+			long id = joining.nextId("order");
+			assertThat(id).as("from the running node's mark on").isGreaterThanOrEqualTo(20);
+			assertThat(seen.add(id)).as("ID %d served twice", id).isTrue();
+		}
+		await().atMost(Duration.ofSeconds(5)).ignoreExceptions()
+			.untilAsserted(() -> assertThat(seen.add(running.nextId("order"))).isTrue());
+		drawSome(running, seen, 50);
+		assertThat(running.missingKeys()).isEmpty();
+	}
+
+	@Test
+	void aKeyCreatedAgainBelowTheMarkByAJoiningNodeIsRaisedToIt() {
+		this.store.createKey("order", 0, 10, "");
+		SegmentIdGenerator running = start(SegmentMarks.inMemory(), true);
+		Set<Long> seen = new HashSet<>();
+		drawSome(running, seen, 5);
+		await().atMost(Duration.ofSeconds(5)).until(() -> running.marks().highMark("order") == 20);
+		// Lost and created again at its first ID before the running node's refresh saw it missing.
+		this.store.removeKey("order");
+		this.store.createKey("order", 0, 10, "");
+		long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+		List<Long> served = new ArrayList<>();
+		while (served.size() < 40) {
+			assertThat(System.nanoTime() - deadline).as("served %s so far", served).isNegative();
+			try {
+				long id = running.nextId("order");
+				assertThat(seen.add(id)).as("ID %d served twice", id).isTrue();
+				served.add(id);
+			}
+			catch (StoreRegressionException ex) {
+				// refused until the store is raised
+			}
+		}
+		assertThat(served).allSatisfy((id) -> assertThat(id).isGreaterThanOrEqualTo(5));
+		assertThat(this.store.keys()).contains("order");
+	}
+
+	@Test
 	void restartedNodeWithAMarksFileRefusesAStoreThatWentBack() throws Exception {
 		Path file = this.directory.resolve("state/segment-marks");
 		this.store.createKey("order", 0, 10, "");
