@@ -401,6 +401,13 @@ public class IdWorkerProperties implements InitializingBean {
 		private @Nullable Path marksFile;
 
 		/**
+		 * Whether a store found below this node's marks (it lost writes) is moved up to them: a key answered below its
+		 * mark gets its max_id raised to the mark, and a key missing from the store is created again at the mark. Only
+		 * ever moves a key up; the key is then served again instead of staying refused until an operator raises it.
+		 */
+		private boolean healForward = true;
+
+		/**
 		 * Keys to create in the store at start when it lacks them, by name. A key that exists is never changed, and a
 		 * key this node has issued from is never created below the highest number it was given.
 		 */
@@ -446,6 +453,14 @@ public class IdWorkerProperties implements InitializingBean {
 
 		public void setDefaultKey(@Nullable String defaultKey) {
 			this.defaultKey = defaultKey;
+		}
+
+		public boolean isHealForward() {
+			return this.healForward;
+		}
+
+		public void setHealForward(boolean healForward) {
+			this.healForward = healForward;
 		}
 
 		public int getThreadChunkSize() {

@@ -132,6 +132,7 @@ public final class SegmentIdWorkerConfiguration {
 			.defaultKey(segment.getDefaultKey())
 			.dynamicStep(new DynamicStep(dynamicStep.getExpandBelow(), dynamicStep.getShrinkAbove(), maxStep))
 			.threadChunkSize(segment.getThreadChunkSize())
+			.healForward(segment.isHealForward())
 			.build();
 	}
 
