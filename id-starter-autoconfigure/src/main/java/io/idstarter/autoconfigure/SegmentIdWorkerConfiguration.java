@@ -133,6 +133,7 @@ public final class SegmentIdWorkerConfiguration {
 			.dynamicStep(new DynamicStep(dynamicStep.getExpandBelow(), dynamicStep.getShrinkAbove(), maxStep))
 			.threadChunkSize(segment.getThreadChunkSize())
 			.healForward(segment.isHealForward())
+			.healMargin(segment.getHealMargin())
 			.build();
 	}
 

@@ -51,11 +51,11 @@ final class SegmentFetcher {
 	 * not climb back past the mark quickly on its own (that would serve numbers other nodes may have served), while an
 	 * operator who raised the key's max_id is picked up within an interval. Waiters already parked are woken by
 	 * completing the segment's `successor` exceptionally after a fresh future was put in its place for the retry.
-	 * Heal forward (SegmentOptions.healForward, on by default): the refused range stays a gap, the store's max_id is
-	 * raised to the mark by one conditional update that only moves it up (SegmentKeyAdmin.raiseMaxId), and the retry
-	 * follows at once: the key is served again from the mark on instead of staying refused. This node's mark is all
-	 * it knows; numbers other nodes were given above it are only safe once the store is above their marks too, which
-	 * they do the same way when they next fetch.
+	 * Heal forward (SegmentOptions.healForward, off by default): the refused range stays a gap, the store's max_id is
+	 * raised to the mark plus healMargin by one conditional update that only moves it up (SegmentKeyAdmin.raiseMaxId),
+	 * and the retry follows at once: the key is served again from there instead of staying refused. This node's mark
+	 * is all it knows; numbers other nodes were given above it in the lost window are safe only if the margin covers
+	 * them.
 	 *
 	 * Marks file that cannot be written (a full disk, a read-only remount): the range the store gave is kept in the
 	 * Fetch (`pending`) and only the write is retried, with the growing delay of a failed call; the range is neither
@@ -120,8 +120,11 @@ final class SegmentFetcher {
 	/** Delay between retries of a fetch whose range was refused as below the key's high mark. */
 	private final long regressionRetryNanos;
 
-	/** Whether a store found below the key's high mark is raised to it. */
+	/** Whether a store found below the key's high mark is raised past it. */
 	private final boolean healForward;
+
+	/** How far past the mark heal forward raises the store. */
+	private final long healMargin;
 
 	// Statistics and dynamic-step inputs: written only by the one Fetch running at a time, read by anyone.
 
@@ -172,6 +175,7 @@ final class SegmentFetcher {
 		this.regressionRetryNanos = Math.max(RETRY_DELAY_MAX_NANOS,
 				DynamicStep.saturatedNanos(options.keyRefreshInterval()));
 		this.healForward = options.healForward();
+		this.healMargin = options.healMargin();
 	}
 
 	/** Starts the fetch of the segment's successor unless it was requested already. */
@@ -256,6 +260,11 @@ final class SegmentFetcher {
 
 	@Nullable Throwable lastError() {
 		return this.lastError;
+	}
+
+	/** Returns the mark plus the margin, at most {@link Long#MAX_VALUE}. */
+	static long healFloor(long mark, long margin) {
+		return (mark > Long.MAX_VALUE - margin) ? Long.MAX_VALUE : mark + margin;
 	}
 
 	/**
@@ -515,13 +524,14 @@ final class SegmentFetcher {
 			if (!fetcher.healForward || !(fetcher.store instanceof SegmentKeyAdmin admin)) {
 				return false;
 			}
+			long floor = healFloor(ex.knownMark(), fetcher.healMargin);
 			try {
-				boolean raised = admin.raiseMaxId(fetcher.key, ex.knownMark());
+				boolean raised = admin.raiseMaxId(fetcher.key, floor);
 				logger.warn("Segment store answered key '{}' from {}, below this node's high mark {}; {} the key's "
-						+ "max_id to {} (heal forward), so the store does not hand out again what this node was "
-						+ "given. Numbers other nodes were given above {} are safe only once they do the same: check "
-						+ "that every node that used the key is running", fetcher.key, ex.storeMark(), ex.knownMark(),
-						raised ? "raised" : "another node already raised", ex.knownMark(), ex.knownMark());
+						+ "max_id to {} (heal forward, margin {}). Numbers other nodes were given above {} in the lost "
+						+ "window are safe only if the margin covers them", fetcher.key, ex.storeMark(),
+						ex.knownMark(), raised ? "raised" : "another node already raised", floor, fetcher.healMargin,
+						ex.knownMark());
 				return true;
 			}
 			catch (UnsupportedOperationException unsupported) {

@@ -504,7 +504,8 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 
 	/**
 	 * A key this node was given ranges of is missing from the store. With heal forward and a step known from this
-	 * run, the key is created again at the mark (or, if another node created it meanwhile, raised to it).
+	 * run, the key is created again at the mark plus the heal margin (or, if another node created it meanwhile,
+	 * raised there).
 	 * @param configuredStep the key's step as the store last reported it; 0 if unknown
 	 */
 	private void keyLost(String key, long mark, int configuredStep) {
@@ -522,19 +523,20 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 	}
 
 	private void healMissingKey(SegmentKeyAdmin admin, String key, long mark, int configuredStep) {
+		long floor = SegmentFetcher.healFloor(mark, this.options.healMargin());
 		try {
-			boolean created = admin.createKey(key, mark, configuredStep,
+			boolean created = admin.createKey(key, floor, configuredStep,
 					"created again by id-starter at a node's high mark after the store lost the key");
 			if (!created) {
 				// Another node (one that joined after the loss, perhaps) created it first, maybe below the mark.
-				admin.raiseMaxId(key, mark);
+				admin.raiseMaxId(key, floor);
 			}
 			this.missingKeys.remove(key, mark);
-			logger.warn("Segment key '{}' {} at this node's high mark {} with step {} (heal forward); it issues IDs "
-					+ "again from there. Numbers other nodes were given above {} are safe only once they do the same: "
-					+ "check that every node that used the key is running", key,
-					created ? "created again" : "was created again by another node; raised it", mark, configuredStep,
-					mark);
+			logger.warn("Segment key '{}' {} to {} (this node's high mark {} plus margin {}) with step {} (heal "
+					+ "forward); it issues IDs again from there. Numbers other nodes were given above {} in the lost "
+					+ "window are safe only if the margin covers them", key,
+					created ? "created again" : "was created again by another node; raised it", floor, mark,
+					this.options.healMargin(), configuredStep, mark);
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Could not create segment key '{}' again at this node's high mark {}; it stays missing",

@@ -47,11 +47,16 @@ class SegmentStoreRegressionTests {
 	}
 
 	private SegmentIdGenerator start(SegmentMarks marks, boolean healForward) {
+		return start(marks, healForward, 0);
+	}
+
+	private SegmentIdGenerator start(SegmentMarks marks, boolean healForward, long healMargin) {
 		SegmentOptions options = SegmentOptions.builder()
 			.dynamicStep(FIXED_STEP)
 			.maxWait(Duration.ofMillis(500))
 			.keyRefreshInterval(Duration.ofSeconds(1))
 			.healForward(healForward)
+			.healMargin(healMargin)
 			.build();
 		SegmentIdGenerator generator = new SegmentIdGenerator(this.store, options, TimeSource.system(), this.listener,
 				null, marks);
@@ -149,6 +154,21 @@ class SegmentStoreRegressionTests {
 			.allSatisfy((id) -> assertThat(id).isGreaterThanOrEqualTo(25));
 		assertThat(this.listener.refusals).first().isEqualTo(new RecordingListener.Refusal("order", 40, 0));
 		assertThat(generator.refusedKeys()).isEmpty();
+	}
+
+	@Test
+	void healForwardMovesTheStorePastTheMarkByTheMargin() {
+		this.store.createKey("order", 0, 10, "");
+		SegmentIdGenerator generator = start(SegmentMarks.inMemory(), true, 1000);
+		Set<Long> seen = new HashSet<>();
+		drawSome(generator, seen, 25);
+		await().atMost(Duration.ofSeconds(5)).until(() -> generator.marks().highMark("order") == 40);
+		this.store.resetMaxId("order", 0);
+		drawSome(generator, seen, 15);
+		// Numbers another node may have been given above this node's mark in the lost window stay untouched.
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.store.maxId("order").orElse(0) >= 1050);
+		await().atMost(Duration.ofSeconds(5)).ignoreExceptions()
+			.untilAsserted(() -> assertThat(generator.nextId("order")).isEqualTo(1040));
 	}
 
 	@Test
