@@ -201,6 +201,7 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 	 * Reads the keys from the store and schedules their refresh. Ranges are fetched on each key's first call.
 	 * @throws SegmentStoreException if the store cannot be reached or is not set up; the generator can be started
 	 * again
+	 * @throws SegmentMarksException if the marks file belongs to another store
 	 * @throws IllegalStateException if already started or closed
 	 */
 	public void start() {
@@ -208,6 +209,8 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 			throw new IllegalStateException("Segment ID generator was already " + lifecycleName() + "; start it once");
 		}
 		try {
+			// Before the keys are compared with the marks: another store's marks would report its keys as lost here.
+			this.marks.bindStore(this.store.identity());
 			reloadKeys();
 		}
 		catch (RuntimeException ex) {

@@ -33,9 +33,13 @@ import org.slf4j.LoggerFactory;
  * loaded it and what this process was given since, never a mark another process wrote later: that process was given
  * its range by the same store, after or before ours, so it says nothing about the store having lost a write of ours.
  *
- * <p>The file is a {@link LocalStateFile} with one {@code key=mark} line per key. A missing file is empty; an
- * unreadable or corrupt one fails the start, since ignoring it would silently drop the guard. A file that cannot be
- * written is reported by {@link #writeFailure()} until a write succeeds.
+ * <p>The file is a {@link LocalStateFile} with one {@code key=mark} line per key (keys encoded), and a line
+ * {@code @store:<identity>=0} naming the store the marks belong to ({@link SegmentStore#identity()}, encoded; a
+ * version without it reads it as a key no store can have, with mark 0). A missing file is empty; an unreadable or
+ * corrupt one fails the start, since ignoring it would silently drop the guard; so does a file of another store
+ * ({@link #bindStore}). A file without the line (written before it existed) is taken as this store's and gets the
+ * line at the next write. A file that cannot be written is reported by {@link #writeFailure()} until a write
+ * succeeds.
  */
 public final class SegmentMarks {
 
@@ -44,7 +48,13 @@ public final class SegmentMarks {
 	private static final String HEADER = "id-starter: end of the highest segment range given to the processes sharing "
 			+ "this file, per key. Deleting it drops the guard against a segment store that lost writes.";
 
+	/** Prefix of the line that names the store, before its encoded identity. */
+	static final String STORE_LINE = "@store:";
+
 	private final @Nullable Path file;
+
+	/** The store the marks belong to: read from the file, or bound at start; empty when unknown. */
+	private volatile String store;
 
 	/**
 	 * Highest end per key that this process was given, or that the file held when loaded; only ever raised; with a
@@ -55,9 +65,10 @@ public final class SegmentMarks {
 	/** Why the latest write of the file failed; null while the latest write succeeded. */
 	private volatile @Nullable SegmentMarksException writeFailure;
 
-	private SegmentMarks(@Nullable Path file, Map<String, Long> loaded) {
+	private SegmentMarks(@Nullable Path file, Map<String, Long> loaded, String store) {
 		this.file = file;
 		this.marks.putAll(loaded);
+		this.store = store;
 	}
 
 	/**
@@ -65,7 +76,7 @@ public final class SegmentMarks {
 	 * @return empty marks
 	 */
 	public static SegmentMarks inMemory() {
-		return new SegmentMarks(null, Map.of());
+		return new SegmentMarks(null, Map.of(), "");
 	}
 
 	/**
@@ -78,10 +89,11 @@ public final class SegmentMarks {
 		Objects.requireNonNull(file, "file");
 		// No lock needed: every write replaces the file whole, by a rename.
 		Map<String, Long> loaded = read(file);
+		String store = storeOf(loaded);
 		if (!loaded.isEmpty()) {
 			logger.info("Loaded segment marks of {} keys from {}", loaded.size(), file);
 		}
-		return new SegmentMarks(file, loaded);
+		return new SegmentMarks(file, loaded, store);
 	}
 
 	/**
@@ -108,6 +120,31 @@ public final class SegmentMarks {
 	 */
 	public Map<String, Long> all() {
 		return new TreeMap<>(this.marks);
+	}
+
+	/**
+	 * Checks that the marks belong to a store, and records it in the file at the next write: marks of another store's
+	 * keys would refuse (or let through) ranges that have nothing to do with them.
+	 * @param identity the store's {@link SegmentStore#identity()}; empty when it cannot say, and then nothing is checked
+	 * @throws SegmentMarksException if the file names another store
+	 */
+	public void bindStore(String identity) {
+		if (identity.isEmpty() || this.file == null) {
+			return;
+		}
+		String recorded = this.store;
+		if (!recorded.isEmpty() && !recorded.equals(identity)) {
+			throw SegmentMarksException.otherStore(this.file, recorded, identity, STORE_LINE);
+		}
+		this.store = identity;
+	}
+
+	/**
+	 * Returns the store these marks belong to.
+	 * @return its identity, empty when unknown
+	 */
+	public String store() {
+		return this.store;
 	}
 
 	/**
@@ -139,9 +176,14 @@ public final class SegmentMarks {
 				if (highMark(key) < end) {
 					// The file keeps the highest mark of every process sharing it; the guard takes only this one's.
 					Map<String, Long> merged = read(path);
+					String recorded = storeOf(merged);
+					String store = this.store.isEmpty() ? recorded : this.store;
 					this.marks.forEach((name, mark) -> merged.merge(name, mark, Math::max));
 					merged.merge(key, end, Math::max);
 					Map<String, Long> lines = new LinkedHashMap<>();
+					if (!store.isEmpty()) {
+						lines.put(STORE_LINE + LocalStateFile.encodeKey(store), 0L);
+					}
 					merged.forEach((name, mark) -> lines.put(LocalStateFile.encodeKey(name), mark));
 					LocalStateFile.write(path, HEADER, lines);
 					this.marks.merge(key, end, Math::max);
@@ -157,12 +199,29 @@ public final class SegmentMarks {
 		}
 	}
 
+	/** Returns the store named in marks as read (and removes the line from them), or an empty string. */
+	private static String storeOf(Map<String, Long> read) {
+		String store = "";
+		for (String name : read.keySet()) {
+			if (name.startsWith(STORE_LINE)) {
+				store = name.substring(STORE_LINE.length());
+			}
+		}
+		read.keySet().removeIf((name) -> name.startsWith(STORE_LINE));
+		return store;
+	}
+
+	/** Reads the marks; the store line comes back as {@code @store:<identity>} (decoded), which no key can be. */
 	private static Map<String, Long> read(Path file) {
 		Map<String, Long> marks = new TreeMap<>();
 		try {
 			LocalStateFile.read(file, (key, mark) -> {
 				if (mark < 0) {
 					throw new IllegalArgumentException("negative mark");
+				}
+				if (key.startsWith(STORE_LINE)) {
+					marks.put(STORE_LINE + LocalStateFile.decodeKey(key.substring(STORE_LINE.length())), mark);
+					return;
 				}
 				marks.merge(LocalStateFile.decodeKey(key), mark, Math::max);
 			});

@@ -3,6 +3,7 @@ package io.idstarter.segment;
 import java.nio.file.Path;
 
 import io.idstarter.IdGenerationException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Thrown when this node's segment marks file cannot be used: at start, it exists but cannot be read or is corrupt
@@ -26,8 +27,11 @@ public class SegmentMarksException extends IdGenerationException {
 		this("Cannot read the segment marks file " + file + " (" + reason + ")", file, cause);
 	}
 
-	private SegmentMarksException(String message, Path file, Throwable cause) {
-		super(message, cause);
+	private SegmentMarksException(String message, Path file, @Nullable Throwable cause) {
+		super(message);
+		if (cause != null) {
+			initCause(cause);
+		}
 		this.file = file;
 	}
 
@@ -41,6 +45,22 @@ public class SegmentMarksException extends IdGenerationException {
 		return new SegmentMarksException("Cannot write the segment marks file " + file + " (" + cause
 				+ "); the segment store is not at fault: free space on the file system or make the file writable",
 				file, cause);
+	}
+
+	/**
+	 * Returns the exception for a file that holds the marks of another store.
+	 * @param file the marks file
+	 * @param recorded the store the file names
+	 * @param identity the store this node uses
+	 * @param storeLine how the file's line naming the store starts
+	 * @return the exception
+	 */
+	static SegmentMarksException otherStore(Path file, String recorded, String identity, String storeLine) {
+		return new SegmentMarksException("The segment marks file " + file + " holds the marks of " + recorded
+				+ ", and this node uses " + identity + ". Two deployments (staging and production, say) must not share "
+				+ "a marks file: give this one its own id-worker.segment.marks-file. If the store only moved (a new "
+				+ "URL for the same data), delete the file's '" + storeLine + "' line after checking that every key's "
+				+ "max_id in the store is above the file's marks", file, null);
 	}
 
 	public Path file() {

@@ -75,6 +75,39 @@ class SegmentMarksTests {
 	}
 
 	@Test
+	void aFileRecordsItsStoreAndAnotherStoreIsRefusedNamingBoth() throws Exception {
+		Path file = this.directory.resolve("segment-marks");
+		SegmentMarks production = SegmentMarks.file(file);
+		production.bindStore("JDBC segment store at jdbc:postgresql://prod/app, table leaf_alloc");
+		production.raise("order", 3000);
+		assertThat(Files.readString(file)).contains("@store:JDBC+segment+store+at+jdbc%3Apostgresql%3A%2F%2Fprod")
+			.contains("order=3000");
+		SegmentMarks restarted = SegmentMarks.file(file);
+		assertThat(restarted.all()).as("the store line is no key").containsOnlyKeys("order");
+		restarted.bindStore("JDBC segment store at jdbc:postgresql://prod/app, table leaf_alloc");
+		SegmentMarks staging = SegmentMarks.file(file);
+		assertThatExceptionOfType(SegmentMarksException.class)
+			.isThrownBy(() -> staging.bindStore("JDBC segment store at jdbc:postgresql://staging/app, table leaf_alloc"))
+			.satisfies((ex) -> assertThat(ex.file()).isEqualTo(file))
+			.withMessageContaining("holds the marks of JDBC segment store at jdbc:postgresql://prod/app")
+			.withMessageContaining("this node uses JDBC segment store at jdbc:postgresql://staging/app")
+			.withMessageContaining("id-worker.segment.marks-file");
+	}
+
+	@Test
+	void aFileWithoutAStoreIsTakenAsThisStoresAndAStoreThatCannotSayChecksNothing() throws Exception {
+		Path file = this.directory.resolve("segment-marks");
+		Files.writeString(file, "# written before marks files named their store\norder=500\n");
+		SegmentMarks marks = SegmentMarks.file(file);
+		marks.bindStore("");
+		marks.bindStore("Redis segment store at Redis at 127.0.0.1:6379, key prefix id-starter:");
+		assertThat(marks.highMark("order")).isEqualTo(500);
+		marks.raise("invoice", 7);
+		assertThat(Files.readString(file)).contains("@store:Redis").contains("order=500").contains("invoice=7");
+		SegmentMarks.file(file).bindStore("");
+	}
+
+	@Test
 	void aFileThatCannotBeWrittenIsReportedUntilAWriteSucceeds() throws Exception {
 		// A file where the directory should be: no user, not even root, can create the marks file under it.
 		Path blocker = this.directory.resolve("state");

@@ -50,6 +50,14 @@ class SegmentStoreRegressionTests {
 		return start(marks, healForward, 0);
 	}
 
+	private SegmentIdGenerator start(SegmentMarks marks, SegmentStore store) {
+		SegmentIdGenerator generator = new SegmentIdGenerator(store, SegmentOptions.builder().build(),
+				TimeSource.system(), this.listener, null, marks);
+		this.generators.add(generator);
+		generator.start();
+		return generator;
+	}
+
 	private SegmentIdGenerator start(SegmentMarks marks, boolean healForward, long healMargin) {
 		SegmentOptions options = SegmentOptions.builder()
 			.dynamicStep(FIXED_STEP)
@@ -280,6 +288,44 @@ class SegmentStoreRegressionTests {
 		this.generators.add(generator);
 		generator.start();
 		assertThat(generator.missingKeys()).containsEntry("order", 5000L);
+	}
+
+	@Test
+	void aMarksFileOfAnotherStoreFailsTheStartBeforeAnyKeyIsReportedLost() throws Exception {
+		Path file = this.directory.resolve("segment-marks");
+		this.store.createKey("order", 0, 10, "");
+		SegmentIdGenerator production = start(SegmentMarks.file(file), new Named(this.store, "store of production"));
+		drawSome(production, new HashSet<>(), 5);
+		production.close();
+		assertThat(Files.readString(file)).contains("@store:store+of+production");
+		InMemorySegmentStore other = new InMemorySegmentStore();
+		SegmentIdGenerator staging = new SegmentIdGenerator(new Named(other, "store of staging"),
+				SegmentOptions.builder().build(), TimeSource.system(), this.listener, null, SegmentMarks.file(file));
+		this.generators.add(staging);
+		assertThatExceptionOfType(SegmentMarksException.class).isThrownBy(staging::start)
+			.withMessageContaining("holds the marks of store of production")
+			.withMessageContaining("this node uses store of staging");
+		assertThat(this.listener.refusals).as("the other store's keys are not reported lost").isEmpty();
+	}
+
+	/** A store with an identity. */
+	private record Named(InMemorySegmentStore delegate, String identity) implements SegmentStore {
+
+		@Override
+		public SegmentAllocation allocate(String key) {
+			return this.delegate.allocate(key);
+		}
+
+		@Override
+		public SegmentAllocation allocate(String key, int step) {
+			return this.delegate.allocate(key, step);
+		}
+
+		@Override
+		public Set<String> keys() {
+			return this.delegate.keys();
+		}
+
 	}
 
 	@Test

@@ -26,6 +26,7 @@ import io.idstarter.segment.UnknownKeyException;
 import org.bson.Document;
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
+import org.springframework.data.mongodb.core.DbCallback;
 import org.springframework.data.mongodb.core.CollectionCallback;
 import org.springframework.data.mongodb.core.MongoOperations;
 
@@ -163,6 +164,11 @@ public final class MongoSegmentStore implements SegmentStore, SegmentKeyAdmin {
 			throw new UnknownKeyException(key);
 		}
 		this.configuredSteps.put(key, step);
+	}
+
+	@Override
+	public String identity() {
+		return "MongoDB segment store, database " + this.mongo.execute((DbCallback<String>) (database) -> database.getName()) + ", collection " + this.collection;
 	}
 
 	@Override

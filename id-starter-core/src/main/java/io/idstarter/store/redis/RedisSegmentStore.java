@@ -173,6 +173,11 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 	}
 
 	@Override
+	public String identity() {
+		return "Redis segment store at " + this.server + ", key prefix " + this.keyPrefix;
+	}
+
+	@Override
 	public boolean raiseMaxId(String key, long floor) {
 		SegmentKeys.checkKey(key);
 		String record = recordKey(key);
