@@ -15,7 +15,23 @@ public class SegmentMarksException extends IdGenerationException {
 
 	private static final long serialVersionUID = 1L;
 
+	/** What is wrong with the file. */
+	public enum Reason {
+
+		/** It exists but cannot be read, or a line is not {@code key=mark}. */
+		UNREADABLE,
+
+		/** A new mark cannot be written. */
+		UNWRITABLE,
+
+		/** It holds the marks of another store. */
+		OTHER_STORE
+
+	}
+
 	private final transient Path file;
+
+	private final Reason reason;
 
 	/**
 	 * Creates the exception for a file that cannot be read.
@@ -24,15 +40,16 @@ public class SegmentMarksException extends IdGenerationException {
 	 * @param cause the underlying error
 	 */
 	public SegmentMarksException(Path file, String reason, Throwable cause) {
-		this("Cannot read the segment marks file " + file + " (" + reason + ")", file, cause);
+		this("Cannot read the segment marks file " + file + " (" + reason + ")", file, cause, Reason.UNREADABLE);
 	}
 
-	private SegmentMarksException(String message, Path file, @Nullable Throwable cause) {
+	private SegmentMarksException(String message, Path file, @Nullable Throwable cause, Reason reason) {
 		super(message);
 		if (cause != null) {
 			initCause(cause);
 		}
 		this.file = file;
+		this.reason = reason;
 	}
 
 	/**
@@ -44,7 +61,7 @@ public class SegmentMarksException extends IdGenerationException {
 	static SegmentMarksException unwritable(Path file, Exception cause) {
 		return new SegmentMarksException("Cannot write the segment marks file " + file + " (" + cause
 				+ "); the segment store is not at fault: free space on the file system or make the file writable",
-				file, cause);
+				file, cause, Reason.UNWRITABLE);
 	}
 
 	/**
@@ -60,11 +77,19 @@ public class SegmentMarksException extends IdGenerationException {
 				+ ", and this node uses " + identity + ". Two deployments (staging and production, say) must not share "
 				+ "a marks file: give this one its own id-worker.segment.marks-file. If the store only moved (a new "
 				+ "URL for the same data), delete the file's '" + storeLine + "' line after checking that every key's "
-				+ "max_id in the store is above the file's marks", file, null);
+				+ "max_id in the store is above the file's marks", file, null, Reason.OTHER_STORE);
 	}
 
 	public Path file() {
 		return this.file;
+	}
+
+	/**
+	 * Returns what is wrong with the file.
+	 * @return the reason
+	 */
+	public Reason reason() {
+		return this.reason;
 	}
 
 }
