@@ -296,6 +296,7 @@ class SegmentStoreRegressionTests {
 		this.store.createKey("order", 0, 10, "");
 		SegmentIdGenerator production = start(SegmentMarks.file(file), new Named(this.store, "store of production"));
 		drawSome(production, new HashSet<>(), 5);
+		await().atMost(Duration.ofSeconds(5)).until(() -> !production.view("order").orElseThrow().fetchInFlight());
 		production.close();
 		assertThat(Files.readString(file)).contains("@store:store+of+production");
 		InMemorySegmentStore other = new InMemorySegmentStore();
