@@ -447,6 +447,21 @@ public class IdWorkerProperties implements InitializingBean {
 		private @Nullable Path marksFile;
 
 		/**
+		 * Whether a store found below this node's marks (it lost writes) is moved past them: a key answered below its
+		 * mark gets its max_id raised to the mark plus heal-margin, and a key missing from the store is created again
+		 * there. Only ever moves a key up; the key is then served again instead of staying refused until an operator
+		 * raises it. Safe with several nodes per key only if heal-margin covers what they were given in the lost
+		 * window.
+		 */
+		private boolean healForward;
+
+		/**
+		 * Numbers past this node's mark that heal-forward moves a key to: at least what all nodes serving the key may
+		 * have been given in the window the store lost (nodes x largest step x fetches in that window).
+		 */
+		private long healMargin;
+
+		/**
 		 * Keys to create in the store at start when it lacks them, by name. A key that exists is never changed, and a
 		 * key this node has issued from is never created below the highest number it was given.
 		 */
@@ -492,6 +507,22 @@ public class IdWorkerProperties implements InitializingBean {
 
 		public void setDefaultKey(@Nullable String defaultKey) {
 			this.defaultKey = defaultKey;
+		}
+
+		public boolean isHealForward() {
+			return this.healForward;
+		}
+
+		public void setHealForward(boolean healForward) {
+			this.healForward = healForward;
+		}
+
+		public long getHealMargin() {
+			return this.healMargin;
+		}
+
+		public void setHealMargin(long healMargin) {
+			this.healMargin = healMargin;
 		}
 
 		public int getThreadChunkSize() {

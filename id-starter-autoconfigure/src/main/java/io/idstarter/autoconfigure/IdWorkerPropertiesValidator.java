@@ -277,6 +277,8 @@ final class IdWorkerPropertiesValidator {
 		}
 		requireRange("segment.thread-chunk-size", segment.getThreadChunkSize(), 0, MAX_THREAD_CHUNK_SIZE,
 				" (0 turns it off)");
+		requireValid("segment.heal-margin", segment.getHealMargin(),
+				() -> SegmentOptions.builder().healMargin(segment.getHealMargin()));
 		IdWorkerProperties.DynamicStep dynamicStep = segment.getDynamicStep();
 		requirePositive("segment.dynamic-step.expand-below", dynamicStep.getExpandBelow());
 		requirePositive("segment.dynamic-step.shrink-above", dynamicStep.getShrinkAbove());

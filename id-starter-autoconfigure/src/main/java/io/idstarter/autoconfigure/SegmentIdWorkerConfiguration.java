@@ -138,6 +138,8 @@ public final class SegmentIdWorkerConfiguration {
 			.defaultKey(segment.getDefaultKey())
 			.dynamicStep(new DynamicStep(dynamicStep.getExpandBelow(), dynamicStep.getShrinkAbove(), maxStep))
 			.threadChunkSize(segment.getThreadChunkSize())
+			.healForward(segment.isHealForward())
+			.healMargin(segment.getHealMargin())
 			.build();
 	}
 

@@ -8,6 +8,7 @@ import io.idstarter.segment.InMemorySegmentStore;
 import io.idstarter.segment.SegmentAllocation;
 import io.idstarter.segment.SegmentIdGenerator;
 import io.idstarter.segment.SegmentMarks;
+import io.idstarter.segment.SegmentMarksException;
 import io.idstarter.segment.SegmentStore;
 import io.idstarter.segment.UnknownKeyException;
 import org.junit.jupiter.api.Test;
@@ -21,6 +22,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
  * Declarative segment keys ({@code id-worker.segment.keys}) and this node's high marks in a real application context.
@@ -132,6 +134,23 @@ class DeclaredSegmentKeysTests {
 			assertThat(analysis.getDescription()).contains(marks.toString()).contains("line 1");
 			assertThat(analysis.getAction()).contains("id-worker.segment.marks-file").contains("key=mark");
 		});
+	}
+
+	@Test
+	void marksFileOfAnotherStoreIsExplainedWithTheSettingToChange() {
+		Path marks = this.directory.resolve("segment-marks");
+		SegmentMarks production = SegmentMarks.file(marks);
+		production.bindStore("store of production");
+		production.raise("order", 100);
+		SegmentMarksException failure = catchThrowableOfType(SegmentMarksException.class,
+				() -> SegmentMarks.file(marks).bindStore("store of staging"));
+		assertThat(failure.reason()).isEqualTo(SegmentMarksException.Reason.OTHER_STORE);
+		FailureAnalysis analysis = new SegmentMarksFailureAnalyzer().analyze(failure);
+		assertThat(analysis).isNotNull();
+		assertThat(analysis.getDescription()).contains(marks.toString())
+			.contains("store of production")
+			.contains("store of staging");
+		assertThat(analysis.getAction()).contains("id-worker.segment.marks-file").contains("@store:");
 	}
 
 	@Test

@@ -130,6 +130,8 @@ class SegmentIdWorkerConfigurationTests {
 		segment.getDynamicStep().setShrinkAbove(Duration.ofMinutes(4));
 		segment.getDynamicStep().setMaxStep(5000);
 		segment.setThreadChunkSize(64);
+		segment.setHealForward(true);
+		segment.setHealMargin(100_000);
 		SegmentOptions options = SegmentIdWorkerConfiguration.options(segment);
 		assertThat(options.prefetchThreshold()).isEqualTo(0.3);
 		assertThat(options.maxWait()).isEqualTo(Duration.ofMillis(300));
@@ -138,6 +140,8 @@ class SegmentIdWorkerConfigurationTests {
 		assertThat(options.dynamicStep())
 			.isEqualTo(new DynamicStep(Duration.ofMinutes(1), Duration.ofMinutes(4), 5000));
 		assertThat(options.threadChunkSize()).isEqualTo(64);
+		assertThat(options.healForward()).isTrue();
+		assertThat(options.healMargin()).isEqualTo(100_000);
 		assertThat(SegmentIdWorkerConfiguration.options(new IdWorkerProperties().getSegment()).toString())
 			.isEqualTo(SegmentOptions.defaults().toString());
 	}

@@ -180,9 +180,11 @@ public final class TestGenerators {
 
 		@Bean(initMethod = "start")
 		SegmentIdGenerator segmentIdGenerator(InMemorySegmentStore store, ObjectProvider<IdWorkerListener> listeners) {
+			// Refusal only: tests of a store that lost writes see the key stay refused or missing until they fix it.
 			SegmentOptions options = SegmentOptions.builder()
 				.defaultKey(ORDER)
 				.maxWait(Duration.ofMillis(500))
+				.healForward(false)
 				.build();
 			return new SegmentIdGenerator(store, options, TimeSource.system(), composite(listeners), null);
 		}

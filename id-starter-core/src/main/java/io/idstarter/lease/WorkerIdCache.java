@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
 import java.util.TreeMap;
-import java.util.concurrent.locks.ReentrantLock;
 
+import io.idstarter.local.LocalFileLock;
 import io.idstarter.local.LocalStateFile;
 import io.idstarter.local.LocalStateFile.CorruptLineException;
 import org.slf4j.Logger;
@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Remembers the last worker ID of each lease namespace in a small local file, so that a restarted instance asks for
  * the slot it held before and does not churn slots. Only a preference: the store decides. A missing file is empty; a
- * corrupt one is ignored with a warning. Writes replace the file atomically and durably.
+ * corrupt one is ignored with a warning. Writes replace the file atomically and durably. Instances of this and other
+ * processes may share the file: each read-modify-write holds its {@link LocalFileLock}.
  *
  * <p>The file is a {@link LocalStateFile} with one {@code namespace=workerId} line per namespace.
  */
@@ -29,9 +30,6 @@ public final class WorkerIdCache {
 	private static final String HEADER = "id-starter: last worker ID per lease namespace; safe to delete";
 
 	private final Path file;
-
-	/** Serialises read-modify-write of the file by keepers of this JVM. */
-	private final ReentrantLock lock = new ReentrantLock();
 
 	public WorkerIdCache(Path file) {
 		this.file = Objects.requireNonNull(file, "file");
@@ -47,14 +45,9 @@ public final class WorkerIdCache {
 	 * @return the worker ID, or empty if none is remembered or the file is missing or corrupt
 	 */
 	public OptionalInt read(String namespace) {
-		this.lock.lock();
-		try {
-			Integer workerId = readAll().get(namespace);
-			return (workerId != null) ? OptionalInt.of(workerId) : OptionalInt.empty();
-		}
-		finally {
-			this.lock.unlock();
-		}
+		// No lock needed: every write replaces the file whole, by a rename.
+		Integer workerId = readAll().get(namespace);
+		return (workerId != null) ? OptionalInt.of(workerId) : OptionalInt.empty();
 	}
 
 	/**
@@ -64,19 +57,18 @@ public final class WorkerIdCache {
 	 * @throws UncheckedIOException if the file cannot be written
 	 */
 	public void write(String namespace, int workerId) {
-		this.lock.lock();
 		try {
-			Map<String, Integer> entries = readAll();
-			entries.put(namespace, workerId);
-			Map<String, Long> lines = new LinkedHashMap<>();
-			entries.forEach((name, id) -> lines.put(LocalStateFile.encodeKey(name), (long) id));
-			LocalStateFile.write(this.file, HEADER, lines);
+			LocalFileLock.call(this.file, () -> {
+				Map<String, Integer> entries = readAll();
+				entries.put(namespace, workerId);
+				Map<String, Long> lines = new LinkedHashMap<>();
+				entries.forEach((name, id) -> lines.put(LocalStateFile.encodeKey(name), (long) id));
+				LocalStateFile.write(this.file, HEADER, lines);
+				return null;
+			});
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("cannot write worker ID cache file " + this.file + ": " + ex, ex);
-		}
-		finally {
-			this.lock.unlock();
 		}
 	}
 

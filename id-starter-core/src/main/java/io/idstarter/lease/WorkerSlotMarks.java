@@ -6,8 +6,8 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import java.util.concurrent.locks.ReentrantLock;
 
+import io.idstarter.local.LocalFileLock;
 import io.idstarter.local.LocalStateFile;
 import io.idstarter.local.LocalStateFile.CorruptLineException;
 
@@ -20,7 +20,9 @@ import io.idstarter.local.LocalStateFile.CorruptLineException;
  *
  * <p>The file is a {@link LocalStateFile} with one {@code namespace/workerId=mark} line per slot; each write replaces it
  * atomically and is forced to disk before the keeper issues under the new mark. An unreadable file is an error,
- * never silently empty: an empty record would let a store that lost writes through.
+ * never silently empty: an empty record would let a store that lost writes through. Keepers of this and other
+ * processes (two instances given one cache file) may share the file: each read-modify-write holds its
+ * {@link LocalFileLock}, so none overwrites another's slots with what it read before.
  */
 final class WorkerSlotMarks {
 
@@ -31,9 +33,6 @@ final class WorkerSlotMarks {
 			+ "turns off this node's check that the lease store has not lost writes";
 
 	private final Path file;
-
-	/** Serialises read-modify-write of the file by keepers of this JVM. */
-	private final ReentrantLock lock = new ReentrantLock();
 
 	WorkerSlotMarks(Path file) {
 		this.file = Objects.requireNonNull(file, "file");
@@ -56,13 +55,8 @@ final class WorkerSlotMarks {
 	 * @throws UncheckedIOException if the file exists but cannot be read or parsed
 	 */
 	long known(String namespace, int workerId) {
-		this.lock.lock();
-		try {
-			return readAll().getOrDefault(key(namespace, workerId), -1L);
-		}
-		finally {
-			this.lock.unlock();
-		}
+		// No lock needed: every write replaces the file whole, by a rename.
+		return readAll().getOrDefault(key(namespace, workerId), -1L);
 	}
 
 	/**
@@ -82,22 +76,20 @@ final class WorkerSlotMarks {
 	}
 
 	private void update(String namespace, int workerId, long mark, boolean onlyUp) {
-		this.lock.lock();
 		try {
-			Map<String, Long> marks = readAll();
-			String key = key(namespace, workerId);
-			Long current = marks.get(key);
-			if (current != null && (onlyUp ? current >= mark : current == mark)) {
-				return;
-			}
-			marks.put(key, mark);
-			LocalStateFile.write(this.file, HEADER, marks);
+			LocalFileLock.call(this.file, () -> {
+				Map<String, Long> marks = readAll();
+				String key = key(namespace, workerId);
+				Long current = marks.get(key);
+				if (current == null || (onlyUp ? current < mark : current != mark)) {
+					marks.put(key, mark);
+					LocalStateFile.write(this.file, HEADER, marks);
+				}
+				return null;
+			});
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("cannot write worker slot marks file " + this.file + ": " + ex, ex);
-		}
-		finally {
-			this.lock.unlock();
 		}
 	}
 

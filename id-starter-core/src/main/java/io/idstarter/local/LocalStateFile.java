@@ -12,6 +12,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -31,8 +33,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@link #write} never leaves a half-written file: it writes a temporary file in the same directory, forces it to
  * disk, renames it atomically over the old one (or, where the file system cannot, replaces it) and forces the
- * directory where the platform allows, so that after a crash the file holds either the old or the new entries.
- * Callers serialise writers themselves.
+ * directory where the platform allows, so that after a crash the file holds either the old or the new entries. The
+ * replacement keeps the permissions, owner and group the old file had, so that a mode or owner an operator set
+ * survives; a new file is readable and writable by its owner only. Callers serialise writers, across processes too,
+ * with {@link LocalFileLock}.
  */
 public final class LocalStateFile {
 
@@ -115,6 +119,8 @@ public final class LocalStateFile {
 				}
 				channel.force(true);
 			}
+			// After the write: the operator's mode may not let this user write.
+			keepAttributes(absolute, temp);
 			move(temp, absolute);
 		}
 		finally {
@@ -150,6 +156,36 @@ public final class LocalStateFile {
 					+ "with LocalStateFile.encodeKey");
 		}
 		return key;
+	}
+
+	/**
+	 * Gives the replacement the permissions, owner and group of the file it replaces. Changing the owner needs the
+	 * right to (root, as a rule): without it the file ends up owned by this process's user, which is logged.
+	 */
+	private static void keepAttributes(Path file, Path replacement) throws IOException {
+		PosixFileAttributes old;
+		try {
+			old = Files.readAttributes(file, PosixFileAttributes.class);
+		}
+		catch (NoSuchFileException | UnsupportedOperationException ex) {
+			return;
+		}
+		PosixFileAttributeView view = Files.getFileAttributeView(replacement, PosixFileAttributeView.class);
+		view.setPermissions(old.permissions());
+		PosixFileAttributes fresh = view.readAttributes();
+		try {
+			if (!fresh.group().equals(old.group())) {
+				view.setGroup(old.group());
+			}
+			if (!fresh.owner().equals(old.owner())) {
+				view.setOwner(old.owner());
+			}
+		}
+		catch (IOException ex) {
+			logger.warn("Cannot keep the owner {} and group {} of {} ({}); it is now owned by {} and group {}",
+					old.owner().getName(), old.group().getName(), file, ex.toString(), fresh.owner().getName(),
+					fresh.group().getName());
+		}
 	}
 
 	private static void move(Path temp, Path file) throws IOException {

@@ -61,7 +61,7 @@ public final class InMemorySegmentStore implements SegmentStore, SegmentKeyAdmin
 				throw new SegmentKeyExhaustedException(key, String.format(Locale.ROOT,
 						"Range of key '%s' would pass Long.MAX_VALUE: max_id %d + step %d; the key is used up, "
 								+ "move to a new key",
-						key, start, size));
+						key, start, size), Long.MAX_VALUE - start);
 			}
 			if (entry.maxId.compareAndSet(start, start + size)) {
 				return new SegmentAllocation(key, start, start + size, configuredStep);
@@ -116,6 +116,22 @@ public final class InMemorySegmentStore implements SegmentStore, SegmentKeyAdmin
 	 * @param maxId the first number of the next range
 	 * @throws UnknownKeyException if the key does not exist
 	 */
+	@Override
+	public boolean raiseMaxId(String key, long floor) {
+		Entry entry = this.entries.get(key);
+		if (entry == null) {
+			throw new UnknownKeyException(key);
+		}
+		long maxId = entry.maxId.get();
+		while (maxId < floor) {
+			if (entry.maxId.compareAndSet(maxId, floor)) {
+				return true;
+			}
+			maxId = entry.maxId.get();
+		}
+		return false;
+	}
+
 	public void resetMaxId(String key, long maxId) {
 		if (maxId < 0) {
 			throw new IllegalArgumentException("max ID of key '" + key + "' must be at least 0: " + maxId);

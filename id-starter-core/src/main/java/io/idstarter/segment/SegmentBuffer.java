@@ -77,6 +77,9 @@ final class SegmentBuffer {
 	 *   once with StoreRegressionException instead of waiting; numbers left in the current segment are still served,
 	 *   they were allocated before the loss.
 	 *
+	 * - Used up: once the store has no numbers left of the key, the fetch fails for good and waiters fail at once with
+	 *   SegmentKeyExhaustedException.
+	 *
 	 * - Thread chunks (opt-in): see ThreadChunks. A chunk is claimed from the current segment with one getAndAdd and
 	 *   cut at the segment's end.
 	 */
@@ -327,6 +330,10 @@ final class SegmentBuffer {
 			throw retiredException();
 		}
 		this.fetcher.request(spent);
+		SegmentKeyExhaustedException usedUp = this.fetcher.usedUp();
+		if (usedUp != null) {
+			throw usedUp(usedUp);
+		}
 		StoreRegressionException refused = this.fetcher.regression();
 		if (refused != null) {
 			throw refusal(refused);
@@ -351,6 +358,9 @@ final class SegmentBuffer {
 			this.listener.segmentWait(this.key, this.time.nanoTime() - waitStart, false);
 			if (ex.getCause() instanceof StoreRegressionException regressed) {
 				throw refusal(regressed);
+			}
+			if (ex.getCause() instanceof SegmentKeyExhaustedException exhausted) {
+				throw usedUp(exhausted);
 			}
 			throw retiredException();
 		}
@@ -381,6 +391,11 @@ final class SegmentBuffer {
 	private static StoreRegressionException refusal(StoreRegressionException regression) {
 		return new StoreRegressionException(regression.subject(), regression.knownMark(), regression.storeMark(),
 				regression.getMessage());
+	}
+
+	/** Returns the store's refusal for one caller: the same facts, this caller's stack. */
+	private static SegmentKeyExhaustedException usedUp(SegmentKeyExhaustedException exhausted) {
+		return new SegmentKeyExhaustedException(exhausted.getKey(), exhausted.getMessage(), exhausted.remaining());
 	}
 
 	/**

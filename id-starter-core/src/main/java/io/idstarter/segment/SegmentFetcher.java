@@ -51,6 +51,20 @@ final class SegmentFetcher {
 	 * not climb back past the mark quickly on its own (that would serve numbers other nodes may have served), while an
 	 * operator who raised the key's max_id is picked up within an interval. Waiters already parked are woken by
 	 * completing the segment's `successor` exceptionally after a fresh future was put in its place for the retry.
+	 * Heal forward (SegmentOptions.healForward, off by default): the refused range stays a gap, the store's max_id is
+	 * raised to the mark plus healMargin by one conditional update that only moves it up (SegmentKeyAdmin.raiseMaxId),
+	 * and the retry follows at once: the key is served again from there instead of staying refused. This node's mark
+	 * is all it knows; numbers other nodes were given above it in the lost window are safe only if the margin covers
+	 * them.
+	 *
+	 * Marks file that cannot be written (a full disk, a read-only remount): the range the store gave is kept in the
+	 * Fetch (`pending`) and only the write is retried, with the growing delay of a failed call; the range is neither
+	 * served before its mark is on disk nor thrown away, so an outage of the disk does not burn a range per retry.
+	 *
+	 * End of a key: a step larger than what is left of the key (below Long.MAX_VALUE) is cut to what is left, which
+	 * the store reports with its refusal (SegmentKeyExhaustedException.remaining; halved when it cannot say), and that
+	 * last range is served. Once nothing is left, the key is used up for good: the fetch fails, `usedUp` is set, and
+	 * callers get SegmentKeyExhaustedException at once instead of waiting out maxWait at every call.
 	 *
 	 * Only the Fetch writes the statistics below; one Fetch runs per key at a time, because a segment's successor is
 	 * requested only once the segment is current, which is after its own fetch completed.
@@ -106,6 +120,12 @@ final class SegmentFetcher {
 	/** Delay between retries of a fetch whose range was refused as below the key's high mark. */
 	private final long regressionRetryNanos;
 
+	/** Whether a store found below the key's high mark is raised past it. */
+	private final boolean healForward;
+
+	/** How far past the mark heal forward raises the store. */
+	private final long healMargin;
+
 	// Statistics and dynamic-step inputs: written only by the one Fetch running at a time, read by anyone.
 
 	/** Size requested at the latest successful fetch; 0 before the first. */
@@ -135,6 +155,9 @@ final class SegmentFetcher {
 	/** Set when the store answered below the key's high mark; null again once a range passes. */
 	private volatile @Nullable StoreRegressionException regression;
 
+	/** Set once the key has no numbers left; never cleared. */
+	private volatile @Nullable SegmentKeyExhaustedException usedUp;
+
 	SegmentFetcher(SegmentBuffer buffer, SegmentStore store, SegmentOptions options, TimeSource time,
 			IdWorkerListener listener, Executor executor, PrefetchDispatcher dispatcher,
 			ScheduledExecutorService scheduler, SegmentMarks marks) {
@@ -154,6 +177,8 @@ final class SegmentFetcher {
 		this.marks = marks;
 		this.regressionRetryNanos = Math.max(RETRY_DELAY_MAX_NANOS,
 				DynamicStep.saturatedNanos(options.keyRefreshInterval()));
+		this.healForward = options.healForward();
+		this.healMargin = options.healMargin();
 	}
 
 	/** Starts the fetch of the segment's successor unless it was requested already. */
@@ -208,6 +233,14 @@ final class SegmentFetcher {
 		return this.regression;
 	}
 
+	/**
+	 * Returns why the key issues no more numbers, once the store has none left of it.
+	 * @return the store's refusal, or null while the key has numbers left
+	 */
+	@Nullable SegmentKeyExhaustedException usedUp() {
+		return this.usedUp;
+	}
+
 	int step() {
 		return this.step;
 	}
@@ -236,6 +269,11 @@ final class SegmentFetcher {
 		return this.lastErrorMillis;
 	}
 
+	/** Returns the mark plus the margin, at most {@link Long#MAX_VALUE}. */
+	static long healFloor(long mark, long margin) {
+		return (mark > Long.MAX_VALUE - margin) ? Long.MAX_VALUE : mark + margin;
+	}
+
 	/**
 	 * Returns the delay before retry number {@code failures}: 10 ms doubling up to the maximum, then a random point in
 	 * its upper half, so that nodes that failed together spread their retries.
@@ -245,6 +283,12 @@ final class SegmentFetcher {
 		int shift = Math.min(failures - 1, 30);
 		long delay = Math.min(RETRY_DELAY_MIN_NANOS << shift, max);
 		return delay / 2 + ThreadLocalRandom.current().nextLong(delay / 2 + 1);
+	}
+
+	/**
+	 * A range the store gave, with the step asked for and when the store call started and ended (monotonic time).
+	 */
+	private record Pending(SegmentAllocation allocation, int step, long callStart, long callEnd) {
 	}
 
 	/**
@@ -260,6 +304,9 @@ final class SegmentFetcher {
 
 		/** Set by the first hand-over of the first attempt to the executor; retries are submitted by their timer. */
 		private final AtomicBoolean dispatched = new AtomicBoolean();
+
+		/** A range the store gave whose mark could not be written yet; only the attempt that holds the claim uses it. */
+		private @Nullable Pending pending;
 
 		Fetch(Segment predecessor) {
 			this.predecessor = predecessor;
@@ -298,6 +345,10 @@ final class SegmentFetcher {
 				regressed(ex);
 				return;
 			}
+			catch (SegmentKeyExhaustedException ex) {
+				usedUp(ex);
+				return;
+			}
 			catch (UnknownKeyException ex) {
 				fetcher.lastError = ex;
 				fetcher.lastErrorMillis = fetcher.time.currentTimeMillis();
@@ -321,33 +372,22 @@ final class SegmentFetcher {
 
 		private Segment fetch() {
 			SegmentFetcher fetcher = SegmentFetcher.this;
-			int currentStep = fetcher.step;
-			boolean first = (currentStep == 0);
-			long callStart = fetcher.time.nanoTime();
-			int requested = first ? 0
-					: fetcher.dynamicStep.nextStep(currentStep, fetcher.configuredStep,
-							callStart - fetcher.lastFetchNanos);
-			boolean success = false;
-			SegmentAllocation allocation;
-			try {
-				allocation = first ? fetcher.store.allocate(fetcher.key)
-						: fetcher.store.allocate(fetcher.key, requested);
-				checkAllocation(allocation);
-				success = true;
-			}
-			finally {
-				fetcher.listener.storeCall(fetcher.key, "allocate", fetcher.time.nanoTime() - callStart, success);
+			Pending given = this.pending;
+			if (given == null) {
+				given = allocate();
+				this.pending = given;
 			}
 			// Durable before any number of the range can be served: a restarted node must not go below it either.
-			fetcher.marks.raise(fetcher.key, allocation.end());
-			long callEnd = fetcher.time.nanoTime();
-			fetcher.step = first ? allocation.configuredStep() : requested;
+			fetcher.marks.raise(fetcher.key, given.allocation.end());
+			this.pending = null;
+			SegmentAllocation allocation = given.allocation;
+			fetcher.step = given.step;
 			fetcher.configuredStep = allocation.configuredStep();
-			fetcher.lastFetchNanos = callEnd;
+			fetcher.lastFetchNanos = given.callEnd;
 			fetcher.lastFetchMillis = fetcher.time.currentTimeMillis();
-			fetcher.lastFetchDurationNanos = callEnd - callStart;
+			fetcher.lastFetchDurationNanos = given.callEnd - given.callStart;
 			if (fetcher.failuresInRow > 0) {
-				logger.info("Segment store answered again for key '{}' after {} failed calls", fetcher.key,
+				logger.info("Fetch of key '{}' succeeded again after {} failed attempts", fetcher.key,
 						fetcher.failuresInRow);
 			}
 			fetcher.failuresInRow = 0;
@@ -358,6 +398,60 @@ final class SegmentFetcher {
 				fetcher.regression = null;
 			}
 			return new Segment(allocation.start(), allocation.end(), fetcher.prefetchThreshold, this.predecessor);
+		}
+
+		/** Asks the store for the next range, of the dynamic step or, near the key's end, of what is left. */
+		private Pending allocate() {
+			SegmentFetcher fetcher = SegmentFetcher.this;
+			int currentStep = fetcher.step;
+			boolean first = (currentStep == 0);
+			long callStart = fetcher.time.nanoTime();
+			int requested = first ? 0
+					: fetcher.dynamicStep.nextStep(currentStep, fetcher.configuredStep,
+							callStart - fetcher.lastFetchNanos);
+			boolean success = false;
+			SegmentAllocation allocation;
+			try {
+				allocation = allocateWithin(requested);
+				checkAllocation(allocation);
+				success = true;
+			}
+			finally {
+				fetcher.listener.storeCall(fetcher.key, "allocate", fetcher.time.nanoTime() - callStart, success);
+			}
+			int step = first ? allocation.configuredStep() : requested;
+			return new Pending(allocation, step, callStart, fetcher.time.nanoTime());
+		}
+
+		/**
+		 * Allocates a range of {@code size} numbers (0: the key's configured step), or of what is left of the key
+		 * when that is less.
+		 * @throws SegmentKeyExhaustedException if nothing is left
+		 */
+		private SegmentAllocation allocateWithin(int size) {
+			SegmentStore store = SegmentFetcher.this.store;
+			String key = SegmentFetcher.this.key;
+			int wanted = size;
+			// Each round either succeeds or asks for less: at most 64 halvings of a step below 2^31.
+			for (int round = 0;; round++) {
+				try {
+					return (wanted == 0) ? store.allocate(key) : store.allocate(key, wanted);
+				}
+				catch (SegmentKeyExhaustedException ex) {
+					long left = ex.remaining();
+					if (round >= 64 || left == 0 || wanted == 1 || (wanted == 0 && left < 0)) {
+						throw ex;
+					}
+					int smaller = (left > 0) ? (int) Math.min(left, Integer.MAX_VALUE) : wanted / 2;
+					if (wanted != 0 && smaller >= wanted) {
+						throw ex;
+					}
+					logger.info("Segment key '{}' has {} numbers left; asking for {} instead of {}", key,
+							(left >= 0) ? left : "fewer than " + wanted, smaller,
+							(wanted != 0) ? wanted : "the configured step");
+					wanted = smaller;
+				}
+			}
 		}
 
 		private void checkAllocation(SegmentAllocation allocation) {
@@ -433,11 +527,54 @@ final class SegmentFetcher {
 				this.predecessor.successor.completeExceptionally(fetcher.buffer.retiredException());
 				return;
 			}
+			long retryNanos = healForward(ex) ? RETRY_DELAY_MIN_NANOS : fetcher.regressionRetryNanos;
 			try {
-				fetcher.scheduler.schedule(this::retry, fetcher.regressionRetryNanos, TimeUnit.NANOSECONDS);
+				fetcher.scheduler.schedule(this::retry, retryNanos, TimeUnit.NANOSECONDS);
 			}
 			catch (RejectedExecutionException rejected) {
 				giveUp();
+			}
+		}
+
+		/** The key has no numbers left: waiters fail now and for good, and nothing is retried. */
+		private void usedUp(SegmentKeyExhaustedException ex) {
+			SegmentFetcher fetcher = SegmentFetcher.this;
+			fetcher.lastError = ex;
+			fetcher.lastErrorMillis = fetcher.time.currentTimeMillis();
+			fetcher.usedUp = ex;
+			logger.warn("Segment key '{}' is used up and issues no more IDs: {}", fetcher.key, ex.getMessage());
+			if (this.predecessor.casState(Segment.FETCHING, Segment.FAILED)) {
+				this.predecessor.successor.completeExceptionally(ex);
+			}
+		}
+
+		/**
+		 * Raises the store's max_id of the key to this node's high mark, if the options and the store allow it.
+		 * @return whether the store is now at or above the mark
+		 */
+		private boolean healForward(StoreRegressionException ex) {
+			SegmentFetcher fetcher = SegmentFetcher.this;
+			if (!fetcher.healForward || !(fetcher.store instanceof SegmentKeyAdmin admin)) {
+				return false;
+			}
+			long floor = healFloor(ex.knownMark(), fetcher.healMargin);
+			try {
+				boolean raised = admin.raiseMaxId(fetcher.key, floor);
+				logger.warn("Segment store answered key '{}' from {}, below this node's high mark {}; {} the key's "
+						+ "max_id to {} (heal forward, margin {}). Numbers other nodes were given above {} in the lost "
+						+ "window are safe only if the margin covers them", fetcher.key, ex.storeMark(),
+						ex.knownMark(), raised ? "raised" : "another node already raised", floor, fetcher.healMargin,
+						ex.knownMark());
+				return true;
+			}
+			catch (UnsupportedOperationException unsupported) {
+				return false;
+			}
+			catch (RuntimeException failure) {
+				logger.warn("Could not raise the max_id of key '{}' to this node's high mark {}; the key stays "
+						+ "refused and is tried again in {} s", fetcher.key, ex.knownMark(),
+						TimeUnit.NANOSECONDS.toSeconds(fetcher.regressionRetryNanos), failure);
+				return false;
 			}
 		}
 
@@ -447,11 +584,17 @@ final class SegmentFetcher {
 			fetcher.failuresInRow = failures;
 			fetcher.lastError = ex;
 			fetcher.lastErrorMillis = fetcher.time.currentTimeMillis();
-			if (failures == 1) {
+			Pending given = this.pending;
+			if (failures == 1 && ex instanceof SegmentMarksException && given != null) {
+				logger.warn("{}. Key '{}' keeps the range [{}, {}) the store gave and serves it once the mark is "
+						+ "written; only the write is retried", ex.getMessage(), fetcher.key, given.allocation.start(),
+						given.allocation.end());
+			}
+			else if (failures == 1) {
 				logger.warn("Segment store call for key '{}' failed; retrying until it answers", fetcher.key, ex);
 			}
 			else {
-				logger.debug("Segment store call for key '{}' failed ({} in a row)", fetcher.key, failures, ex);
+				logger.debug("Fetch of key '{}' failed ({} in a row)", fetcher.key, failures, ex);
 			}
 			if (!fetcher.buffer.isActive()) {
 				giveUp();

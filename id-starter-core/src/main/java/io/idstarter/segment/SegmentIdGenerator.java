@@ -201,6 +201,7 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 	 * Reads the keys from the store and schedules their refresh. Ranges are fetched on each key's first call.
 	 * @throws SegmentStoreException if the store cannot be reached or is not set up; the generator can be started
 	 * again
+	 * @throws SegmentMarksException if the marks file belongs to another store
 	 * @throws IllegalStateException if already started or closed
 	 */
 	public void start() {
@@ -208,6 +209,8 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 			throw new IllegalStateException("Segment ID generator was already " + lifecycleName() + "; start it once");
 		}
 		try {
+			// Before the keys are compared with the marks: another store's marks would report its keys as lost here.
+			this.marks.bindStore(this.store.identity());
 			reloadKeys();
 		}
 		catch (RuntimeException ex) {
@@ -470,17 +473,19 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 							+ "high mark {} on", key, this.marks.highMark(key));
 				}
 			}
+			Set<String> removed = new HashSet<>();
 			for (SegmentBuffer buffer : this.buffers.values()) {
 				if (!loaded.contains(buffer.key()) && this.buffers.remove(buffer.key(), buffer)) {
 					forgetPrimary(buffer);
 					buffer.retire(/* keyRemoved= */ true);
-					removed(buffer.key());
+					removed.add(buffer.key());
+					removed(buffer.key(), buffer.view().configuredStep());
 				}
 			}
 			// Keys used before (this process, or before a restart with a marks file) that the store no longer has.
 			this.marks.all().forEach((key, mark) -> {
-				if (mark > 0 && !loaded.contains(key)) {
-					keyLost(key, mark);
+				if (mark > 0 && !loaded.contains(key) && !removed.contains(key)) {
+					keyLost(key, mark, 0);
 				}
 			});
 		}
@@ -490,17 +495,23 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 	}
 
 	/** A key this generator used left the store: a deletion, or a lost store if this node issued from it. */
-	private void removed(String key) {
+	private void removed(String key, int configuredStep) {
 		long mark = this.marks.highMark(key);
 		if (mark > 0) {
-			keyLost(key, mark);
+			keyLost(key, mark, configuredStep);
 		}
 		else {
 			logger.info("Segment key '{}' removed from the store; it issues no more IDs", key);
 		}
 	}
 
-	private void keyLost(String key, long mark) {
+	/**
+	 * A key this node was given ranges of is missing from the store. With heal forward and a step known from this
+	 * run, the key is created again at the mark plus the heal margin (or, if another node created it meanwhile,
+	 * raised there).
+	 * @param configuredStep the key's step as the store last reported it; 0 if unknown
+	 */
+	private void keyLost(String key, long mark, int configuredStep) {
 		if (this.missingKeys.containsKey(key)) {
 			return;
 		}
@@ -508,6 +519,31 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 		this.listener.segmentRefused(key, mark, -1);
 		if (this.missingKeys.put(key, mark) == null) {
 			logger.error(lostKeyMessage(key, mark));
+		}
+		if (this.options.healForward() && configuredStep > 0 && this.store instanceof SegmentKeyAdmin admin) {
+			healMissingKey(admin, key, mark, configuredStep);
+		}
+	}
+
+	private void healMissingKey(SegmentKeyAdmin admin, String key, long mark, int configuredStep) {
+		long floor = SegmentFetcher.healFloor(mark, this.options.healMargin());
+		try {
+			boolean created = admin.createKey(key, floor, configuredStep,
+					"created again by id-starter at a node's high mark after the store lost the key");
+			if (!created) {
+				// Another node (one that joined after the loss, perhaps) created it first, maybe below the mark.
+				admin.raiseMaxId(key, floor);
+			}
+			this.missingKeys.remove(key, mark);
+			logger.warn("Segment key '{}' {} to {} (this node's high mark {} plus margin {}) with step {} (heal "
+					+ "forward); it issues IDs again from there. Numbers other nodes were given above {} in the lost "
+					+ "window are safe only if the margin covers them", key,
+					created ? "created again" : "was created again by another node; raised it", floor, mark,
+					this.options.healMargin(), configuredStep, mark);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not create segment key '{}' again at this node's high mark {}; it stays missing",
+					key, mark, ex);
 		}
 	}
 
@@ -540,7 +576,7 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 			}
 		}
 		buffer.retire(/* keyRemoved= */ true);
-		removed(buffer.key());
+		removed(buffer.key(), buffer.view().configuredStep());
 	}
 
 	private void forgetPrimary(SegmentBuffer buffer) {

@@ -28,4 +28,19 @@ public interface SegmentKeyAdmin {
 	 */
 	void updateStep(String key, int step);
 
+	/**
+	 * Moves a key's next range up to start at {@code floor} or above, if it starts below: forward only, in one
+	 * conditional update, never down. Called by a node that was given numbers of the key up to {@code floor} and found
+	 * the store below it: the store lost writes, and without this it would hand those numbers out again.
+	 * @param key the business key
+	 * @param floor the first number the next range may start at, at least 0
+	 * @return {@code true} if this call moved the key up, {@code false} if it already started at {@code floor} or above
+	 * @throws UnknownKeyException if the store has no such key
+	 * @throws UnsupportedOperationException if the store cannot (the default)
+	 * @throws SegmentStoreException if the store cannot be reached or is not set up
+	 */
+	default boolean raiseMaxId(String key, long floor) {
+		throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot raise a key's max_id");
+	}
+
 }

@@ -1,20 +1,15 @@
 package io.idstarter.segment;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.ReentrantLock;
 
+import io.idstarter.local.LocalFileLock;
 import io.idstarter.local.LocalStateFile;
 import io.idstarter.local.LocalStateFile.CorruptLineException;
 import org.jspecify.annotations.Nullable;
@@ -30,30 +25,50 @@ import org.slf4j.LoggerFactory;
  * <p>Kept in memory, or also in a local file so that a restarted node keeps them. A mark is written to the file
  * (temporary file, flushed to disk, atomically renamed over the old one) before {@link #raise} returns, and the
  * generator raises a mark before it serves any number of the range, so after a crash the file is never below a number
- * that was served. Processes on one host may share a file: a write keeps the highest mark of each key found in the
- * file or in memory, under a file lock.
+ * that was served.
  *
- * <p>The file is a {@link LocalStateFile} with one {@code key=mark} line per key. A missing file is empty; an unreadable or
- * corrupt one fails the start, since ignoring it would silently drop the guard.
+ * <p>Processes on one host may share a file (as may several generators of one JVM). The file then holds, per key, the
+ * highest end any of them was given: each write reads the file and keeps the higher of its mark and this process's,
+ * under a {@link LocalFileLock}. The guard of a process, {@link #highMark}, is only what the file held when the process
+ * loaded it and what this process was given since, never a mark another process wrote later: that process was given
+ * its range by the same store, after or before ours, so it says nothing about the store having lost a write of ours.
+ *
+ * <p>The file is a {@link LocalStateFile} with one {@code key=mark} line per key (keys encoded), and a line
+ * {@code @store:<identity>=0} naming the store the marks belong to ({@link SegmentStore#identity()}, encoded; a
+ * version without it reads it as a key no store can have, with mark 0). A missing file is empty; an unreadable or
+ * corrupt one fails the start, since ignoring it would silently drop the guard; so does a file of another store
+ * ({@link #bindStore}). A file without the line (written before it existed) is taken as this store's and gets the
+ * line at the next write. A file that cannot be written is reported by {@link #writeFailure()} until a write
+ * succeeds.
  */
 public final class SegmentMarks {
 
 	private static final Logger logger = LoggerFactory.getLogger(SegmentMarks.class);
 
-	private static final String HEADER = "id-starter: end of the highest segment range this node was given, per key. "
-			+ "Deleting it drops the guard against a segment store that lost writes.";
+	private static final String HEADER = "id-starter: end of the highest segment range given to the processes sharing "
+			+ "this file, per key. Deleting it drops the guard against a segment store that lost writes.";
+
+	/** Prefix of the line that names the store, before its encoded identity. */
+	static final String STORE_LINE = "@store:";
 
 	private final @Nullable Path file;
 
-	/** Highest end per key, only ever raised; with a file, raised only after the file holds the new value. */
+	/** The store the marks belong to: read from the file, or bound at start; empty when unknown. */
+	private volatile String store;
+
+	/**
+	 * Highest end per key that this process was given, or that the file held when loaded; only ever raised; with a
+	 * file, raised only after the file holds the new value.
+	 */
 	private final ConcurrentHashMap<String, Long> marks = new ConcurrentHashMap<>();
 
-	/** Serialises the read-merge-write of the file by this JVM; other processes are kept out by a file lock. */
-	private final ReentrantLock lock = new ReentrantLock();
+	/** Why the latest write of the file failed; null while the latest write succeeded. */
+	private volatile @Nullable SegmentMarksException writeFailure;
 
-	private SegmentMarks(@Nullable Path file, Map<String, Long> loaded) {
+	private SegmentMarks(@Nullable Path file, Map<String, Long> loaded, String store) {
 		this.file = file;
 		this.marks.putAll(loaded);
+		this.store = store;
 	}
 
 	/**
@@ -61,7 +76,7 @@ public final class SegmentMarks {
 	 * @return empty marks
 	 */
 	public static SegmentMarks inMemory() {
-		return new SegmentMarks(null, Map.of());
+		return new SegmentMarks(null, Map.of(), "");
 	}
 
 	/**
@@ -72,11 +87,13 @@ public final class SegmentMarks {
 	 */
 	public static SegmentMarks file(Path file) {
 		Objects.requireNonNull(file, "file");
+		// No lock needed: every write replaces the file whole, by a rename.
 		Map<String, Long> loaded = read(file);
+		String store = storeOf(loaded);
 		if (!loaded.isEmpty()) {
 			logger.info("Loaded segment marks of {} keys from {}", loaded.size(), file);
 		}
-		return new SegmentMarks(file, loaded);
+		return new SegmentMarks(file, loaded, store);
 	}
 
 	/**
@@ -88,7 +105,7 @@ public final class SegmentMarks {
 	}
 
 	/**
-	 * Returns the end of the highest range this node was given for a key.
+	 * Returns the end of the highest range this process was given for a key, or the file held when loaded.
 	 * @param key the business key
 	 * @return the mark, 0 when none is known
 	 */
@@ -98,7 +115,7 @@ public final class SegmentMarks {
 	}
 
 	/**
-	 * Returns every mark.
+	 * Returns every mark of this process (see {@link #highMark}).
 	 * @return key to mark, sorted by key
 	 */
 	public Map<String, Long> all() {
@@ -106,11 +123,44 @@ public final class SegmentMarks {
 	}
 
 	/**
+	 * Checks that the marks belong to a store, and records it in the file at the next write: marks of another store's
+	 * keys would refuse (or let through) ranges that have nothing to do with them.
+	 * @param identity the store's {@link SegmentStore#identity()}; empty when it cannot say, and then nothing is checked
+	 * @throws SegmentMarksException if the file names another store
+	 */
+	public void bindStore(String identity) {
+		if (identity.isEmpty() || this.file == null) {
+			return;
+		}
+		String recorded = this.store;
+		if (!recorded.isEmpty() && !recorded.equals(identity)) {
+			throw SegmentMarksException.otherStore(this.file, recorded, identity, STORE_LINE);
+		}
+		this.store = identity;
+	}
+
+	/**
+	 * Returns the store these marks belong to.
+	 * @return its identity, empty when unknown
+	 */
+	public String store() {
+		return this.store;
+	}
+
+	/**
+	 * Returns why the file could not be written, while it cannot.
+	 * @return the failure of the latest write, or empty if it succeeded (or the marks are kept in memory)
+	 */
+	public Optional<SegmentMarksException> writeFailure() {
+		return Optional.ofNullable(this.writeFailure);
+	}
+
+	/**
 	 * Raises a key's mark to {@code end}, unless it is already as high; with a file, returns only once the file on
 	 * disk holds it.
 	 * @param key the business key
 	 * @param end the end of a range this node was given
-	 * @throws UncheckedIOException if the file cannot be written; the mark is then not raised
+	 * @throws SegmentMarksException if the file cannot be written; the mark is then not raised
 	 */
 	public void raise(String key, long end) {
 		if (highMark(key) >= end) {
@@ -120,48 +170,58 @@ public final class SegmentMarks {
 			this.marks.merge(key, end, Math::max);
 			return;
 		}
-		this.lock.lock();
+		Path path = this.file;
 		try {
-			if (highMark(key) >= end) {
-				return;
-			}
-			Map<String, Long> merged = new TreeMap<>(this.marks);
-			merged.merge(key, end, Math::max);
-			write(this.file, merged);
-			merged.forEach((name, mark) -> this.marks.merge(name, mark, Math::max));
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	private static void write(Path file, Map<String, Long> marks) {
-		Path absolute = file.toAbsolutePath();
-		Path directory = Objects.requireNonNull(absolute.getParent(), "directory");
-		try {
-			Files.createDirectories(directory);
-			Path lockFile = directory.resolve(absolute.getFileName() + ".lock");
-			try (FileChannel lockChannel = FileChannel.open(lockFile, StandardOpenOption.CREATE,
-					StandardOpenOption.WRITE); FileLock fileLock = lockChannel.lock()) {
-				// Another process sharing the file may have raised marks since this one last read it.
-				read(absolute).forEach((name, mark) -> marks.merge(name, mark, Math::max));
-				Map<String, Long> lines = new LinkedHashMap<>();
-				marks.forEach((name, mark) -> lines.put(LocalStateFile.encodeKey(name), mark));
-				LocalStateFile.write(absolute, HEADER, lines);
-			}
+			LocalFileLock.call(path, () -> {
+				if (highMark(key) < end) {
+					// The file keeps the highest mark of every process sharing it; the guard takes only this one's.
+					Map<String, Long> merged = read(path);
+					String recorded = storeOf(merged);
+					String store = this.store.isEmpty() ? recorded : this.store;
+					this.marks.forEach((name, mark) -> merged.merge(name, mark, Math::max));
+					merged.merge(key, end, Math::max);
+					Map<String, Long> lines = new LinkedHashMap<>();
+					if (!store.isEmpty()) {
+						lines.put(STORE_LINE + LocalStateFile.encodeKey(store), 0L);
+					}
+					merged.forEach((name, mark) -> lines.put(LocalStateFile.encodeKey(name), mark));
+					LocalStateFile.write(path, HEADER, lines);
+					this.marks.merge(key, end, Math::max);
+				}
+				return null;
+			});
+			this.writeFailure = null;
 		}
 		catch (IOException | SegmentMarksException ex) {
-			throw new UncheckedIOException("cannot write segment marks file " + file + ": " + ex,
-					(ex instanceof IOException io) ? io : new IOException(ex));
+			SegmentMarksException failure = SegmentMarksException.unwritable(path, ex);
+			this.writeFailure = failure;
+			throw failure;
 		}
 	}
 
+	/** Returns the store named in marks as read (and removes the line from them), or an empty string. */
+	private static String storeOf(Map<String, Long> read) {
+		String store = "";
+		for (String name : read.keySet()) {
+			if (name.startsWith(STORE_LINE)) {
+				store = name.substring(STORE_LINE.length());
+			}
+		}
+		read.keySet().removeIf((name) -> name.startsWith(STORE_LINE));
+		return store;
+	}
+
+	/** Reads the marks; the store line comes back as {@code @store:<identity>} (decoded), which no key can be. */
 	private static Map<String, Long> read(Path file) {
 		Map<String, Long> marks = new TreeMap<>();
 		try {
 			LocalStateFile.read(file, (key, mark) -> {
 				if (mark < 0) {
 					throw new IllegalArgumentException("negative mark");
+				}
+				if (key.startsWith(STORE_LINE)) {
+					marks.put(STORE_LINE + LocalStateFile.decodeKey(key.substring(STORE_LINE.length())), mark);
+					return;
 				}
 				marks.merge(LocalStateFile.decodeKey(key), mark, Math::max);
 			});

@@ -43,6 +43,10 @@ public final class SegmentOptions {
 
 	private final int threadChunkSize;
 
+	private final boolean healForward;
+
+	private final long healMargin;
+
 	private SegmentOptions(Builder builder) {
 		this.prefetchThreshold = builder.prefetchThreshold;
 		this.maxWait = builder.maxWait;
@@ -50,6 +54,8 @@ public final class SegmentOptions {
 		this.defaultKey = builder.defaultKey;
 		this.dynamicStep = builder.dynamicStep;
 		this.threadChunkSize = builder.threadChunkSize;
+		this.healForward = builder.healForward;
+		this.healMargin = builder.healMargin;
 	}
 
 	/**
@@ -79,7 +85,9 @@ public final class SegmentOptions {
 			.keyRefreshInterval(this.keyRefreshInterval)
 			.defaultKey(this.defaultKey)
 			.dynamicStep(this.dynamicStep)
-			.threadChunkSize(this.threadChunkSize);
+			.threadChunkSize(this.threadChunkSize)
+			.healForward(this.healForward)
+			.healMargin(this.healMargin);
 	}
 
 	/**
@@ -135,13 +143,31 @@ public final class SegmentOptions {
 		return this.threadChunkSize;
 	}
 
+	/**
+	 * Returns whether a store found below this node's high mark of a key is moved up past the mark.
+	 * @return {@code false} unless turned on
+	 * @see Builder#healForward(boolean)
+	 */
+	public boolean healForward() {
+		return this.healForward;
+	}
+
+	/**
+	 * Returns how far past this node's high mark a store found below it is moved.
+	 * @return the margin, at least 0
+	 * @see Builder#healMargin(long)
+	 */
+	public long healMargin() {
+		return this.healMargin;
+	}
+
 	@Override
 	public String toString() {
 		return String.format(Locale.ROOT,
 				"SegmentOptions[prefetchThreshold=%s, maxWait=%s, keyRefreshInterval=%s, defaultKey=%s, dynamicStep=%s, "
-						+ "threadChunkSize=%d]",
+						+ "threadChunkSize=%d, healForward=%s, healMargin=%d]",
 				this.prefetchThreshold, this.maxWait, this.keyRefreshInterval, this.defaultKey, this.dynamicStep,
-				this.threadChunkSize);
+				this.threadChunkSize, this.healForward, this.healMargin);
 	}
 
 	/**
@@ -161,6 +187,10 @@ public final class SegmentOptions {
 		private DynamicStep dynamicStep = DynamicStep.defaults();
 
 		private int threadChunkSize;
+
+		private boolean healForward;
+
+		private long healMargin;
 
 		private Builder() {
 		}
@@ -248,6 +278,41 @@ public final class SegmentOptions {
 						"threadChunkSize must be 0 (off) or in [1, %d]: %d", MAX_THREAD_CHUNK_SIZE, threadChunkSize));
 			}
 			this.threadChunkSize = threadChunkSize;
+			return this;
+		}
+
+		/**
+		 * Sets whether a store that answers a key's range below this node's high mark of the key, or no longer has a
+		 * key this node used (the store lost writes), is moved past the mark: one conditional update that only ever
+		 * raises the key's max_id, to the mark plus {@link #healMargin(long) healMargin}
+		 * ({@link SegmentKeyAdmin#raiseMaxId}, or {@link SegmentKeyAdmin#createKey} for a missing key), after which the
+		 * key is served again instead of staying refused until an operator raises it. The refusal is still logged and
+		 * counted. Stores that are not a {@link SegmentKeyAdmin} stay refused.
+		 *
+		 * <p>Off by default, because this node knows only its own mark: when several nodes served the key, the
+		 * numbers other nodes were given above this node's mark in the lost window are handed out again unless the
+		 * margin covers them. The Redis failover drill without {@code WAIT} repeated 4,000 numbers (one range of
+		 * another node) with a margin of 0.
+		 * @param healForward {@code true} to move the store forward, {@code false} (the default) to only refuse
+		 * @return this builder
+		 */
+		public Builder healForward(boolean healForward) {
+			this.healForward = healForward;
+			return this;
+		}
+
+		/**
+		 * Sets how far past this node's high mark heal forward moves a key: at least what every node serving the key
+		 * may have been given in the window the store lost (nodes x the largest step x fetches in that window).
+		 * @param healMargin numbers, at least 0
+		 * @return this builder
+		 * @throws IllegalArgumentException if the margin is negative
+		 */
+		public Builder healMargin(long healMargin) {
+			if (healMargin < 0) {
+				throw new IllegalArgumentException("healMargin must be at least 0: " + healMargin);
+			}
+			this.healMargin = healMargin;
 			return this;
 		}
 

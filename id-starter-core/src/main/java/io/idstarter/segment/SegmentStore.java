@@ -55,4 +55,15 @@ public interface SegmentStore {
 		return false;
 	}
 
+	/**
+	 * Names the store's number space, so that a node's marks file can tell it belongs to this store and not to another
+	 * one (staging and production started from one data directory): the database and table, the Redis server and key
+	 * prefix, the MongoDB database and collection. Stable across restarts of the same configuration; never holds a
+	 * password. Asked once at the start of a generator; may call the store.
+	 * @return the identity, or an empty string if the store cannot say (the marks file is then not checked)
+	 */
+	default String identity() {
+		return "";
+	}
+
 }

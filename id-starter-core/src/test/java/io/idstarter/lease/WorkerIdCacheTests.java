@@ -42,7 +42,7 @@ class WorkerIdCacheTests {
 			cache.write("ns" + i, i);
 		}
 		try (var files = Files.list(this.directory)) {
-			assertThat(files).containsExactly(file);
+			assertThat(files).containsExactlyInAnyOrder(file, this.directory.resolve("worker-id.lock"));
 		}
 	}
 

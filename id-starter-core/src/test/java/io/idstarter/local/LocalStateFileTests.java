@@ -4,6 +4,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipalLookupService;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -104,6 +108,33 @@ class LocalStateFileTests {
 		assertThat(readAll(file)).containsExactly(Map.entry("a", 1L));
 		try (Stream<Path> files = Files.list(this.directory)) {
 			assertThat(files).hasSize(1);
+		}
+	}
+
+	@Test
+	void aWriteKeepsTheModeOwnerAndGroupTheOperatorSet() throws IOException {
+		Path file = this.directory.resolve("marks");
+		LocalStateFile.write(file, "header", Map.of("a", 1L));
+		assertThat(Files.getPosixFilePermissions(file)).as("a new file")
+			.isEqualTo(PosixFilePermissions.fromString("rw-------"));
+		Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r-----"));
+		UserPrincipalLookupService users = file.getFileSystem().getUserPrincipalLookupService();
+		PosixFileAttributeView view = Files.getFileAttributeView(file, PosixFileAttributeView.class);
+		boolean root = "root".equals(view.getOwner().getName());
+		if (root) {
+			// As an operator running the node as root would hand the file to the service's user and group.
+			view.setOwner(users.lookupPrincipalByName("nobody"));
+			view.setGroup(users.lookupPrincipalByGroupName("nogroup"));
+		}
+		PosixFileAttributes set = view.readAttributes();
+		LocalStateFile.write(file, "header", Map.of("a", 2L));
+		PosixFileAttributes after = Files.readAttributes(file, PosixFileAttributes.class);
+		assertThat(readAll(file)).containsExactly(Map.entry("a", 2L));
+		assertThat(after.permissions()).isEqualTo(PosixFilePermissions.fromString("rw-r-----"));
+		assertThat(after.owner()).isEqualTo(set.owner());
+		assertThat(after.group()).isEqualTo(set.group());
+		if (root) {
+			assertThat(after.owner().getName()).isEqualTo("nobody");
 		}
 	}
 

@@ -462,7 +462,7 @@ class SegmentIdGeneratorTests {
 				Long.MAX_VALUE - 1);
 		// The cursor passes Long.MAX_VALUE and wraps to negative values; none of them may come out as an ID.
 		for (int i = 0; i < 4; i++) {
-			assertThatExceptionOfType(SegmentsExhaustedException.class).isThrownBy(() -> generator.nextId("order"))
+			assertThatExceptionOfType(SegmentKeyExhaustedException.class).isThrownBy(() -> generator.nextId("order"))
 				.withMessageContaining("'order'")
 				.withMessageContaining("Long.MAX_VALUE");
 		}

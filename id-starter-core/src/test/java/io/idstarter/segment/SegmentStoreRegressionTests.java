@@ -20,7 +20,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A store that loses writes (its high mark set back, its key deleted) is refused by the node's high marks, never
- * served, also after a restart of the node.
+ * served, also after a restart of the node; with heal forward, the store is then raised to the mark and the key served
+ * again from there.
  */
 class SegmentStoreRegressionTests {
 
@@ -40,11 +41,30 @@ class SegmentStoreRegressionTests {
 		this.generators.forEach(SegmentIdGenerator::close);
 	}
 
+	/** Starts a generator that only refuses a store below its marks. */
 	private SegmentIdGenerator start(SegmentMarks marks) {
+		return start(marks, false);
+	}
+
+	private SegmentIdGenerator start(SegmentMarks marks, boolean healForward) {
+		return start(marks, healForward, 0);
+	}
+
+	private SegmentIdGenerator start(SegmentMarks marks, SegmentStore store) {
+		SegmentIdGenerator generator = new SegmentIdGenerator(store, SegmentOptions.builder().build(),
+				TimeSource.system(), this.listener, null, marks);
+		this.generators.add(generator);
+		generator.start();
+		return generator;
+	}
+
+	private SegmentIdGenerator start(SegmentMarks marks, boolean healForward, long healMargin) {
 		SegmentOptions options = SegmentOptions.builder()
 			.dynamicStep(FIXED_STEP)
 			.maxWait(Duration.ofMillis(500))
 			.keyRefreshInterval(Duration.ofSeconds(1))
+			.healForward(healForward)
+			.healMargin(healMargin)
 			.build();
 		SegmentIdGenerator generator = new SegmentIdGenerator(this.store, options, TimeSource.system(), this.listener,
 				null, marks);
@@ -108,6 +128,109 @@ class SegmentStoreRegressionTests {
 		await().atMost(Duration.ofSeconds(10)).ignoreExceptions()
 			.untilAsserted(() -> assertThat(generator.nextId("order")).isGreaterThanOrEqualTo(1000));
 		assertThat(generator.refusedKeys()).isEmpty();
+	}
+
+	@Test
+	void aStoreBelowTheMarkIsRaisedToItAndTheKeyServedAgainFromThere() {
+		this.store.createKey("order", 0, 10, "");
+		SegmentIdGenerator generator = start(SegmentMarks.inMemory(), true);
+		Set<Long> seen = new HashSet<>();
+		drawSome(generator, seen, 25);
+		await().atMost(Duration.ofSeconds(5)).until(() -> generator.marks().highMark("order") == 40);
+		this.store.resetMaxId("order", 0);
+		long refusedAt = System.nanoTime();
+		List<Long> served = new ArrayList<>();
+		int refused = 0;
+		while (served.size() < 100) {
+			assertThat(Duration.ofNanos(System.nanoTime() - refusedAt)).as("served %s so far", served)
+				.isLessThan(Duration.ofSeconds(5));
+			try {
+				long id = generator.nextId("order");
+				assertThat(seen.add(id)).as("ID %d served twice", id).isTrue();
+				served.add(id);
+			}
+			catch (StoreRegressionException ex) {
+				refused++;
+			}
+		}
+		assertThat(Duration.ofNanos(System.nanoTime() - refusedAt)).as("served again well before the retry interval")
+			.isLessThan(Duration.ofMillis(900));
+		assertThat(refused).as("callers refused while the store was below the mark (the heal may beat them)")
+			.isNotNegative();
+		assertThat(served.subList(0, 15)).as("the numbers already in memory").startsWith(25L).endsWith(39L);
+		// [0, 10) was refused and stays a gap; the store was raised to the mark 40.
+		assertThat(served.get(15)).isEqualTo(40);
+		assertThat(served).as("nothing below what was served before the loss")
+			.allSatisfy((id) -> assertThat(id).isGreaterThanOrEqualTo(25));
+		assertThat(this.listener.refusals).first().isEqualTo(new RecordingListener.Refusal("order", 40, 0));
+		assertThat(generator.refusedKeys()).isEmpty();
+	}
+
+	@Test
+	void healForwardMovesTheStorePastTheMarkByTheMargin() {
+		this.store.createKey("order", 0, 10, "");
+		SegmentIdGenerator generator = start(SegmentMarks.inMemory(), true, 1000);
+		Set<Long> seen = new HashSet<>();
+		drawSome(generator, seen, 25);
+		await().atMost(Duration.ofSeconds(5)).until(() -> generator.marks().highMark("order") == 40);
+		this.store.resetMaxId("order", 0);
+		drawSome(generator, seen, 15);
+		// Numbers another node may have been given above this node's mark in the lost window stay untouched.
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.store.maxId("order").orElse(0) >= 1050);
+		await().atMost(Duration.ofSeconds(5)).ignoreExceptions()
+			.untilAsserted(() -> assertThat(generator.nextId("order")).isEqualTo(1040));
+	}
+
+	@Test
+	void aVanishedKeyIsCreatedAgainAtTheMarkWithinARefreshSoThatANodeJoiningLaterRepeatsNothing() {
+		this.store.createKey("order", 0, 10, "");
+		SegmentIdGenerator running = start(SegmentMarks.inMemory(), true);
+		Set<Long> seen = new HashSet<>();
+		drawSome(running, seen, 5);
+		await().atMost(Duration.ofSeconds(5)).until(() -> running.marks().highMark("order") == 20);
+		this.store.removeKey("order");
+		// The running node draws nothing meanwhile: its key refresh (1 s) alone must notice and heal.
+		await().atMost(Duration.ofSeconds(3)).until(() -> this.store.keys().contains("order"));
+		assertThat(this.listener.refusals).contains(new RecordingListener.Refusal("order", 20, -1));
+		// A node that joins now, with no marks of its own, sets the key up as configured: it exists already.
+		assertThat(this.store.createKey("order", 0, 10, "")).isFalse();
+		SegmentIdGenerator joining = start(SegmentMarks.inMemory(), true);
+		for (int i = 0; i < 50; i++) {
+			long id = joining.nextId("order");
+			assertThat(id).as("from the running node's mark on").isGreaterThanOrEqualTo(20);
+			assertThat(seen.add(id)).as("ID %d served twice", id).isTrue();
+		}
+		await().atMost(Duration.ofSeconds(5)).ignoreExceptions()
+			.untilAsserted(() -> assertThat(seen.add(running.nextId("order"))).isTrue());
+		drawSome(running, seen, 50);
+		assertThat(running.missingKeys()).isEmpty();
+	}
+
+	@Test
+	void aKeyCreatedAgainBelowTheMarkByAJoiningNodeIsRaisedToIt() {
+		this.store.createKey("order", 0, 10, "");
+		SegmentIdGenerator running = start(SegmentMarks.inMemory(), true);
+		Set<Long> seen = new HashSet<>();
+		drawSome(running, seen, 5);
+		await().atMost(Duration.ofSeconds(5)).until(() -> running.marks().highMark("order") == 20);
+		// Lost and created again at its first ID before the running node's refresh saw it missing.
+		this.store.removeKey("order");
+		this.store.createKey("order", 0, 10, "");
+		long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+		List<Long> served = new ArrayList<>();
+		while (served.size() < 40) {
+			assertThat(System.nanoTime() - deadline).as("served %s so far", served).isNegative();
+			try {
+				long id = running.nextId("order");
+				assertThat(seen.add(id)).as("ID %d served twice", id).isTrue();
+				served.add(id);
+			}
+			catch (StoreRegressionException ex) {
+				// refused until the store is raised
+			}
+		}
+		assertThat(served).allSatisfy((id) -> assertThat(id).isGreaterThanOrEqualTo(5));
+		assertThat(this.store.keys()).contains("order");
 	}
 
 	@Test
@@ -193,6 +316,45 @@ class SegmentStoreRegressionTests {
 		this.generators.add(generator);
 		generator.start();
 		assertThat(generator.missingKeys()).containsEntry("order", 5000L);
+	}
+
+	@Test
+	void aMarksFileOfAnotherStoreFailsTheStartBeforeAnyKeyIsReportedLost() throws Exception {
+		Path file = this.directory.resolve("segment-marks");
+		this.store.createKey("order", 0, 10, "");
+		SegmentIdGenerator production = start(SegmentMarks.file(file), new Named(this.store, "store of production"));
+		drawSome(production, new HashSet<>(), 5);
+		await().atMost(Duration.ofSeconds(5)).until(() -> !production.view("order").orElseThrow().fetchInFlight());
+		production.close();
+		assertThat(Files.readString(file)).contains("@store:store+of+production");
+		InMemorySegmentStore other = new InMemorySegmentStore();
+		SegmentIdGenerator staging = new SegmentIdGenerator(new Named(other, "store of staging"),
+				SegmentOptions.builder().build(), TimeSource.system(), this.listener, null, SegmentMarks.file(file));
+		this.generators.add(staging);
+		assertThatExceptionOfType(SegmentMarksException.class).isThrownBy(staging::start)
+			.withMessageContaining("holds the marks of store of production")
+			.withMessageContaining("this node uses store of staging");
+		assertThat(this.listener.refusals).as("the other store's keys are not reported lost").isEmpty();
+	}
+
+	/** A store with an identity. */
+	private record Named(InMemorySegmentStore delegate, String identity) implements SegmentStore {
+
+		@Override
+		public SegmentAllocation allocate(String key) {
+			return this.delegate.allocate(key);
+		}
+
+		@Override
+		public SegmentAllocation allocate(String key, int step) {
+			return this.delegate.allocate(key, step);
+		}
+
+		@Override
+		public Set<String> keys() {
+			return this.delegate.keys();
+		}
+
 	}
 
 	@Test

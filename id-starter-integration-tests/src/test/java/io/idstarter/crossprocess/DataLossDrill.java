@@ -63,6 +63,9 @@ final class DataLossDrill {
 	/** What the refusal of the node-side guard is called in a process's output. */
 	static final String REGRESSION = "StoreRegressionException";
 
+	/** What a process that moved the store past its mark writes in its output. */
+	static final String HEAL = "(heal forward";
+
 	private DataLossDrill() {
 	}
 
@@ -75,17 +78,18 @@ final class DataLossDrill {
 	 * @param fault makes the store lose data; runs {@link #FAULT_AFTER} after the start
 	 * @param expectRefusals whether processes may refuse for good (unsafe configurations): they are then stopped
 	 * {@link #REFUSING_GRACE} after the fault rather than awaited
+	 * @param processArgs further {@code --name=value} options of every {@link IdDrillProcess}
 	 * @return the figures
 	 */
 	static Result run(String name, StoreSpec spec, DrillMode mode, DrillStore admin, Runnable fault,
-			boolean expectRefusals) {
+			boolean expectRefusals, String... processArgs) {
 		if (mode == DrillMode.SEGMENT) {
 			admin.keyAdmin().createKey(KEY, 1, STEP, "data-loss drill");
 		}
 		try (Drill drill = new Drill(spec, mode, SETTINGS)) {
 			List<DrillChild> children = new ArrayList<>();
 			for (int i = 0; i < PROCESSES; i++) {
-				children.add(drill.launch("p" + i, "node" + i));
+				children.add(drill.launch("p" + i, "node" + i, COUNT, RATE, processArgs));
 			}
 			for (DrillChild child : children) {
 				child.awaitEvent("ready", Duration.ofSeconds(60));
@@ -117,15 +121,17 @@ final class DataLossDrill {
 			watch.stop();
 			IdSet ids = drill.ids();
 			long regressions = 0;
+			long heals = 0;
 			long refusals = 0;
 			for (DrillChild child : children) {
 				regressions += occurrences(child, REGRESSION);
+				heals += occurrences(child, HEAL);
 				refusals += child.events().stream().filter((event) -> event.kind().equals("done"))
 					.mapToLong((event) -> Long.parseLong(event.fields().getOrDefault("refused", "0"))).sum();
 			}
 			List<String> sharedWorkers = (mode == DrillMode.SNOWFLAKE)
 					? ids.workerTimestampOverlaps(DrillLayout.of(WORKER_BITS)) : List.of();
-			Result result = new Result(name, mode, ids.size(), ids.duplicateCount(), regressions, refusals,
+			Result result = new Result(name, mode, ids.size(), ids.duplicateCount(), regressions, heals, refusals,
 					watch.longestStall(), faultTook, exits, ids.describeDuplicates(5), sharedWorkers,
 					drill.describe());
 			logger.info("{}", result);
@@ -176,6 +182,7 @@ final class DataLossDrill {
 	 * @param ids IDs checked
 	 * @param duplicates IDs issued more than once
 	 * @param regressions lines of the processes' output naming {@value #REGRESSION}
+	 * @param heals times a process moved the store past its mark (heal forward)
 	 * @param refusals calls refused and retried (no lease, no range), as the processes that finished counted them
 	 * @param longestStallMillis the longest pause of a process's issuing that ended after the fault
 	 * @param faultMillis how long injecting the fault took (the store unavailable meanwhile)
@@ -184,7 +191,7 @@ final class DataLossDrill {
 	 * @param sharedWorkers timestamps stamped under one worker ID by two processes (Snowflake)
 	 * @param files where the processes' files and output are, for failure messages
 	 */
-	record Result(String name, DrillMode mode, long ids, long duplicates, long regressions, long refusals,
+	record Result(String name, DrillMode mode, long ids, long duplicates, long regressions, long heals, long refusals,
 			long longestStallMillis, long faultMillis, Map<String, Integer> exits, List<String> duplicateSample,
 			List<String> sharedWorkers, String files) {
 
@@ -192,9 +199,10 @@ final class DataLossDrill {
 		public String toString() {
 			return String.format(Locale.ROOT,
 					"Data-loss drill '%s', %s mode: %,d IDs checked, %,d duplicates, %d refusals by the node guard "
-							+ "(%s), %d refused calls retried, longest pause in issuing after the fault %d ms "
-							+ "(fault took %d ms), exits %s%s",
-					this.name, this.mode, this.ids, this.duplicates, this.regressions, REGRESSION, this.refusals,
+							+ "(%s), %d heals forward, %d refused calls retried, longest pause in issuing after the "
+							+ "fault %d ms (fault took %d ms), exits %s%s",
+					this.name, this.mode, this.ids, this.duplicates, this.regressions, REGRESSION, this.heals,
+					this.refusals,
 					this.longestStallMillis, this.faultMillis, this.exits,
 					this.duplicates > 0 ? ", first duplicates " + this.duplicateSample : "");
 		}

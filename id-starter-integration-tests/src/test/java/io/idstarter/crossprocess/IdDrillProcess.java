@@ -18,6 +18,7 @@ import java.util.concurrent.locks.LockSupport;
 import io.idstarter.IdGenerationException;
 import io.idstarter.IdWorker;
 import io.idstarter.IdWorkerListener;
+import io.idstarter.StoreRegressionException;
 import io.idstarter.lease.LeaseSettings;
 import io.idstarter.lease.NoFreeWorkerIdException;
 import io.idstarter.lease.WorkerLeaseKeeper;
@@ -44,7 +45,8 @@ import io.idstarter.time.TimeSource;
  * per thread, 0 for as fast as possible), optionally {@code go} (a file whose existence starts the issuing) and
  * {@code finish} (a file whose existence lets the process stop once it has issued its IDs; until then it keeps its
  * worker ID); for
- * segments {@code key} and {@code max-step}; for Snowflake {@code worker-bits}, {@code ttl-ms}, {@code heartbeat-ms},
+ * segments {@code key}, {@code max-step} and optionally {@code heal-margin} (turns heal forward on with that margin);
+ * for Snowflake {@code worker-bits}, {@code ttl-ms}, {@code heartbeat-ms},
  * {@code margin-ms}, {@code cache} (the worker-ID cache file), {@code startup-timeout-ms} (how long to retry while
  * every worker ID is taken) and optionally {@code sequence-bits} (fewer sequence bits, more timestamp bits); and
  * optionally {@code stop} (a file whose existence ends the issuing early, as if every thread had issued its count)
@@ -170,10 +172,13 @@ public final class IdDrillProcess {
 
 	private Generator startSegments(DrillStore store) {
 		int maxStep = intOption("max-step");
-		SegmentOptions segmentOptions = SegmentOptions.builder()
-			.dynamicStep(new DynamicStep(DynamicStep.DEFAULT_EXPAND_BELOW, DynamicStep.DEFAULT_SHRINK_ABOVE, maxStep))
-			.build();
-		SegmentIdGenerator generator = new SegmentIdGenerator(store.segmentStore(), segmentOptions,
+		SegmentOptions.Builder segmentOptions = SegmentOptions.builder()
+			.dynamicStep(new DynamicStep(DynamicStep.DEFAULT_EXPAND_BELOW, DynamicStep.DEFAULT_SHRINK_ABOVE, maxStep));
+		String healMargin = this.options.get("heal-margin");
+		if (healMargin != null) {
+			segmentOptions.healForward(true).healMargin(Long.parseLong(healMargin));
+		}
+		SegmentIdGenerator generator = new SegmentIdGenerator(store.segmentStore(), segmentOptions.build(),
 				TimeSource.system(), IdWorkerListener.NONE, null);
 		generator.start();
 		this.events.record("ready", "");
@@ -239,7 +244,11 @@ public final class IdDrillProcess {
 				try {
 					id = worker.nextId(key);
 				}
-				catch (WorkerIdUnavailableException | SegmentsExhaustedException ex) {
+				catch (WorkerIdUnavailableException | SegmentsExhaustedException | StoreRegressionException ex) {
+					if (ex instanceof StoreRegressionException && !this.options.containsKey("heal-margin")) {
+						// Without heal forward a refusal lasts until an operator acts: the drill ends there.
+						throw ex;
+					}
 					long now = System.nanoTime();
 					if (refusedSince == 0) {
 						refusedSince = now;

@@ -106,6 +106,49 @@ class StoreDataLossGuardIntegrationTests {
 		}
 	}
 
+	/**
+	 * The failover above with heal forward: the processes move the key past their marks by a margin that covers what
+	 * all of them draw in the lost second (3 processes x 20,000 IDs/s, ranges of up to 4,000), and serve again.
+	 */
+	@Test
+	void aRedisFailoverWithoutWaitIsHealedForwardWithoutARepeat() {
+		Path dir = this.directory;
+		try (RedisServerProcess master = RedisServerProcess.start(16395, dir.resolve("master"),
+				"--repl-diskless-sync-delay", "0");
+				RedisServerProcess replica = RedisServerProcess.start(16396, dir.resolve("replica"), "--replicaof",
+						"127.0.0.1", "16395");
+				TcpProxy proxy = TcpProxy.start("127.0.0.1", master.port())) {
+			RedisFailover.awaitInSync(master);
+			StoreSpec spec = spec(proxy.port());
+			RedisServerProcess[] successor = new RedisServerProcess[1];
+			try (DrillStore admin = DrillStore.open(spec)) {
+				DataLossDrill.Result result = DataLossDrill.run("Redis failover without WAIT, heal forward", spec,
+						DrillMode.SEGMENT, admin, () -> successor[0] = RedisFailover.splitAndFailOver(master, replica,
+								proxy, 16397, dir.resolve("successor")),
+						false, "--heal-margin=" + HEAL_MARGIN);
+				assertHealed(result);
+			}
+			finally {
+				if (successor[0] != null) {
+					successor[0].close();
+				}
+			}
+		}
+	}
+
+	/** Covers what the drill's processes draw in the second a failover loses: 60,000 IDs plus a range each. */
+	private static final long HEAL_MARGIN = 200_000;
+
+	private static void assertHealed(DataLossDrill.Result result) {
+		assertThat(result.duplicates()).as("duplicates, first ones %s; %s", result.duplicateSample(), result.files())
+			.isZero();
+		assertThat(result.heals()).as("processes that moved the store past their marks; %s", result.files())
+			.isPositive();
+		assertThat(result.exits().values()).as("exit status of every process; %s", result.files()).containsOnly(0);
+		assertThat(result.ids()).as("IDs issued")
+			.isEqualTo(DataLossDrill.PROCESSES * DataLossDrill.THREADS * DataLossDrill.COUNT);
+	}
+
 	@ParameterizedTest(name = "{0}")
 	@EnumSource(DrillMode.class)
 	void aPostgresRestoredFromAnOlderDumpIsRefusedNotRepeated(DrillMode mode) {

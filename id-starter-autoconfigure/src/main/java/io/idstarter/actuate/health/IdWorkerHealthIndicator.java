@@ -3,11 +3,13 @@ package io.idstarter.actuate.health;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import io.idstarter.lease.LeaseStatus;
 import io.idstarter.lease.WorkerLeaseKeeper;
 import io.idstarter.segment.SegmentBufferView;
 import io.idstarter.segment.SegmentIdGenerator;
+import io.idstarter.segment.SegmentMarksException;
 import io.idstarter.segment.SegmentView;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
 import org.jspecify.annotations.Nullable;
@@ -31,7 +33,8 @@ import org.springframework.boot.health.contributor.Status;
  * of that key fail); keys whose fetch fails but that still have numbers in memory are listed, the status stays
  * {@code UP}. Also {@code DOWN} while the store has lost writes of a key: it answered with a segment below the end of
  * the highest segment this node was given ({@code refused}), or no longer has a key this node was given segments of
- * ({@code missing}).</li>
+ * ({@code missing}). And {@code DOWN} while this node's marks file cannot be written ({@code marksFile}): ranges
+ * wait for their marks, and callers fail once the segments in memory are used up.</li>
  * </ul>
  * A key's store error is shown as its code and time ({@link SegmentBufferView#lastErrorCode()}), never its text:
  * health is often open to load balancers and anyone, and the text may name tables, hosts and connection URLs.
@@ -151,7 +154,11 @@ public class IdWorkerHealthIndicator extends AbstractHealthIndicator {
 		if (!missing.isEmpty()) {
 			details.put("missing", missing);
 		}
-		return (exhausted.isEmpty() && refused.isEmpty() && missing.isEmpty()) ? Status.UP : Status.DOWN;
+		Optional<SegmentMarksException> marksFailure = segments.marks().writeFailure();
+		marksFailure.ifPresent((failure) -> details.put("marksFile",
+				Map.of("file", failure.file().toString(), "error", failure.getMessage())));
+		boolean healthy = exhausted.isEmpty() && refused.isEmpty() && missing.isEmpty() && marksFailure.isEmpty();
+		return healthy ? Status.UP : Status.DOWN;
 	}
 
 	private static long remaining(@Nullable SegmentView segment) {

@@ -1,5 +1,7 @@
 package io.idstarter.actuate.health;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -19,6 +21,8 @@ import io.idstarter.lease.WorkerLease;
 import io.idstarter.lease.WorkerLeaseKeeper;
 import io.idstarter.segment.InMemorySegmentStore;
 import io.idstarter.segment.SegmentIdGenerator;
+import io.idstarter.segment.SegmentMarks;
+import io.idstarter.segment.SegmentOptions;
 import io.idstarter.segment.UnknownKeyException;
 import io.idstarter.snowflake.ClockBackwardsPolicy;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
@@ -27,6 +31,7 @@ import io.idstarter.testing.TestGenerators;
 import io.idstarter.time.TimeSource;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
@@ -310,6 +315,42 @@ class IdWorkerHealthIndicatorTests {
 			await().atMost(Duration.ofSeconds(5)).ignoreExceptions()
 				.until(() -> segments.nextId(TestGenerators.INVOICE) >= 5000);
 			assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
+		});
+	}
+
+	@Test
+	void marksFileThatCannotBeWrittenIsDownNamingTheFile(@TempDir Path directory) throws Exception {
+		Path state = directory.resolve("state");
+		Path file = state.resolve("segment-marks");
+		InMemorySegmentStore store = new InMemorySegmentStore();
+		store.createKey(TestGenerators.INVOICE, 1000, 10, "invoices");
+		SegmentIdGenerator generator = new SegmentIdGenerator(store,
+				SegmentOptions.builder().maxWait(Duration.ofMillis(200)).build(), TimeSource.system(),
+				IdWorkerListener.NONE, null, SegmentMarks.file(file));
+		this.contextRunner.withBean(SegmentIdGenerator.class, () -> generator).run((context) -> {
+			IdWorkerHealthIndicator indicator = context.getBean(IdWorkerHealthIndicator.class);
+			generator.start();
+			// The directory turns into a file: no user, not even root, can write the marks file any more.
+			Files.writeString(state, "not a directory");
+			assertThatExceptionOfType(IdGenerationException.class).isThrownBy(() -> {
+				for (int i = 0; i < 100; i++) {
+					generator.nextId(TestGenerators.INVOICE);
+				}
+			});
+			Health down = indicator.health();
+			assertThat(down.getStatus()).isEqualTo(Status.DOWN);
+			assertThat(segment(down)).extractingByKey("marksFile")
+				.asInstanceOf(InstanceOfAssertFactories.MAP)
+				.containsEntry("file", file.toString())
+				.hasEntrySatisfying("error",
+						(error) -> assertThat(error).asString().contains("the segment store is not at fault"));
+			Files.delete(state);
+			await().atMost(Duration.ofSeconds(5)).ignoreExceptions()
+				.until(() -> generator.nextId(TestGenerators.INVOICE) >= 1000);
+			assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
+			// A prefetch the last call started writes the file: let it finish before the directory is deleted.
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> !generator.view(TestGenerators.INVOICE).orElseThrow().fetchInFlight());
 		});
 	}
 

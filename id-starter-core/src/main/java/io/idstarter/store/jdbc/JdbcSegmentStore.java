@@ -65,6 +65,8 @@ public class JdbcSegmentStore implements SegmentStore, SegmentKeyAdmin {
 
 	private final String updateStepSql;
 
+	private final String raiseSql;
+
 	/**
 	 * Creates a store on the {@value #DEFAULT_TABLE_NAME} table.
 	 * @param dataSource where the table is
@@ -91,6 +93,8 @@ public class JdbcSegmentStore implements SegmentStore, SegmentKeyAdmin {
 				+ " (biz_tag, max_id, step, description, update_time) VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP)";
 		this.updateStepSql = "UPDATE " + tableName
 				+ " SET step = ?, update_time = CURRENT_TIMESTAMP WHERE biz_tag = ?";
+		this.raiseSql = "UPDATE " + tableName
+				+ " SET max_id = ?, update_time = CURRENT_TIMESTAMP WHERE biz_tag = ? AND max_id < ?";
 	}
 
 	/**
@@ -167,7 +171,7 @@ public class JdbcSegmentStore implements SegmentStore, SegmentKeyAdmin {
 		if (maxId > Long.MAX_VALUE - rangeSize) {
 			throw new SegmentKeyExhaustedException(key, "Cannot allocate a range of key '" + key + "': max_id " + maxId
 					+ " + step " + rangeSize + " would pass Long.MAX_VALUE (" + Long.MAX_VALUE
-					+ "); the key's numbers are used up, move to a new key");
+					+ "); the key's numbers are used up, move to a new key", Long.MAX_VALUE - maxId);
 		}
 	}
 
@@ -243,6 +247,43 @@ public class JdbcSegmentStore implements SegmentStore, SegmentKeyAdmin {
 		}
 		catch (SQLException ex) {
 			throw failure("change the step of key '" + key + "'", ex);
+		}
+	}
+
+	@Override
+	public String identity() {
+		// The URL the database reports, not the DataSource's: it is read from the first connection.
+		try (Connection connection = this.access.connect()) {
+			return this.access.describe() + ", " + connection.getCatalog() + ", table " + this.tableName;
+		}
+		catch (SQLException ex) {
+			throw failure("read the database's URL", ex);
+		}
+	}
+
+	@Override
+	public boolean raiseMaxId(String key, long floor) {
+		SegmentKeys.checkKey(key);
+		try (Connection connection = this.access.connect();
+				PreparedStatement raise = connection.prepareStatement(this.raiseSql)) {
+			raise.setLong(1, floor);
+			raise.setString(2, key);
+			raise.setLong(3, floor);
+			if (raise.executeUpdate() == 1) {
+				return true;
+			}
+			try (PreparedStatement exists = connection.prepareStatement(this.existsSql)) {
+				exists.setString(1, key);
+				try (ResultSet row = exists.executeQuery()) {
+					if (!row.next()) {
+						throw new UnknownKeyException(key);
+					}
+				}
+			}
+			return false;
+		}
+		catch (SQLException ex) {
+			throw failure("raise the max_id of key '" + key + "' to " + floor, ex);
 		}
 	}
 

@@ -26,6 +26,7 @@ import io.idstarter.segment.UnknownKeyException;
 import org.bson.Document;
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
+import org.springframework.data.mongodb.core.DbCallback;
 import org.springframework.data.mongodb.core.CollectionCallback;
 import org.springframework.data.mongodb.core.MongoOperations;
 
@@ -165,6 +166,30 @@ public final class MongoSegmentStore implements SegmentStore, SegmentKeyAdmin {
 		this.configuredSteps.put(key, step);
 	}
 
+	@Override
+	public String identity() {
+		return "MongoDB segment store, database " + this.mongo.execute((DbCallback<String>) (database) -> database.getName()) + ", collection " + this.collection;
+	}
+
+	@Override
+	public boolean raiseMaxId(String key, long floor) {
+		SegmentKeys.checkKey(key);
+		UpdateResult result = execute("raise the max_id of key '" + key + "' to " + floor,
+				(collection) -> collection.updateOne(
+						new Document("_id", key).append(MAX_ID, new Document("$lt", floor)),
+						new Document("$set", new Document(MAX_ID, floor)).append("$currentDate",
+								new Document("update_time", true))));
+		if (result.getModifiedCount() == 1) {
+			return true;
+		}
+		long present = execute("read key '" + key + "'",
+				(collection) -> collection.countDocuments(new Document("_id", key)));
+		if (present == 0) {
+			throw new UnknownKeyException(key);
+		}
+		return false;
+	}
+
 	/**
 	 * Returns the collection's name.
 	 * @return the collection holding one document per key
@@ -238,7 +263,7 @@ public final class MongoSegmentStore implements SegmentStore, SegmentKeyAdmin {
 		if (maxId > Long.MAX_VALUE - step) {
 			throw new SegmentKeyExhaustedException(key, "ID key '" + key + "' in MongoDB collection '" + this.collection
 					+ "' is exhausted: max_id " + maxId + " plus step " + step + " would pass Long.MAX_VALUE ("
-					+ Long.MAX_VALUE + "); move to a new key");
+					+ Long.MAX_VALUE + "); move to a new key", Long.MAX_VALUE - maxId);
 		}
 	}
 

@@ -35,6 +35,8 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 
 	private static final RedisScript<List<Object>> UPDATE_STEP = RedisSupport.script("segment-update-step.lua");
 
+	private static final RedisScript<List<Object>> RAISE = RedisSupport.script("segment-raise.lua");
+
 	private final StringRedisTemplate redis;
 
 	private final RedisScriptRunner scripts;
@@ -116,7 +118,7 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 			case "overflow" -> throw new SegmentKeyExhaustedException(key, "key '" + key + "' is exhausted: max_id "
 					+ RedisSupport.text(reply, 1) + " plus step " + RedisSupport.text(reply, 2)
 					+ " would pass Long.MAX_VALUE (" + Long.MAX_VALUE + ") in Redis hash '" + record
-					+ "'; use a new key");
+					+ "'; use a new key", Long.MAX_VALUE - RedisSupport.number(reply, 1));
 			case "corrupt" -> throw corrupt(record, reply);
 			default -> throw unexpected(record, status);
 		}
@@ -168,6 +170,27 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 			case "corrupt" -> throw corrupt(record, reply);
 			default -> throw unexpected(record, status);
 		}
+	}
+
+	@Override
+	public String identity() {
+		return "Redis segment store at " + this.server + ", key prefix " + this.keyPrefix;
+	}
+
+	@Override
+	public boolean raiseMaxId(String key, long floor) {
+		SegmentKeys.checkKey(key);
+		String record = recordKey(key);
+		List<Object> reply = execute(RAISE, List.of(record), "raise the max_id of key '" + key + "' to " + floor,
+				Long.toString(floor));
+		String status = RedisSupport.text(reply, 0);
+		return switch (status) {
+			case "raised" -> true;
+			case "kept" -> false;
+			case "unknown" -> throw new UnknownKeyException(key);
+			case "corrupt" -> throw corrupt(record, reply);
+			default -> throw unexpected(record, status);
+		};
 	}
 
 	/**

@@ -241,7 +241,9 @@ public abstract class AbstractSegmentStoreContractTests {
 		assertThatExceptionOfType(SegmentKeyExhaustedException.class).isThrownBy(() -> this.store.allocate(key))
 			.withMessageContaining("'" + key + "'")
 			.withMessageContaining("Long.MAX_VALUE")
-			.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo(key));
+			.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo(key))
+			.satisfies((ex) -> assertThat(ex.remaining()).as("numbers left, or -1 if the store cannot say")
+				.isIn(5L, -1L));
 		assertThat(this.store.allocate(key, 5))
 			.as("the refused allocation moved nothing")
 			.isEqualTo(new SegmentAllocation(key, Long.MAX_VALUE - 5, Long.MAX_VALUE, 10));
@@ -249,6 +251,25 @@ public abstract class AbstractSegmentStoreContractTests {
 		// A store may refuse so large a step before it looks at the key (the ID server's fleet API caps steps).
 		assertThatExceptionOfType(SegmentStoreException.class)
 			.isThrownBy(() -> this.store.allocate(key, Integer.MAX_VALUE));
+	}
+
+	@Test
+	void raiseMaxIdMovesTheNextRangeUpButNeverDown() {
+		String key = createKey(100, 10);
+		assertThat(this.admin.raiseMaxId(key, 500)).isTrue();
+		assertThat(this.store.allocate(key)).isEqualTo(new SegmentAllocation(key, 500, 510, 10));
+		assertThat(this.admin.raiseMaxId(key, 300)).as("never down").isFalse();
+		assertThat(this.admin.raiseMaxId(key, 510)).as("already there").isFalse();
+		assertThat(this.store.allocate(key)).isEqualTo(new SegmentAllocation(key, 510, 520, 10));
+		assertThat(this.admin.raiseMaxId(key, 9_999)).as("a floor with more digits").isTrue();
+		assertThat(this.admin.raiseMaxId(key, 10_000 - 2)).as("below the max_id")
+			.isFalse();
+		assertThat(this.admin.raiseMaxId(key, Long.MAX_VALUE - 3)).isTrue();
+		assertThat(this.store.allocate(key, 3))
+			.isEqualTo(new SegmentAllocation(key, Long.MAX_VALUE - 3, Long.MAX_VALUE, 10));
+		String unknown = newKey();
+		assertThatExceptionOfType(UnknownKeyException.class).isThrownBy(() -> this.admin.raiseMaxId(unknown, 10));
+		assertThat(this.store.keys()).doesNotContain(unknown);
 	}
 
 	@ParameterizedTest
