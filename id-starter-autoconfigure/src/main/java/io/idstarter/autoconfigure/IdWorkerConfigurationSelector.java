@@ -74,8 +74,10 @@ class IdWorkerConfigurationSelector extends AutoConfigurationImportSelector {
 	 * Returns the names of the configuration classes the modes of an {@code @EnableIdWorker} class need.
 	 * @param metadata the annotated class
 	 * @return class names, the modes' registrar and the shared beans first
+	 * @throws UnsupportedSpringBootVersionException on a Spring Boot version id-starter does not support
 	 */
 	static List<String> configurations(AnnotationMetadata metadata) {
+		SupportedSpringBootVersions.checkRunningVersion();
 		List<String> imports = new ArrayList<>(List.of(MODES, BASE));
 		for (IdWorkerMode mode : IdWorkerModes.of(metadata).modes()) {
 			imports.addAll(switch (mode) {
