@@ -1,9 +1,5 @@
 package io.idstarter.autoconfigure;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -13,13 +9,11 @@ import org.springframework.boot.SpringBootVersion;
 
 /**
  * The Spring Boot versions id-starter supports: every release of its major line from the oldest tested one on. The
- * numbers come from the build ({@code id-starter-versions.properties}, written from the parent POM), so the check,
+ * numbers come from the build ({@link BuiltVersions}, written from the parent POM), so the check,
  * its report and the README's table have one source. Checked when {@link EnableIdWorker @EnableIdWorker} selects its
  * configurations, before any generator or store bean exists.
  */
 final class SupportedSpringBootVersions {
-
-	private static final String RESOURCE = "id-starter-versions.properties";
 
 	/** The leading {@code major.minor.patch} of a version; a qualifier ({@code -M1}, {@code -SNAPSHOT}) is ignored. */
 	private static final Pattern NUMBERS = Pattern.compile("^(\\d+)\\.(\\d+)(?:\\.(\\d+))?");
@@ -121,18 +115,8 @@ final class SupportedSpringBootVersions {
 	}
 
 	private static SupportedSpringBootVersions load() {
-		Properties properties = new Properties();
-		try (InputStream in = SupportedSpringBootVersions.class.getResourceAsStream(RESOURCE)) {
-			if (in == null) {
-				throw new IllegalStateException(RESOURCE + " is missing from id-starter-autoconfigure's jar");
-			}
-			properties.load(in);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-		return new SupportedSpringBootVersions(properties.getProperty("id-starter.version"),
-				properties.getProperty("spring-boot.minimum"), properties.getProperty("spring-boot.tested"));
+		return new SupportedSpringBootVersions(BuiltVersions.get("id-starter.version"),
+				BuiltVersions.get("spring-boot.minimum"), BuiltVersions.get("spring-boot.tested"));
 	}
 
 }
