@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Builds a release of id-starter into a local staging repository, then builds and tests a new application
+# (id-starter-release-tests/) against that repository alone: no reactor, no SNAPSHOT, an empty local repository whose
+# third-party artifacts are copied on demand from ~/.m2 (nothing is downloaded), and id-starter's from staging. Then
+# starts the ID server distribution from staging and asks it for IDs.
+#
+#   scripts/release-test.sh                 # version: the POM's revision without -SNAPSHOT
+#   RELEASE_TEST_SOURCES=<dir> scripts/release-test.sh   # build the application from <dir>/src instead
+#
+# Needs the third-party artifacts in ~/.m2 (a build of the project has fetched them: run after ./mvnw verify).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+revision=$(sed -n 's:.*<revision>\(.*\)</revision>.*:\1:p' pom.xml | head -1)
+version=${RELEASE_VERSION:-${revision%-SNAPSHOT}}
+boot=$(sed -n 's:.*<spring-boot.version>\(.*\)</spring-boot.version>.*:\1:p' pom.xml | head -1)
+work=$root/target/release-test
+staging=$work/staging
+sources=${RELEASE_TEST_SOURCES:-$root/id-starter-release-tests/src}
+seed=${RELEASE_TEST_SEED:-$HOME/.m2/repository}
+fail() { echo "release-test: $*" >&2; exit 1; }
+step() { echo "release-test: $* ($(( SECONDS - started )) s)"; }
+started=$SECONDS
+
+case "$version" in *SNAPSHOT*) fail "the release version must not be a SNAPSHOT: $version" ;; esac
+rm -rf "$work"
+mkdir -p "$staging" "$work/repository" "$work/app"
+
+# 1. The release, as the "Releasing" section of README.md deploys it (without -Psign: no key needed here).
+step "deploying $version to $staging"
+./mvnw -B -ntp -q -Prelease deploy -Drevision="$version" -DskipTests \
+	-pl id-starter-bom,id-starter-core,id-starter-autoconfigure,id-starter-spring-boot-starter,id-starter-test-support,id-starter-sample -am \
+	-DaltDeploymentRepository="staging::file://$staging"
+
+# 2. What Maven Central asks of every published artifact, and the BOM's versions.
+step "checking the staged artifacts"
+[ -z "$(find "$staging" -name '*SNAPSHOT*' -print -quit)" ] || fail "a SNAPSHOT was staged"
+dir=$staging/io/idstarter
+for module in id-starter-core id-starter-autoconfigure id-starter-spring-boot-starter id-starter-test-support; do
+	for file in "$module-$version.jar" "$module-$version-sources.jar" "$module-$version-javadoc.jar" "$module-$version.pom"; do
+		[ -f "$dir/$module/$version/$file" ] || fail "$file was not staged"
+	done
+done
+[ -f "$dir/id-starter-bom/$version/id-starter-bom-$version.pom" ] || fail "the BOM was not staged"
+distribution=$dir/id-starter-sample/$version/id-starter-sample-$version-distribution.tar.gz
+[ -f "$distribution" ] || fail "the ID server distribution was not staged"
+for pom in "$dir"/*/"$version"/*.pom; do
+	for element in '<name>' '<description>' '<url>https://' '<licenses>' '<developers>' '<scm'; do
+		grep -q "$element" "$pom" || fail "$(basename "$pom") has no $element"
+	done
+	! grep -q '\${' "$pom" || fail "$(basename "$pom") has an unresolved property: $(grep -m1 '\${' "$pom")"
+done
+bom=$dir/id-starter-bom/$version/id-starter-bom-$version.pom
+for property in curator.version jetcd.version mongo-java-server.version; do
+	expected=$(sed -n "s:.*<$property>\(.*\)</$property>.*:\1:p" pom.xml | head -1)
+	grep -q "<version>$expected</version>" "$bom" || fail "the BOM does not manage $property $expected of the parent POM"
+done
+
+# 3. The application, with its own empty local repository: id-starter from staging, the rest from the seed.
+step "building the application against staging only"
+cp "$root/id-starter-release-tests/pom.xml" "$work/app/pom.xml"
+cp -r "$sources" "$work/app/src"
+cat > "$work/settings.xml" <<SETTINGS
+<settings>
+  <localRepository>$work/repository</localRepository>
+  <mirrors>
+    <mirror><id>seed</id><mirrorOf>*,!staging</mirrorOf><url>file://$seed</url></mirror>
+  </mirrors>
+  <profiles>
+    <profile>
+      <id>staging</id>
+      <repositories>
+        <repository>
+          <id>staging</id>
+          <url>file://$staging</url>
+          <snapshots><enabled>false</enabled></snapshots>
+        </repository>
+      </repositories>
+    </profile>
+  </profiles>
+  <activeProfiles><activeProfile>staging</activeProfile></activeProfiles>
+</settings>
+SETTINGS
+./mvnw -B -ntp -s "$work/settings.xml" -f "$work/app/pom.xml" verify \
+	-Did-starter.version="$version" -Dspring-boot.version="$boot" > "$work/app-build.log" 2>&1 \
+	|| { tail -60 "$work/app-build.log"; fail "the application did not build or pass its tests ($work/app-build.log)"; }
+grep -E 'Tests run:|release [A-Z]+' "$work/app-build.log" | grep -v ' -- in ' || true
+[ -z "$(find "$work/repository" -name '*SNAPSHOT*' -print -quit)" ] || fail "a SNAPSHOT reached the application"
+while IFS= read -r marker; do
+	grep -q '>staging=' "$marker" || fail "$(dirname "$marker") did not come from staging"
+done < <(find "$work/repository/io/idstarter" -name _remote.repositories)
+
+# 4. The ID server distribution: unpack, start, ask for IDs, stop with SIGTERM.
+step "starting the ID server distribution"
+tar -xzf "$distribution" -C "$work"
+server=$work/id-server-$version
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$server/bin/id-server" --server.port="$port" > "$work/id-server.log" 2>&1 &
+pid=$!
+trap 'kill "$pid" 2>/dev/null || true' EXIT
+for _ in $(seq 1 120); do
+	curl -fs "http://127.0.0.1:$port/actuator/health" > /dev/null 2>&1 && break
+	kill -0 "$pid" 2>/dev/null || { tail -40 "$work/id-server.log"; fail "the ID server exited"; }
+	sleep 1
+done
+segment=$(curl -fs "http://127.0.0.1:$port/api/segment/get/order") || { tail -40 "$work/id-server.log"; fail "no segment ID"; }
+snowflake=$(curl -fs "http://127.0.0.1:$port/api/snowflake/get/order") || fail "no Snowflake ID"
+[[ "$segment" =~ ^[0-9]+$ && "$snowflake" =~ ^[0-9]+$ ]] || fail "not IDs: '$segment' '$snowflake'"
+[ -f "$server/data/id-server.mv.db" ] || fail "the server kept its state elsewhere than $server/data"
+kill -TERM "$pid"
+wait "$pid" || true
+trap - EXIT
+step "done: release $version staged and used; the ID server issued segment ID $segment and Snowflake ID $snowflake"
