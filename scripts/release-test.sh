@@ -110,4 +110,36 @@ snowflake=$(curl -fs "http://127.0.0.1:$port/api/snowflake/get/order") || fail "
 kill -TERM "$pid"
 wait "$pid" || true
 trap - EXIT
+# 5. An application on Spring Boot 3 with the staged id-starter: its start fails with the report naming the supported
+#    versions. Its own local repository; Spring Boot 3 is downloaded, never copied into ~/.m2.
+step "starting an application on Spring Boot 3"
+legacy=$work/spring-boot-3
+cp -r "$root/id-starter-release-tests/spring-boot-3" "$legacy"
+cat > "$work/settings-spring-boot-3.xml" <<SETTINGS
+<settings>
+  <localRepository>$work/repository-spring-boot-3</localRepository>
+  <profiles>
+    <profile>
+      <id>staging</id>
+      <repositories>
+        <repository><id>staging</id><url>file://$staging</url><snapshots><enabled>false</enabled></snapshots></repository>
+        <repository><id>seed</id><url>file://$seed</url><snapshots><enabled>false</enabled></snapshots></repository>
+      </repositories>
+      <pluginRepositories>
+        <pluginRepository><id>seed</id><url>file://$seed</url><snapshots><enabled>false</enabled></snapshots></pluginRepository>
+      </pluginRepositories>
+    </profile>
+  </profiles>
+  <activeProfiles><activeProfile>staging</activeProfile></activeProfiles>
+</settings>
+SETTINGS
+./mvnw -B -ntp -q -s "$work/settings-spring-boot-3.xml" -f "$legacy/pom.xml" package -Did-starter.version="$version" \
+	> "$work/spring-boot-3-build.log" 2>&1 || { tail -40 "$work/spring-boot-3-build.log"; fail "the Spring Boot 3 application did not build"; }
+if (cd "$legacy" && timeout 120 java -jar target/id-starter-on-spring-boot-3-1.0.0.jar > "$work/spring-boot-3.log" 2>&1); then
+	fail "the application on Spring Boot 3 started; it must refuse to ($work/spring-boot-3.log)"
+fi
+grep -q "supports Spring Boot 4.x from" "$work/spring-boot-3.log" \
+	|| { tail -40 "$work/spring-boot-3.log"; fail "the application on Spring Boot 3 failed without the version report"; }
+grep -A2 '^Description:' "$work/spring-boot-3.log" | tail -1
+
 step "done: release $version staged and used; the ID server issued segment ID $segment and Snowflake ID $snowflake"
