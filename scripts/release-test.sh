@@ -5,7 +5,9 @@
 # starts the ID server distribution from staging and asks it for IDs.
 #
 #   scripts/release-test.sh                 # version: the POM's revision without -SNAPSHOT
-#   RELEASE_TEST_SOURCES=<dir> scripts/release-test.sh   # build the application from <dir>/src instead
+#   RELEASE_TEST_SOURCES=<dir> scripts/release-test.sh   # build the application from <dir> (main/, test/) instead
+#   RELEASE_TEST_POM=<file>                               # with this POM instead (its id-starter.version and
+#                                                         # spring-boot.version properties are set from this build)
 #
 # Needs the third-party artifacts in ~/.m2 (a build of the project has fetched them: run after ./mvnw verify).
 set -euo pipefail
@@ -17,6 +19,7 @@ boot=$(sed -n 's:.*<spring-boot.version>\(.*\)</spring-boot.version>.*:\1:p' pom
 work=$root/target/release-test
 staging=$work/staging
 sources=${RELEASE_TEST_SOURCES:-$root/id-starter-release-tests/src}
+app_pom=${RELEASE_TEST_POM:-$root/id-starter-release-tests/pom.xml}
 seed=${RELEASE_TEST_SEED:-$HOME/.m2/repository}
 fail() { echo "release-test: $*" >&2; exit 1; }
 step() { echo "release-test: $* ($(( SECONDS - started )) s)"; }
@@ -58,7 +61,7 @@ done
 
 # 3. The application, with its own empty local repository: id-starter from staging, the rest from the seed.
 step "building the application against staging only"
-cp "$root/id-starter-release-tests/pom.xml" "$work/app/pom.xml"
+cp "$app_pom" "$work/app/pom.xml"
 cp -r "$sources" "$work/app/src"
 cat > "$work/settings.xml" <<SETTINGS
 <settings>
