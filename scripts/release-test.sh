@@ -6,6 +6,7 @@
 #
 #   scripts/release-test.sh                 # version: the POM's revision without -SNAPSHOT
 #   RELEASE_TEST_SOURCES=<dir> scripts/release-test.sh   # build the application from <dir> (main/, test/) instead
+#   RELEASE_TEST_REUSE_STAGING=1 scripts/release-test.sh  # skip the deploy, reuse the last run's staging
 #   RELEASE_TEST_POM=<file>                               # with this POM instead (its id-starter.version and
 #                                                         # spring-boot.version properties are set from this build)
 #
@@ -26,14 +27,20 @@ step() { echo "release-test: $* ($(( SECONDS - started )) s)"; }
 started=$SECONDS
 
 case "$version" in *SNAPSHOT*) fail "the release version must not be a SNAPSHOT: $version" ;; esac
-rm -rf "$work"
-mkdir -p "$staging" "$work/repository" "$work/app"
+if [ -n "${RELEASE_TEST_REUSE_STAGING:-}" ] && [ -d "$staging/io" ]; then
+	# Only the steps after the deploy, against the release staged by the previous run.
+	find "$work" -mindepth 1 -maxdepth 1 ! -name staging -exec rm -rf {} +
+	mkdir -p "$work/repository" "$work/app"
+else
+	rm -rf "$work"
+	mkdir -p "$staging" "$work/repository" "$work/app"
 
-# 1. The release, as the "Releasing" section of README.md deploys it (without -Psign: no key needed here).
-step "deploying $version to $staging"
-./mvnw -B -ntp -q -Prelease deploy -Drevision="$version" -DskipTests \
-	-pl id-starter-bom,id-starter-core,id-starter-autoconfigure,id-starter-spring-boot-starter,id-starter-test-support,id-starter-sample -am \
-	-DaltDeploymentRepository="staging::file://$staging"
+	# 1. The release, as the "Releasing" section of README.md deploys it (without -Psign: no key needed here).
+	step "deploying $version to $staging"
+	./mvnw -B -ntp -q -Prelease deploy -Drevision="$version" -DskipTests \
+		-pl id-starter-bom,id-starter-core,id-starter-autoconfigure,id-starter-spring-boot-starter,id-starter-test-support,id-starter-sample -am \
+		-DaltDeploymentRepository="staging::file://$staging"
+fi
 
 # 2. What Maven Central asks of every published artifact, and the BOM's versions.
 step "checking the staged artifacts"
@@ -113,6 +120,47 @@ snowflake=$(curl -fs "http://127.0.0.1:$port/api/snowflake/get/order") || fail "
 kill -TERM "$pid"
 wait "$pid" || true
 trap - EXIT
+# 4b. Its fleet example: two servers from config/examples/fleet-server.yml on the test PostgreSQL (a schema of their
+#     own, dropped afterwards), each answering the example's client on the fleet API with a range of its own.
+step "starting two ID servers from the fleet example"
+schema=release_test_$$
+export PGPASSWORD=idstarter PGOPTIONS='--client-min-messages=warning'
+psql -q -h 127.0.0.1 -U idstarter -d idstarter -c "CREATE SCHEMA $schema" \
+	|| fail "cannot create a schema on the test PostgreSQL (scripts/ensure-test-services.sh starts it)"
+token=release-test-token-0123456789
+fleet_pids=()
+stop_fleet() {
+	kill "${fleet_pids[@]}" 2>/dev/null || true
+	wait "${fleet_pids[@]}" 2>/dev/null || true
+	psql -q -h 127.0.0.1 -U idstarter -d idstarter -c "DROP SCHEMA IF EXISTS $schema CASCADE" || true
+}
+trap stop_fleet EXIT
+ranges=()
+for n in 1 2; do
+	fleet=$work/fleet-$n
+	cp -r "$server" "$fleet"
+	rm -rf "$fleet/data"
+	cp "$fleet/config/examples/fleet-server.yml" "$fleet/config/application.yml"
+	port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	ID_DB_URL="jdbc:postgresql://127.0.0.1:5432/idstarter?currentSchema=$schema" ID_DB_USER=idstarter \
+		ID_DB_PASSWORD=idstarter ORDER_SERVICE_ID_TOKEN=$token \
+		"$fleet/bin/id-server" --server.port="$port" > "$fleet.log" 2>&1 &
+	fleet_pids+=($!)
+	for _ in $(seq 1 120); do
+		curl -fs "http://127.0.0.1:$port/actuator/health" > /dev/null 2>&1 && break
+		kill -0 "${fleet_pids[-1]}" 2>/dev/null || { tail -40 "$fleet.log"; fail "fleet server $n exited"; }
+		sleep 1
+	done
+	range=$(curl -fs -X POST -H 'Content-Type: application/json' -H "Authorization: Bearer $token" \
+		-d "{\"step\":100,\"requestId\":\"release-test-$n\"}" "http://127.0.0.1:$port/api/fleet/segments/order/ranges") \
+		|| { tail -40 "$fleet.log"; fail "fleet server $n gave the example's client no range"; }
+	ranges+=("$(echo "$range" | sed -n 's/.*"start":\([0-9]*\).*/\1/p')")
+done
+[ "${ranges[0]}" != "${ranges[1]}" ] || fail "both fleet servers handed out the range starting at ${ranges[0]}"
+stop_fleet
+trap - EXIT
+echo "release-test: fleet example: ranges starting at ${ranges[0]} and ${ranges[1]} from two servers"
+
 # 5. An application on Spring Boot 3 with the staged id-starter: its start fails with the report naming the supported
 #    versions. Its own local repository; Spring Boot 3 is downloaded, never copied into ~/.m2.
 step "starting an application on Spring Boot 3"
