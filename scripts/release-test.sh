@@ -2,7 +2,8 @@
 # Builds a release of id-starter into a local staging repository, then builds and tests a new application
 # (id-starter-release-tests/) against that repository alone: no reactor, no SNAPSHOT, an empty local repository whose
 # third-party artifacts are copied on demand from ~/.m2 (nothing is downloaded), and id-starter's from staging. Then
-# starts the ID server distribution from staging and asks it for IDs.
+# starts the ID server distribution from staging and asks it for IDs, starts two servers from its fleet example on the
+# test PostgreSQL (scripts/ensure-test-services.sh), and checks that an application on Spring Boot 3 refuses to start.
 #
 #   scripts/release-test.sh                 # version: the POM's revision without -SNAPSHOT
 #   RELEASE_TEST_SOURCES=<dir> scripts/release-test.sh   # build the application from <dir> (main/, test/) instead
