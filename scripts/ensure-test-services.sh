@@ -283,6 +283,11 @@ ensure_spin() {
   log "spin ready: $(spin -V 2>/dev/null | head -n 1)"
 }
 
+ensure_release_test_tools() {
+  # scripts/release-test.sh asks the distribution's ID servers for IDs over HTTP.
+  command -v curl >/dev/null || install_packages curl
+}
+
 ensure_postgres
 ensure_mariadb
 ensure_redis
@@ -291,3 +296,4 @@ ensure_zookeeper
 ensure_etcd
 ensure_chromium
 ensure_spin
+ensure_release_test_tools

@@ -24,6 +24,17 @@ sources=${RELEASE_TEST_SOURCES:-$root/id-starter-release-tests/src}
 app_pom=${RELEASE_TEST_POM:-$root/id-starter-release-tests/pom.xml}
 seed=${RELEASE_TEST_SEED:-$HOME/.m2/repository}
 fail() { echo "release-test: $*" >&2; exit 1; }
+started_port() { # pid, log: waits until the server answers, prints the port it took
+	local port=
+	for _ in $(seq 1 120); do
+		port=$(sed -n 's/.*Tomcat started on port \([0-9]*\).*/\1/p' "$2" | head -1)
+		[ -n "$port" ] && curl -fs "http://127.0.0.1:$port/actuator/health" > /dev/null 2>&1 && { echo "$port"; return; }
+		kill -0 "$1" 2>/dev/null || { tail -40 "$2" >&2; fail "the ID server exited ($2)"; }
+		sleep 1
+	done
+	tail -40 "$2" >&2
+	fail "the ID server did not answer within 120 s ($2)"
+}
 step() { echo "release-test: $* ($(( SECONDS - started )) s)"; }
 started=$SECONDS
 
@@ -105,15 +116,10 @@ done < <(find "$work/repository/io/idstarter" -name _remote.repositories)
 step "starting the ID server distribution"
 tar -xzf "$distribution" -C "$work"
 server=$work/id-server-$version
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$server/bin/id-server" --server.port="$port" > "$work/id-server.log" 2>&1 &
+"$server/bin/id-server" --server.port=0 > "$work/id-server.log" 2>&1 &
 pid=$!
 trap 'kill "$pid" 2>/dev/null || true' EXIT
-for _ in $(seq 1 120); do
-	curl -fs "http://127.0.0.1:$port/actuator/health" > /dev/null 2>&1 && break
-	kill -0 "$pid" 2>/dev/null || { tail -40 "$work/id-server.log"; fail "the ID server exited"; }
-	sleep 1
-done
+port=$(started_port "$pid" "$work/id-server.log")
 segment=$(curl -fs "http://127.0.0.1:$port/api/segment/get/order") || { tail -40 "$work/id-server.log"; fail "no segment ID"; }
 snowflake=$(curl -fs "http://127.0.0.1:$port/api/snowflake/get/order") || fail "no Snowflake ID"
 [[ "$segment" =~ ^[0-9]+$ && "$snowflake" =~ ^[0-9]+$ ]] || fail "not IDs: '$segment' '$snowflake'"
@@ -142,16 +148,11 @@ for n in 1 2; do
 	cp -r "$server" "$fleet"
 	rm -rf "$fleet/data"
 	cp "$fleet/config/examples/fleet-server.yml" "$fleet/config/application.yml"
-	port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	ID_DB_URL="jdbc:postgresql://127.0.0.1:5432/idstarter?currentSchema=$schema" ID_DB_USER=idstarter \
 		ID_DB_PASSWORD=idstarter ORDER_SERVICE_ID_TOKEN=$token \
-		"$fleet/bin/id-server" --server.port="$port" > "$fleet.log" 2>&1 &
+		"$fleet/bin/id-server" --server.port=0 > "$fleet.log" 2>&1 &
 	fleet_pids+=($!)
-	for _ in $(seq 1 120); do
-		curl -fs "http://127.0.0.1:$port/actuator/health" > /dev/null 2>&1 && break
-		kill -0 "${fleet_pids[-1]}" 2>/dev/null || { tail -40 "$fleet.log"; fail "fleet server $n exited"; }
-		sleep 1
-	done
+	port=$(started_port "${fleet_pids[-1]}" "$fleet.log")
 	range=$(curl -fs -X POST -H 'Content-Type: application/json' -H "Authorization: Bearer $token" \
 		-d "{\"step\":100,\"requestId\":\"release-test-$n\"}" "http://127.0.0.1:$port/api/fleet/segments/order/ranges") \
 		|| { tail -40 "$fleet.log"; fail "fleet server $n gave the example's client no range"; }
