@@ -8,10 +8,10 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.SpringBootVersion;
 
 /**
- * The Spring Boot versions id-starter supports: every release of its major line from the oldest tested one on. The
- * numbers come from the build ({@link BuiltVersions}, written from the parent POM), so the check,
- * its report and the README's table have one source. Checked when {@link EnableIdWorker @EnableIdWorker} selects its
- * configurations, before any generator or store bean exists.
+ * The Spring Boot versions id-starter supports: every release of one major line from the oldest supported one on. The
+ * numbers come from the build ({@link BuiltVersions}, written from the parent POM's {@code spring-boot.version} and
+ * {@code spring-boot.minimum-version}), so the check and its report cannot disagree. Checked when
+ * {@link EnableIdWorker @EnableIdWorker} selects its configurations, before any generator or store bean exists.
  */
 final class SupportedSpringBootVersions {
 
