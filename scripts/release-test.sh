@@ -3,7 +3,8 @@
 # (id-starter-release-tests/) against that repository alone: no reactor, no SNAPSHOT, an empty local repository whose
 # third-party artifacts are copied on demand from ~/.m2 (nothing is downloaded), and id-starter's from staging. Then
 # starts the ID server distribution from staging and asks it for IDs, starts two servers from its fleet example on the
-# test PostgreSQL (scripts/ensure-test-services.sh), and checks that an application on Spring Boot 3 refuses to start.
+# test PostgreSQL (scripts/ensure-test-services.sh) with an application in client mode on them, and checks that an
+# application on Spring Boot 3 refuses to start.
 #
 #   scripts/release-test.sh                 # version: the POM's revision without -SNAPSHOT
 #   RELEASE_TEST_SOURCES=<dir> scripts/release-test.sh   # build the application from <dir> (main/, test/) instead
@@ -143,6 +144,7 @@ stop_fleet() {
 }
 trap stop_fleet EXIT
 ranges=()
+fleet_urls=
 for n in 1 2; do
 	fleet=$work/fleet-$n
 	cp -r "$server" "$fleet"
@@ -157,8 +159,16 @@ for n in 1 2; do
 		-d "{\"step\":100,\"requestId\":\"release-test-$n\"}" "http://127.0.0.1:$port/api/fleet/segments/order/ranges") \
 		|| { tail -40 "$fleet.log"; fail "fleet server $n gave the example's client no range"; }
 	ranges+=("$(echo "$range" | sed -n 's/.*"start":\([0-9]*\).*/\1/p')")
+	fleet_urls+="${fleet_urls:+,}http://127.0.0.1:$port"
 done
 [ "${ranges[0]}" != "${ranges[1]}" ] || fail "both fleet servers handed out the range starting at ${ranges[0]}"
+# The example's client: an application in client mode (SEGMENT and HTTP), built from staging like the first one.
+step "building an application in client mode against the two servers"
+cp -r "$root/id-starter-release-tests/client-mode" "$work/client-mode"
+./mvnw -B -ntp -s "$work/settings.xml" -f "$work/client-mode/pom.xml" verify -Did-starter.version="$version" \
+	-Dspring-boot.version="$boot" -Did-servers="$fleet_urls" -Did-servers.token="$token" > "$work/client-mode.log" 2>&1 \
+	|| { tail -60 "$work/client-mode.log"; fail "the client-mode application did not build or pass its tests ($work/client-mode.log)"; }
+grep -E 'release HTTP' "$work/client-mode.log" || fail "the client-mode test did not report its IDs"
 stop_fleet
 trap - EXIT
 echo "release-test: fleet example: ranges starting at ${ranges[0]} and ${ranges[1]} from two servers"
