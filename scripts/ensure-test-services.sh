@@ -292,6 +292,11 @@ ensure_netns_tools() {
   log "network namespace tools ready: $(ip -V 2>/dev/null), $(nft --version 2>/dev/null)"
 }
 
+ensure_release_test_tools() {
+  # scripts/release-test.sh asks the distribution's ID servers for IDs over HTTP.
+  command -v curl >/dev/null || install_packages curl
+}
+
 ensure_postgres
 ensure_mariadb
 ensure_redis
@@ -301,3 +306,4 @@ ensure_etcd
 ensure_chromium
 ensure_spin
 ensure_netns_tools
+ensure_release_test_tools

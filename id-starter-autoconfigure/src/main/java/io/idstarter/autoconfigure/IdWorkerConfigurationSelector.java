@@ -79,8 +79,10 @@ class IdWorkerConfigurationSelector extends AutoConfigurationImportSelector {
 	 * @param metadata the annotated class
 	 * @param environment where the property is read
 	 * @return class names, the modes' registrar and the shared beans first
+	 * @throws UnsupportedSpringBootVersionException on a Spring Boot version id-starter does not support
 	 */
 	static List<String> configurations(AnnotationMetadata metadata, Environment environment) {
+		SupportedSpringBootVersions.checkRunningVersion();
 		List<String> imports = new ArrayList<>(List.of(MODES, BASE));
 		if (environment.getProperty(InMemoryStoresConfiguration.PROPERTY, Boolean.class, false)) {
 			imports.add(IN_MEMORY_STORES);

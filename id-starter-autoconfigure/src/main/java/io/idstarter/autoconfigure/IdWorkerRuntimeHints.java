@@ -23,6 +23,9 @@ class IdWorkerRuntimeHints implements RuntimeHintsRegistrar {
 	/** Schema scripts of the JDBC stores, one per database, read when the schema is initialised. */
 	static final String JDBC_SCHEMAS = "io/idstarter/store/jdbc/schema-*.sql";
 
+	/** The versions id-starter was built with, which failure reports quote ({@link BuiltVersions}). */
+	static final String BUILT_VERSIONS = "io/idstarter/autoconfigure/id-starter-versions.properties";
+
 	private static final String[] IDENTIFIER_GENERATORS = { "io.idstarter.hibernate.SnowflakeIdentifierGenerator",
 			"io.idstarter.hibernate.SegmentIdentifierGenerator" };
 
@@ -30,6 +33,7 @@ class IdWorkerRuntimeHints implements RuntimeHintsRegistrar {
 	public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
 		hints.resources().registerPattern(REDIS_SCRIPTS);
 		hints.resources().registerPattern(JDBC_SCHEMAS);
+		hints.resources().registerPattern(BUILT_VERSIONS);
 		for (String generator : IDENTIFIER_GENERATORS) {
 			hints.reflection()
 				.registerType(TypeReference.of(generator), MemberCategory.INVOKE_PUBLIC_CONSTRUCTORS,

@@ -101,11 +101,21 @@ public enum IdWorkerStore {
 	}
 
 	/**
-	 * Returns the dependencies an application adds to use the store.
+	 * Returns the dependencies an application adds to use the store. Spring Boot manages the versions of the
+	 * starters; the clients Spring Boot does not manage come with the version id-starter-bom manages.
 	 * @return the artifact names, for messages
 	 */
 	String dependency() {
-		return this.dependency;
+		return switch (this) {
+			case ZOOKEEPER -> managedByOurBom(BuiltVersions.get("curator.version"));
+			case ETCD -> managedByOurBom(BuiltVersions.get("jetcd.version"));
+			default -> this.dependency;
+		};
+	}
+
+	private String managedByOurBom(String version) {
+		return this.dependency + ":" + version + " (the version id-starter was tested with; importing"
+				+ " io.idstarter:id-starter-bom manages it)";
 	}
 
 	/**

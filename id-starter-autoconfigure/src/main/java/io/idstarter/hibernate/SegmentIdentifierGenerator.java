@@ -1,5 +1,7 @@
 package io.idstarter.hibernate;
 
+import java.lang.reflect.Member;
+
 import io.idstarter.IdWorker;
 import io.idstarter.autoconfigure.SegmentKeysCheck;
 import io.idstarter.segment.SegmentIdGenerator;
@@ -21,7 +23,22 @@ public class SegmentIdentifierGenerator extends IdWorkerIdentifierGenerator
 
 	private String key = "";
 
+	/**
+	 * Hibernate 7.2 (Spring Boot 4.0) calls only this form; later versions call the one without the member, which
+	 * this form passes on to.
+	 */
 	@Override
+	@SuppressWarnings("removal")
+	public void initialize(SegmentGeneratedId annotation, Member member, GeneratorCreationContext context) {
+		initialize(annotation, context);
+	}
+
+	/**
+	 * Initializes the generator. Overrides Hibernate's method of this signature since 7.3; no {@code @Override}, so
+	 * that it compiles against Hibernate 7.2 too.
+	 * @param annotation the annotation on the ID attribute
+	 * @param context what Hibernate knows of the attribute
+	 */
 	public void initialize(SegmentGeneratedId annotation, GeneratorCreationContext context) {
 		initialize("SegmentGeneratedId", context);
 		this.key = annotation.key();

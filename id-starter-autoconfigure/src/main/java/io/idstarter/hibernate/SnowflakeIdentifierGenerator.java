@@ -1,5 +1,7 @@
 package io.idstarter.hibernate;
 
+import java.lang.reflect.Member;
+
 import io.idstarter.IdWorker;
 import io.idstarter.autoconfigure.IdWorkerMode;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
@@ -16,7 +18,22 @@ public class SnowflakeIdentifierGenerator extends IdWorkerIdentifierGenerator
 
 	private static final long serialVersionUID = 1L;
 
+	/**
+	 * Hibernate 7.2 (Spring Boot 4.0) calls only this form; later versions call the one without the member, which
+	 * this form passes on to.
+	 */
 	@Override
+	@SuppressWarnings("removal")
+	public void initialize(SnowflakeGeneratedId annotation, Member member, GeneratorCreationContext context) {
+		initialize(annotation, context);
+	}
+
+	/**
+	 * Initializes the generator. Overrides Hibernate's method of this signature since 7.3; no {@code @Override}, so
+	 * that it compiles against Hibernate 7.2 too.
+	 * @param annotation the annotation on the ID attribute
+	 * @param context what Hibernate knows of the attribute
+	 */
 	public void initialize(SnowflakeGeneratedId annotation, GeneratorCreationContext context) {
 		initialize("SnowflakeGeneratedId", context);
 	}

@@ -37,6 +37,13 @@ class IdWorkerRuntimeHintsTests {
 	}
 
 	@Test
+	void theBuiltVersionsAreCovered() {
+		assertThat(getClass().getClassLoader().getResource(IdWorkerRuntimeHints.BUILT_VERSIONS)).isNotNull();
+		assertThat(RuntimeHintsPredicates.resource().forResource(IdWorkerRuntimeHints.BUILT_VERSIONS))
+			.accepts(this.hints);
+	}
+
+	@Test
 	void theNamedScriptsAreCovered() {
 		for (String path : List.of("io/idstarter/store/redis/lease-slot.lua",
 				"io/idstarter/store/redis/segment-allocate.lua", "io/idstarter/store/jdbc/schema-postgresql.sql",

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.idstarter.autoconfigure.MissingIdWorkerStoreException.Problem;
+import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -35,6 +36,19 @@ class MissingIdWorkerStoreFailureAnalyzerTests {
 		assertThat(analysis.getAction()).startsWith("Add spring-boot-starter-data-redis to the application's "
 				+ "dependencies and set spring.data.redis.host or spring.data.redis.url.")
 			.endsWith("or define an ISequenceManager bean that leases worker IDs from a store of your own.");
+	}
+
+	@Test
+	void missingClientThatSpringBootDoesNotManageComesWithTheTestedVersion() {
+		FailureAnalysis analysis = analyze(new MissingIdWorkerStoreException(IdWorkerMode.ZOOKEEPER,
+				IdWorkerStore.ZOOKEEPER, Problem.LIBRARY_MISSING, List.of()));
+		assertThat(analysis.getAction()).startsWith("Add org.apache.curator:curator-framework:"
+				+ CuratorFrameworkFactory.class.getPackage().getImplementationVersion()
+				+ " (the version id-starter was tested with; importing io.idstarter:id-starter-bom manages it) to the"
+				+ " application's dependencies and set id-worker.zookeeper.connect-string.");
+		assertThat(analyze(new MissingIdWorkerStoreException(IdWorkerMode.ETCD, IdWorkerStore.ETCD,
+				Problem.LIBRARY_MISSING, List.of()))
+			.getAction()).matches("Add io\\.etcd:jetcd-core:\\d+\\.\\d+\\.\\d+ \\(the version id-starter was tested with.*");
 	}
 
 	@Test
