@@ -139,6 +139,23 @@ class SlowBodyTests {
 		}
 	}
 
+	@Test
+	void aRefusalWhoseBodyHasNotArrivedSaysThatTheConnectionCloses() throws Exception {
+		// A client told nothing would send its next request on the connection the server closes, and get no answer.
+		for (String head : List.of("POST /api/fleet/leases HTTP/1.1\r\nAuthorization: Bearer wrong-token-0123456789\r\n",
+				"POST /api/fleet/leases HTTP/1.1\r\n", "POST /api/segment/get/order HTTP/1.1\r\n")) {
+			try (Socket socket = new Socket("127.0.0.1", this.port)) {
+				socket.setSoTimeout(5000);
+				socket.getOutputStream()
+					.write((head + "Host: localhost\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{")
+						.getBytes(StandardCharsets.ISO_8859_1));
+				String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+				assertThat(answer).as(head).matches("(?s)HTTP/1.1 4(01|13) .*")
+					.containsIgnoringCase("\r\nConnection: close\r\n");
+			}
+		}
+	}
+
 	/** A plain GET of an ID; the answer's head, or what arrived until the 3 s read timeout. */
 	private String plainGet() throws IOException {
 		try (Socket socket = new Socket("127.0.0.1", this.port)) {

@@ -89,7 +89,10 @@ public class ProblemDetailsSecurityHandler implements AuthenticationEntryPoint, 
 		problem.setProperty("code", code);
 		response.setStatus(status.value());
 		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-		this.json.writeValue(response.getOutputStream(), problem);
+		// Written without flushing, so that the answer is not committed yet and RequestBodyValve can still announce a
+		// close when the refused request's body has not arrived.
+		// (No Content-Length either: Tomcat commits an answer once that many bytes are written.)
+		response.getOutputStream().write(this.json.writeValueAsBytes(problem));
 	}
 
 	/**

@@ -51,19 +51,26 @@ public class RequestBodyValve extends ValveBase {
 		}
 		boolean takesBody = takesBody(request.getRequestURI());
 		if (!takesBody || length > MAX_BODY) {
+			boolean close = !arrived(request, length);
+			if (close) {
+				announceClose(response);
+			}
 			ProblemPagesConfiguration.writeProblem(request, response, HttpStatus.CONTENT_TOO_LARGE,
 					"Request body too large", "body-too-large",
 					takesBody ? "Request bodies of this API are limited to " + MAX_BODY + " bytes"
 							: "This path takes no request body; send none");
 			response.flushBuffer();
-			closeUnlessArrived(request, response, length);
+			if (close) {
+				close(request, response);
+			}
 			return;
 		}
 		getNext().invoke(request, response);
 		AtomicBoolean fullyRead = new AtomicBoolean();
 		request.getCoyoteRequest().action(ActionCode.REQUEST_BODY_FULLY_READ, fullyRead);
-		if (!fullyRead.get()) {
-			closeUnlessArrived(request, response, length);
+		if (!fullyRead.get() && !arrived(request, length)) {
+			announceClose(response);
+			close(request, response);
 		}
 	}
 
@@ -72,21 +79,35 @@ public class RequestBodyValve extends ValveBase {
 	}
 
 	/**
-	 * Lets Tomcat drop the unread rest of a body if all of it has arrived (dropping it then takes no wait, and the
-	 * client reads the answer on a connection it may keep); otherwise tells Tomcat not to read it, and to close the
-	 * connection after the answer. The answer is complete already: Tomcat takes the closing for an error, and must not
-	 * add an error page to it.
+	 * Returns whether all of a body has arrived, so that Tomcat can drop its unread rest without waiting (and the
+	 * client reads the answer on a connection it may keep).
 	 */
-	private static void closeUnlessArrived(Request request, Response response, long length) {
-		org.apache.coyote.Request coyote = request.getCoyoteRequest();
-		if (length > 0) {
-			coyote.action(ActionCode.AVAILABLE, Boolean.TRUE);
-			long remaining = length - coyote.getBytesRead();
-			if (remaining <= 0 || coyote.getAvailable() >= remaining) {
-				return;
-			}
+	private static boolean arrived(Request request, long length) {
+		if (length <= 0) {
+			return false;
 		}
-		coyote.action(ActionCode.DISABLE_SWALLOW_INPUT, null);
+		org.apache.coyote.Request coyote = request.getCoyoteRequest();
+		coyote.action(ActionCode.AVAILABLE, Boolean.TRUE);
+		long remaining = length - coyote.getBytesRead();
+		return remaining <= 0 || coyote.getAvailable() >= remaining;
+	}
+
+	/**
+	 * Tells the client that the connection closes after this answer, while the answer can still carry a header: a
+	 * client that was not told would send its next request on the closed connection and get no answer at all.
+	 */
+	private static void announceClose(Response response) {
+		if (!response.isCommitted()) {
+			response.setHeader("Connection", "close");
+		}
+	}
+
+	/**
+	 * Tells Tomcat not to read the rest of the body, and to close the connection after the answer. The answer is
+	 * complete already: Tomcat takes the closing for an error, and must not add an error page to it.
+	 */
+	private static void close(Request request, Response response) {
+		request.getCoyoteRequest().action(ActionCode.DISABLE_SWALLOW_INPUT, null);
 		response.setErrorReported();
 	}
 
