@@ -270,8 +270,9 @@ class DocsSnippetsTests {
 		static Build read() throws Exception {
 			Document root = parse(ROOT.resolve("pom.xml"));
 			Element project = root.getDocumentElement();
-			String version = child(project, "version");
 			Element properties = (Element) project.getElementsByTagName("properties").item(0);
+			// Every module's version is the parent's ${revision} property.
+			String version = child(project, "version").replace("${revision}", child(properties, "revision"));
 			String boot = child(properties, "spring-boot.version");
 			Set<String> modules = new LinkedHashSet<>();
 			NodeList names = project.getElementsByTagName("module");
