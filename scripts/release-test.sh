@@ -3,8 +3,8 @@
 # (id-starter-release-tests/) against that repository alone: no reactor, no SNAPSHOT, an empty local repository whose
 # third-party artifacts are copied on demand from ~/.m2 (nothing is downloaded), and id-starter's from staging. Then
 # starts the ID server distribution from staging and asks it for IDs, starts two servers from its fleet example on the
-# test PostgreSQL (scripts/ensure-test-services.sh) with an application in client mode on them, and checks that an
-# application on Spring Boot 3 refuses to start.
+# test PostgreSQL (scripts/ensure-test-services.sh) with an application in client mode on them, checks that an
+# application on Spring Boot 3 refuses to start, and builds the docs' quick start from their pom.xml and snippets.
 #
 #   scripts/release-test.sh                 # version: the POM's revision without -SNAPSHOT
 #   RELEASE_TEST_SOURCES=<dir> scripts/release-test.sh   # build the application from <dir> (main/, test/) instead
@@ -204,5 +204,28 @@ fi
 grep -q "supports Spring Boot 4.x from" "$work/spring-boot-3.log" \
 	|| { tail -40 "$work/spring-boot-3.log"; fail "the application on Spring Boot 3 failed without the version report"; }
 grep -A2 '^Description:' "$work/spring-boot-3.log" | tail -1
+
+# 6. The application the docs describe, from nothing but what they show: the SEGMENT pom.xml of docs/maven.md, the
+#    quick start's classes and the testing guide's test. id-starter-docs-snippets keeps these files and checks that the
+#    docs show them as they are. id-starter from staging only; the rest from the seed, else downloaded (a pom.xml of
+#    the docs names spring-boot-starter-parent, which the project's own build never needs).
+step "building the docs' quick start against staging"
+docs_app=$work/docs-app
+snippets=$root/id-starter-docs-snippets/src
+mkdir -p "$docs_app/src/main/java/com/example/orders" "$docs_app/src/test/java/com/example/orders"
+sed "s|<version>$revision</version>|<version>$version</version>|" "$snippets/docs/poms/segment/pom.xml" > "$docs_app/pom.xml"
+grep -q "<version>$version</version>" "$docs_app/pom.xml" || fail "the docs' SEGMENT pom.xml does not name id-starter $revision"
+cp "$snippets/main/java/com/example/orders/OrderApplication.java" "$docs_app/src/main/java/com/example/orders/"
+cp "$snippets/test/java/com/example/orders/OrderServiceTests.java" "$docs_app/src/test/java/com/example/orders/"
+sed "s:<localRepository>.*</localRepository>:<localRepository>$work/repository-docs</localRepository>:" \
+	"$work/settings-spring-boot-3.xml" > "$work/settings-docs.xml"
+# The pom.xml is for PostgreSQL (the test uses in-memory stores, but Spring Boot still builds the DataSource).
+SPRING_DATASOURCE_URL=jdbc:postgresql://127.0.0.1:5432/idstarter SPRING_DATASOURCE_USERNAME=idstarter \
+	SPRING_DATASOURCE_PASSWORD=idstarter ./mvnw -B -ntp -s "$work/settings-docs.xml" -f "$docs_app/pom.xml" verify \
+	> "$work/docs-app.log" 2>&1 || { tail -60 "$work/docs-app.log"; fail "the docs' quick start did not build or pass its test ($work/docs-app.log)"; }
+grep -q 'Tests run: 1, Failures: 0, Errors: 0, Skipped: 0' "$work/docs-app.log" || fail "the docs' test did not run ($work/docs-app.log)"
+while IFS= read -r marker; do
+	grep -q '>staging=' "$marker" || fail "$(dirname "$marker") did not come from staging"
+done < <(find "$work/repository-docs/io/idstarter" -name _remote.repositories)
 
 step "done: release $version staged and used; the ID server issued segment ID $segment and Snowflake ID $snowflake"
