@@ -34,6 +34,22 @@ final class NodeLocalLeaseState {
 	}
 
 	/**
+	 * Checks that the files were written for the store in use, before anything in them is believed; they record it
+	 * from now on.
+	 * @param identity the store's {@link ISequenceManager#identity()}
+	 * @throws LeaseFileOfAnotherStoreException if a file records another store for this namespace
+	 * @throws UncheckedIOException if the marks file cannot be read or is corrupt
+	 */
+	void bindStore(String identity) {
+		if (this.marks != null) {
+			this.marks.bindStore(this.namespace, identity);
+		}
+		if (this.cache != null) {
+			this.cache.bindStore(this.namespace, identity);
+		}
+	}
+
+	/**
 	 * Returns the worker ID held before, if it fits the layout.
 	 * @param prefix log prefix
 	 * @return the worker ID, or -1 for none

@@ -145,6 +145,11 @@ public class EtcdSequenceManager implements ISequenceManager {
 	}
 
 	@Override
+	public String identity() {
+		return "etcd lease store at " + this.endpoints + ", key prefix " + this.prefix;
+	}
+
+	@Override
 	public WorkerLease borrow(LeaseRequest request) {
 		Objects.requireNonNull(request, "request");
 		String namespace = request.namespace();

@@ -77,6 +77,16 @@ public class HttpSequenceManager implements ISequenceManager {
 		}
 	}
 
+	@Override
+	public String identity() {
+		// Sorted: each client starts on a random server; without user info, which may hold a password.
+		return "ID servers " + this.client.servers()
+			.stream()
+			.map((server) -> server.url().replaceFirst("//[^/@]*@", "//"))
+			.sorted()
+			.toList();
+	}
+
 	/**
 	 * Returns the ID servers this manager calls.
 	 * @return the client

@@ -425,6 +425,17 @@ public class JdbcSequenceManager implements ISequenceManager {
 		return current;
 	}
 
+	@Override
+	public String identity() {
+		// The URL the database reports (without credentials), read from a connection, and its catalog.
+		try (Connection connection = this.access.connect()) {
+			return this.access.describe() + ", " + connection.getCatalog() + ", table " + this.tableName;
+		}
+		catch (SQLException ex) {
+			throw failure("read the database's URL", ex);
+		}
+	}
+
 	private LeaseStoreException failure(String action, SQLException ex) {
 		return new LeaseStoreException(this.access.failureMessage(action, this.tableName, ex), ex);
 	}

@@ -100,6 +100,11 @@ public class RedisSequenceManager implements ISequenceManager {
 	}
 
 	@Override
+	public String identity() {
+		return "Redis lease store at " + this.server + ", key prefix " + this.keyPrefix;
+	}
+
+	@Override
 	public WorkerLease borrow(LeaseRequest request) {
 		Objects.requireNonNull(request, "request");
 		long ttl = ttlMillis(request.ttl());

@@ -126,6 +126,21 @@ public class ZooKeeperSequenceManager implements ISequenceManager {
 	}
 
 	@Override
+	public String identity() {
+		String connectString;
+		try {
+			connectString = this.client.getZookeeperClient().getCurrentConnectionString();
+		}
+		catch (RuntimeException ex) {
+			// Not known yet: unknown checks nothing, rather than name a store that is not this one.
+			return "";
+		}
+		String namespace = this.client.getNamespace();
+		return "ZooKeeper lease store at " + connectString + ", path "
+				+ (namespace.isEmpty() ? "" : "/" + namespace) + this.rootPath;
+	}
+
+	@Override
 	public WorkerLease borrow(LeaseRequest request) {
 		Objects.requireNonNull(request, "request");
 		String namespace = request.namespace();

@@ -2,6 +2,7 @@ package io.idstarter.store.redis;
 
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -50,6 +51,11 @@ class RedisSequenceManagerIntegrationTests extends AbstractSequenceManagerContra
 	@Override
 	protected ISequenceManager createManager() {
 		return manager;
+	}
+
+	@Override
+	protected List<String> identityParts() {
+		return List.of("Redis lease store at Redis at ", "key prefix " + server.prefix);
 	}
 
 	@Test

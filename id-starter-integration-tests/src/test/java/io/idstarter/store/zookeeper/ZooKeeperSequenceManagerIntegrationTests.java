@@ -48,6 +48,11 @@ class ZooKeeperSequenceManagerIntegrationTests extends AbstractEnsembleSequenceM
 		return new ZooKeeperSequenceManager(client, this.rootPath, null);
 	}
 
+	@Override
+	protected List<String> identityParts() {
+		return List.of("ZooKeeper lease store at " + TestBackends.zookeeper().connectString(), "path " + this.rootPath);
+	}
+
 	@AfterAll
 	void deleteRootPath() {
 		if (this.admin != null) {
