@@ -3,6 +3,7 @@ package io.idstarter.lease;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.OptionalInt;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -36,17 +37,18 @@ final class NodeLocalLeaseState {
 	/**
 	 * Checks that the files were written for the store in use, before anything in them is believed; they record it
 	 * from now on.
-	 * @param identity the store's {@link ISequenceManager#identity()}
+	 * @param store the store's {@link ISequenceManager#identity()}, asked only if there are files (it may call the
+	 * store)
 	 * @throws LeaseFileOfAnotherStoreException if a file records another store for this namespace
 	 * @throws UncheckedIOException if the marks file cannot be read or is corrupt
 	 */
-	void bindStore(String identity) {
-		if (this.marks != null) {
-			this.marks.bindStore(this.namespace, identity);
+	void bindStore(Supplier<String> store) {
+		if (this.marks == null || this.cache == null) {
+			return;
 		}
-		if (this.cache != null) {
-			this.cache.bindStore(this.namespace, identity);
-		}
+		String identity = store.get();
+		this.marks.bindStore(this.namespace, identity);
+		this.cache.bindStore(this.namespace, identity);
 	}
 
 	/**

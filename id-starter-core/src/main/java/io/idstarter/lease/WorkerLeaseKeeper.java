@@ -192,7 +192,7 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 				throw new IllegalStateException(prefix() + "keeper is already started");
 			}
 			try {
-				this.local.bindStore(this.manager.identity());
+				this.local.bindStore(this.manager::identity);
 				acquire(this.local.preferredWorkerId(prefix(), this.generator.layout().maxWorkerId()));
 			}
 			catch (RuntimeException ex) {

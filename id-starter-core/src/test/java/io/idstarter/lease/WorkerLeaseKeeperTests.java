@@ -695,6 +695,42 @@ class WorkerLeaseKeeperTests {
 		assertThat(unknown.status().workerId()).isEqualTo(1);
 	}
 
+	@Test
+	void withoutACacheFileTheStoreIsNotAskedWhatItIs() {
+		SnowflakeIdGenerator generator = generator(TWO_WORKERS, this.nodeClock);
+		WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(new Unaskable(this.manager), generator,
+				LeaseSettings.builder().namespace(this.namespace).ttl(TTL).heartbeat(HEARTBEAT).build(), this.nodeClock,
+				this.listener);
+		this.keepers.add(keeper);
+		keeper.start();
+		assertThat(keeper.status().state()).isEqualTo(State.ACTIVE);
+	}
+
+	/** A store that fails when asked its identity, as a database that is down would. */
+	record Unaskable(ISequenceManager delegate) implements ISequenceManager {
+
+		@Override
+		public WorkerLease borrow(LeaseRequest request) {
+			return this.delegate.borrow(request);
+		}
+
+		@Override
+		public WorkerLease renew(WorkerLease lease, long timestampCeiling) {
+			return this.delegate.renew(lease, timestampCeiling);
+		}
+
+		@Override
+		public void release(WorkerLease lease, long lastIssuedTimestamp) {
+			this.delegate.release(lease, lastIssuedTimestamp);
+		}
+
+		@Override
+		public String identity() {
+			throw new LeaseStoreException("asked for its identity");
+		}
+
+	}
+
 	private WorkerLeaseKeeper keeper(ISequenceManager store, SnowflakeIdGenerator generator, String instance,
 			Path cacheFile) {
 		LeaseSettings settings = LeaseSettings.builder()
