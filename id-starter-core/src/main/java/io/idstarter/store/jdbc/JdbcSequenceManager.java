@@ -427,9 +427,8 @@ public class JdbcSequenceManager implements ISequenceManager {
 
 	@Override
 	public String identity() {
-		// The URL the database reports (without credentials), read from a connection, and its catalog.
-		try (Connection connection = this.access.connect()) {
-			return this.access.describe() + ", " + connection.getCatalog() + ", table " + this.tableName;
+		try {
+			return this.access.identity(this.tableName);
 		}
 		catch (SQLException ex) {
 			throw failure("read the database's URL", ex);
