@@ -33,7 +33,7 @@ public class LeaseFileOfAnotherStoreException extends IdGenerationException {
 		super("The file " + file + " records worker leases of namespace '" + namespace + "' from " + recorded
 				+ ", and this node uses " + identity + ". Two deployments must not share it: give each its own "
 				+ "id-worker.lease.cache-file (the slot marks file lives beside it); if this deployment really moved "
-				+ "to the new store, delete the file");
+				+ "to the new store, delete both files: the worker-ID cache file and id-worker-slot-marks beside it");
 		this.file = file;
 		this.namespace = namespace;
 		this.recorded = recorded;
