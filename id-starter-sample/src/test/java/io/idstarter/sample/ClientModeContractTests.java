@@ -76,11 +76,6 @@ class ClientModeContractTests {
 			return NO_STORAGE;
 		}
 
-		@Override
-		protected List<String> identityParts() {
-			return List.of("ID servers [http://127.0.0.1:" + ClientModeContractTests.this.port + "/]");
-		}
-
 	}
 
 	@Nested

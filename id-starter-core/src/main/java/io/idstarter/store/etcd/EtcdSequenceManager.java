@@ -146,7 +146,8 @@ public class EtcdSequenceManager implements ISequenceManager {
 
 	@Override
 	public String identity() {
-		return "etcd lease store at " + this.endpoints + ", key prefix " + this.prefix;
+		// The prefix only: the endpoints change when a member is added or replaced, and the cluster is the same.
+		return "etcd lease store, key prefix " + this.prefix;
 	}
 
 	@Override

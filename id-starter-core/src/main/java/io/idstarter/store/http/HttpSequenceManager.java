@@ -79,12 +79,8 @@ public class HttpSequenceManager implements ISequenceManager {
 
 	@Override
 	public String identity() {
-		// Sorted: each client starts on a random server; without user info, which may hold a password.
-		return "ID servers " + this.client.servers()
-			.stream()
-			.map((server) -> server.url().replaceFirst("//[^/@]*@", "//"))
-			.sorted()
-			.toList();
+		// Unknown: the ID servers of a fleet change as it scales, and where they keep the slots is their own store.
+		return "";
 	}
 
 	/**

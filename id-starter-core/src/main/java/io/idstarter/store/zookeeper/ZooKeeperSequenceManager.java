@@ -127,17 +127,9 @@ public class ZooKeeperSequenceManager implements ISequenceManager {
 
 	@Override
 	public String identity() {
-		String connectString;
-		try {
-			connectString = this.client.getZookeeperClient().getCurrentConnectionString();
-		}
-		catch (RuntimeException ex) {
-			// Not known yet: unknown checks nothing, rather than name a store that is not this one.
-			return "";
-		}
+		// The path only: a connect string changes when a member is added or renamed, and the ensemble is the same.
 		String namespace = this.client.getNamespace();
-		return "ZooKeeper lease store at " + connectString + ", path "
-				+ (namespace.isEmpty() ? "" : "/" + namespace) + this.rootPath;
+		return "ZooKeeper lease store, path " + (namespace.isEmpty() ? "" : "/" + namespace) + this.rootPath;
 	}
 
 	@Override

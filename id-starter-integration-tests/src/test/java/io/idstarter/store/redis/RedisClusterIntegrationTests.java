@@ -94,7 +94,7 @@ class RedisClusterIntegrationTests {
 
 		@Override
 		protected List<String> identityParts() {
-			return List.of("Redis lease store at Redis cluster at ", "key prefix " + PREFIX);
+			return List.of("Redis lease store at a Redis cluster, key prefix " + PREFIX);
 		}
 
 	}

@@ -50,7 +50,14 @@ class ZooKeeperSequenceManagerIntegrationTests extends AbstractEnsembleSequenceM
 
 	@Override
 	protected List<String> identityParts() {
-		return List.of("ZooKeeper lease store at " + TestBackends.zookeeper().connectString(), "path " + this.rootPath);
+		return List.of("ZooKeeper lease store, path " + this.rootPath);
+	}
+
+	@Test
+	void identityLeavesOutTheMembersSoThatAGrowingEnsembleIsTheSameStore() {
+		for (String member : TestBackends.zookeeper().members()) {
+			assertThat(manager().identity()).doesNotContain(member);
+		}
 	}
 
 	@AfterAll
