@@ -14,6 +14,7 @@ import io.idstarter.codec.IdPermutation;
 import io.idstarter.codec.ObfuscatedIdWorker;
 import io.idstarter.lease.ISequenceManager;
 import io.idstarter.lease.InMemorySequenceManager;
+import io.idstarter.lease.LeaseFileOfAnotherStoreException;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseSettings;
 import io.idstarter.lease.LeaseStatus;
@@ -30,12 +31,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.support.SpringFactoriesLoader;
+import org.springframework.core.io.support.SpringFactoriesLoader.FailureHandler;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.mock.env.MockEnvironment;
 
@@ -79,6 +84,54 @@ class SnowflakeIdWorkerConfigurationTests {
 		}
 		assertThat(withFile).as("the first start takes the next never-used one, then keeps it")
 			.containsExactly(3, 3, 3);
+	}
+
+	@Test
+	void aCacheFileOfAnotherStoreFailsTheStartWithAnAnalysisNamingBothStoresTheFileAndTheSettingToChange(
+			@TempDir Path directory) throws Exception {
+		Path cacheFile = directory.resolve("worker-id");
+		ApplicationContextRunner sameDirectory = new ApplicationContextRunner().withUserConfiguration(DbMode.class)
+			.withPropertyValues("id-worker.lease.cache-file=" + cacheFile, "id-worker.lease.namespace=orders");
+		sameDirectory.withBean(ISequenceManager.class, () -> new Named(this.sequenceManager, "store of production"))
+			.run((context) -> assertThat(context.getBean(IdWorker.class).nextId()).isPositive());
+		InMemorySequenceManager stagingSlots = new InMemorySequenceManager();
+		sameDirectory.withBean(ISequenceManager.class, () -> new Named(stagingSlots, "store of staging"))
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				Throwable failure = context.getStartupFailure();
+				assertThat(failure).hasRootCauseInstanceOf(LeaseFileOfAnotherStoreException.class);
+				FailureAnalysis analysis = new LeaseFileOfAnotherStoreFailureAnalyzer().analyze(failure);
+				assertThat(analysis).isNotNull();
+				assertThat(analysis.getDescription()).contains("store of production")
+					.contains("store of staging")
+					.contains("namespace 'orders'")
+					.containsAnyOf(cacheFile.toString(), cacheFile.resolveSibling("id-worker-slot-marks").toString());
+				assertThat(analysis.getAction()).contains("id-worker.lease.cache-file").contains("delete");
+			});
+		assertThat(stagingSlots.holder("orders", 0)).as("nothing borrowed from the other store").isEmpty();
+		assertThat(SpringFactoriesLoader.forDefaultResourceLocation()
+			.load(FailureAnalyzer.class, FailureHandler.handleMessage((message, ex) -> { })))
+			.as("registered").hasAtLeastOneElementOfType(LeaseFileOfAnotherStoreFailureAnalyzer.class);
+	}
+
+	/** A lease store with an identity. */
+	record Named(ISequenceManager delegate, String identity) implements ISequenceManager {
+
+		@Override
+		public WorkerLease borrow(LeaseRequest request) {
+			return this.delegate.borrow(request);
+		}
+
+		@Override
+		public WorkerLease renew(WorkerLease lease, long timestampCeiling) {
+			return this.delegate.renew(lease, timestampCeiling);
+		}
+
+		@Override
+		public void release(WorkerLease lease, long lastIssuedTimestamp) {
+			this.delegate.release(lease, lastIssuedTimestamp);
+		}
+
 	}
 
 	private static int workerId(AssertableApplicationContext context) {

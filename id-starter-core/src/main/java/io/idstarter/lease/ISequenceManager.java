@@ -71,4 +71,17 @@ public interface ISequenceManager {
 		return true;
 	}
 
+	/**
+	 * Names the store's slots, so that this node's worker-ID cache file and slot marks file can tell they belong to
+	 * this store and not to another one (staging and production started from one data directory): the database and
+	 * table, the Redis server (a cluster's seed nodes) and key prefix, the MongoDB database and collection, the
+	 * ZooKeeper connect string and root path, the etcd endpoints and key prefix, the ID servers. Stable across restarts
+	 * of the same configuration; never holds a password. Asked once at the start of a lease keeper; may call the
+	 * store.
+	 * @return the identity, or an empty string if the store cannot say (the files are then not checked)
+	 */
+	default String identity() {
+		return "";
+	}
+
 }

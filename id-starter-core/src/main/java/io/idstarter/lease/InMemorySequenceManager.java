@@ -30,6 +30,9 @@ import org.jspecify.annotations.Nullable;
  * its mark becomes what the owner reports it really issued (never below the lease's floor), or stays as it is for
  * {@code -1}.</li>
  * </ul>
+ *
+ * <p>Its {@link #identity()} is unknown (empty): its slots die with the process, so an identity of its own would make
+ * the worker-ID cache file a restart finds name a store that is gone, and refuse every restart.
  */
 public final class InMemorySequenceManager implements ISequenceManager {
 

@@ -3,6 +3,7 @@ package io.idstarter.lease;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.OptionalInt;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -31,6 +32,23 @@ final class NodeLocalLeaseState {
 		this.namespace = namespace;
 		this.cache = (cacheFile != null) ? new WorkerIdCache(cacheFile) : null;
 		this.marks = (cacheFile != null) ? WorkerSlotMarks.besideCacheFile(cacheFile) : null;
+	}
+
+	/**
+	 * Checks that the files were written for the store in use, before anything in them is believed; they record it
+	 * from now on.
+	 * @param store the store's {@link ISequenceManager#identity()}, asked only if there are files (it may call the
+	 * store)
+	 * @throws LeaseFileOfAnotherStoreException if a file records another store for this namespace
+	 * @throws UncheckedIOException if the marks file cannot be read or is corrupt
+	 */
+	void bindStore(Supplier<String> store) {
+		if (this.marks == null || this.cache == null) {
+			return;
+		}
+		String identity = store.get();
+		this.marks.bindStore(this.namespace, identity);
+		this.cache.bindStore(this.namespace, identity);
 	}
 
 	/**

@@ -171,6 +171,8 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 	 * {@link LeaseSettings#maxClockSkew()} (the slot is given back)
 	 * @throws IdGenerationException if this node's clock stays behind the slot's floor for longer than
 	 * {@link LeaseSettings#maxStartupWait()}
+	 * @throws LeaseFileOfAnotherStoreException if the cache file or the slot marks file records another store for
+	 * this namespace (nothing is borrowed)
 	 * @throws IllegalStateException if already started or closed
 	 */
 	public void start() {
@@ -190,6 +192,7 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 				throw new IllegalStateException(prefix() + "keeper is already started");
 			}
 			try {
+				this.local.bindStore(this.manager::identity);
 				acquire(this.local.preferredWorkerId(prefix(), this.generator.layout().maxWorkerId()));
 			}
 			catch (RuntimeException ex) {

@@ -10,6 +10,7 @@ import java.util.TreeMap;
 import io.idstarter.local.LocalFileLock;
 import io.idstarter.local.LocalStateFile;
 import io.idstarter.local.LocalStateFile.CorruptLineException;
+import io.idstarter.local.LocalStateFile.StoreLine;
 
 /**
  * This node's own record, on local disk, of the highest timestamp mark each worker slot's store entry must hold: the
@@ -18,9 +19,9 @@ import io.idstarter.local.LocalStateFile.CorruptLineException;
  * replica that missed them, a restore from an old backup); the keeper then refuses to issue from that answer. Kept
  * across restarts, beside the worker-ID cache file.
  *
- * <p>The file is a {@link LocalStateFile} with one {@code namespace/workerId=mark} line per slot; each write replaces it
- * atomically and is forced to disk before the keeper issues under the new mark. An unreadable file is an error,
- * never silently empty: an empty record would let a store that lost writes through. Keepers of this and other
+ * <p>The file is a {@link LocalStateFile} with one {@code namespace/workerId=mark} line per slot, and per namespace a
+ * {@link StoreLine} naming its store ({@link #bindStore}); each write replaces it atomically and is forced to disk
+ * before the keeper issues under the new mark. An unreadable file is an error, never silently empty: an empty record would let a store that lost writes through. Keepers of this and other
  * processes (two instances given one cache file) may share the file: each read-modify-write holds its
  * {@link LocalFileLock}, so none overwrites another's slots with what it read before.
  */
@@ -33,6 +34,9 @@ final class WorkerSlotMarks {
 			+ "turns off this node's check that the lease store has not lost writes";
 
 	private final Path file;
+
+	/** The store this node's namespace is leased from, written with its marks; empty when unknown. */
+	private volatile String store = "";
 
 	WorkerSlotMarks(Path file) {
 		this.file = Objects.requireNonNull(file, "file");
@@ -47,6 +51,20 @@ final class WorkerSlotMarks {
 
 	Path file() {
 		return this.file;
+	}
+
+	/**
+	 * Checks that the file's marks of a namespace are of the store in use, and records the store at the next write.
+	 * @param identity the store's {@link ISequenceManager#identity()}; empty checks nothing
+	 * @throws LeaseFileOfAnotherStoreException if the file records another store for the namespace
+	 * @throws UncheckedIOException if the file exists but cannot be read or parsed
+	 */
+	void bindStore(String namespace, String identity) {
+		String recorded = StoreLine.recorded(readAll(), namespace);
+		if (StoreLine.differ(recorded, identity)) {
+			throw new LeaseFileOfAnotherStoreException(this.file, namespace, recorded, identity);
+		}
+		this.store = identity;
 	}
 
 	/**
@@ -81,8 +99,10 @@ final class WorkerSlotMarks {
 				Map<String, Long> marks = readAll();
 				String key = key(namespace, workerId);
 				Long current = marks.get(key);
-				if (current == null || (onlyUp ? current < mark : current != mark)) {
-					marks.put(key, mark);
+				boolean storeUnrecorded = !this.store.isEmpty() && StoreLine.recorded(marks, namespace).isEmpty();
+				if (current == null || (onlyUp ? current < mark : current != mark) || storeUnrecorded) {
+					marks.put(key, onlyUp && current != null ? Math.max(current, mark) : mark);
+					StoreLine.record(marks, namespace, this.store);
 					LocalStateFile.write(this.file, HEADER, marks);
 				}
 				return null;
@@ -97,6 +117,10 @@ final class WorkerSlotMarks {
 		Map<String, Long> marks = new TreeMap<>();
 		try {
 			LocalStateFile.read(this.file, (key, mark) -> {
+				if (StoreLine.parse(key) != null) {
+					marks.put(key, mark);
+					return;
+				}
 				// The key stays as written (namespace encoded): it is only ever compared with key(namespace, workerId).
 				int slash = key.lastIndexOf('/');
 				if (slash <= 0) {

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * lines starting with {@code #} are skipped, and the key is everything before the last {@code =}. Keys that come from
  * users (namespaces, business keys) are written through {@link #encodeKey} so that they cannot hold {@code =}, a line
  * break or a leading {@code #}. What a corrupt file means (ignored, or an error) is the caller's policy; this class
- * only reports where it is corrupt.
+ * only reports where it is corrupt. A file may name the store its entries belong to with {@link StoreLine}s.
  *
  * <p>{@link #write} never leaves a half-written file: it writes a temporary file in the same directory, forces it to
  * disk, renames it atomically over the old one (or, where the file system cannot, replaces it) and forces the
@@ -205,6 +206,90 @@ public final class LocalStateFile {
 		catch (IOException | UnsupportedOperationException ex) {
 			logger.trace("Cannot force directory {} to disk: {}", directory, ex.toString());
 		}
+	}
+
+	/**
+	 * A line naming the store a file's entries belong to, {@code @store:[scope/]identity=0}, scope and identity
+	 * encoded: the store's identity and, in a file shared by several lease namespaces, the namespace it is the store
+	 * of (an empty scope: the whole file's). No encoded key starts with {@code @}, and no encoded scope holds a
+	 * {@code /}, so the line is told from entries and read back without ambiguity. Files written before it existed
+	 * have none; they get it at their next write.
+	 * @param scope the namespace the line is about, or empty for the whole file
+	 * @param identity the store's identity, not empty
+	 */
+	public record StoreLine(String scope, String identity) {
+
+		/** How the key of a store line starts. */
+		public static final String PREFIX = "@store:";
+
+		/**
+		 * Returns the line's key.
+		 * @return the key, for {@link LocalStateFile#write}
+		 */
+		public String key() {
+			return PREFIX + (this.scope.isEmpty() ? "" : encodeKey(this.scope) + "/") + encodeKey(this.identity);
+		}
+
+		/**
+		 * Reads a key as a store line.
+		 * @param key a key as read (still encoded)
+		 * @return the store line, or {@code null} if the key is an entry's
+		 * @throws IllegalArgumentException if the identity or scope is not URL-encoded text
+		 */
+		public static @Nullable StoreLine parse(String key) {
+			if (!key.startsWith(PREFIX)) {
+				return null;
+			}
+			String rest = key.substring(PREFIX.length());
+			int slash = rest.indexOf('/');
+			return (slash < 0) ? new StoreLine("", decodeKey(rest))
+					: new StoreLine(decodeKey(rest.substring(0, slash)), decodeKey(rest.substring(slash + 1)));
+		}
+
+		/**
+		 * Returns the store that entries as read record for a scope.
+		 * @param entries keys as written (store lines included) to values
+		 * @param scope the namespace, or empty for the whole file
+		 * @return the identity, or an empty string if the entries name none
+		 */
+		public static String recorded(Map<String, Long> entries, String scope) {
+			for (String key : entries.keySet()) {
+				StoreLine line = parse(key);
+				if (line != null && line.scope().equals(scope)) {
+					return line.identity();
+				}
+			}
+			return "";
+		}
+
+		/**
+		 * Names a scope's store in entries about to be written, in place of the one they named before.
+		 * @param entries keys as written (store lines included) to values
+		 * @param scope the namespace, or empty for the whole file
+		 * @param identity the store's identity; empty leaves the entries as they are
+		 */
+		public static void record(Map<String, Long> entries, String scope, String identity) {
+			if (identity.isEmpty()) {
+				return;
+			}
+			entries.keySet().removeIf((key) -> {
+				StoreLine line = parse(key);
+				return line != null && line.scope().equals(scope);
+			});
+			entries.put(new StoreLine(scope, identity).key(), 0L);
+		}
+
+		/**
+		 * Whether a file recorded for one store is used by another: an empty identity (a file without the line, or a
+		 * store that cannot say) matches any.
+		 * @param recorded the identity the file names, or empty
+		 * @param identity the identity of the store in use, or empty
+		 * @return {@code true} if both are known and differ
+		 */
+		public static boolean differ(String recorded, String identity) {
+			return !recorded.isEmpty() && !identity.isEmpty() && !recorded.equals(identity);
+		}
+
 	}
 
 	/**

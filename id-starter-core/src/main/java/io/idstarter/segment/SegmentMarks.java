@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.idstarter.local.LocalFileLock;
 import io.idstarter.local.LocalStateFile;
 import io.idstarter.local.LocalStateFile.CorruptLineException;
+import io.idstarter.local.LocalStateFile.StoreLine;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,8 +49,8 @@ public final class SegmentMarks {
 	private static final String HEADER = "id-starter: end of the highest segment range given to the processes sharing "
 			+ "this file, per key. Deleting it drops the guard against a segment store that lost writes.";
 
-	/** Prefix of the line that names the store, before its encoded identity. */
-	static final String STORE_LINE = "@store:";
+	/** How the line that names the store starts, before its encoded identity. */
+	static final String STORE_LINE = StoreLine.PREFIX;
 
 	private final @Nullable Path file;
 
@@ -133,7 +134,7 @@ public final class SegmentMarks {
 			return;
 		}
 		String recorded = this.store;
-		if (!recorded.isEmpty() && !recorded.equals(identity)) {
+		if (StoreLine.differ(recorded, identity)) {
 			throw SegmentMarksException.otherStore(this.file, recorded, identity, STORE_LINE);
 		}
 		this.store = identity;
@@ -182,7 +183,7 @@ public final class SegmentMarks {
 					merged.merge(key, end, Math::max);
 					Map<String, Long> lines = new LinkedHashMap<>();
 					if (!store.isEmpty()) {
-						lines.put(STORE_LINE + LocalStateFile.encodeKey(store), 0L);
+						lines.put(new StoreLine("", store).key(), 0L);
 					}
 					merged.forEach((name, mark) -> lines.put(LocalStateFile.encodeKey(name), mark));
 					LocalStateFile.write(path, HEADER, lines);
@@ -219,8 +220,9 @@ public final class SegmentMarks {
 				if (mark < 0) {
 					throw new IllegalArgumentException("negative mark");
 				}
-				if (key.startsWith(STORE_LINE)) {
-					marks.put(STORE_LINE + LocalStateFile.decodeKey(key.substring(STORE_LINE.length())), mark);
+				StoreLine store = StoreLine.parse(key);
+				if (store != null) {
+					marks.put(STORE_LINE + store.identity(), mark);
 					return;
 				}
 				marks.merge(LocalStateFile.decodeKey(key), mark, Math::max);

@@ -636,6 +636,137 @@ class WorkerLeaseKeeperTests {
 	}
 
 	@Test
+	void aCacheFileOfAnotherStoreFailsTheStartNamingBothBeforeItsMarksAreBelievedAndBorrowsNothing() throws Exception {
+		Path cacheFile = this.directory.resolve("worker-id");
+		Path marksFile = this.directory.resolve("id-worker-slot-marks");
+		Named production = new Named(this.manager, "store of production");
+		SnowflakeIdGenerator generator = generator(TWO_WORKERS, this.nodeClock);
+		WorkerLeaseKeeper running = keeper(production, generator, "node-a", cacheFile);
+		running.start();
+		generator.nextId();
+		String marks = Files.readString(marksFile);
+		assertThat(marks).contains("@store:" + this.namespace + "/store+of+production=0");
+		assertThat(Files.readString(cacheFile)).contains("@store:" + this.namespace + "/store+of+production=0");
+
+		// staging is started from the same data directory, with the same namespace, on its own store
+		InMemorySequenceManager stagingSlots = new InMemorySequenceManager(this.storeClock);
+		WorkerLeaseKeeper staging = keeper(new Named(stagingSlots, "store of staging"),
+				generator(TWO_WORKERS, this.nodeClock), "node-b", cacheFile);
+		assertThatExceptionOfType(LeaseFileOfAnotherStoreException.class).isThrownBy(staging::start)
+			.satisfies((ex) -> {
+				assertThat(ex.file()).isIn(cacheFile, marksFile);
+				assertThat(ex.namespace()).isEqualTo(this.namespace);
+				assertThat(ex.recorded()).isEqualTo("store of production");
+				assertThat(ex.identity()).isEqualTo("store of staging");
+			})
+			.withMessageContaining("from store of production, and this node uses store of staging")
+			.withMessageContaining("id-worker.lease.cache-file");
+		assertThat(stagingSlots.holder(this.namespace, 0)).as("nothing borrowed from staging's store").isEmpty();
+		assertThat(stagingSlots.highWaterMark(this.namespace, 0)).as("production's mark not reported to staging")
+			.isEqualTo(-1);
+		assertThat(Files.readString(marksFile)).isEqualTo(marks);
+		assertThat(running.status().state()).isEqualTo(State.ACTIVE);
+	}
+
+	@Test
+	void aFileWithoutAStoreOrOfAnotherNamespaceOrAStoreThatCannotSayIsUsedAndNamesTheStoreAtItsNextWrite()
+			throws Exception {
+		Path cacheFile = this.directory.resolve("worker-id");
+		Path marksFile = this.directory.resolve("id-worker-slot-marks");
+		// written before the files named their store; another namespace of another store shares them
+		Files.writeString(cacheFile, this.namespace + "=1\n@store:other/store+of+staging=0\nother=0\n");
+		Files.writeString(marksFile, "@store:other/store+of+staging=0\nother/0=" + START_MILLIS + "\n");
+		WorkerLeaseKeeper first = keeper(new Named(this.manager, "store of production"),
+				generator(TWO_WORKERS, this.nodeClock), "node-a", cacheFile);
+		first.start();
+		assertThat(first.status().workerId()).as("the cached worker ID is still preferred").isEqualTo(1);
+		assertThat(Files.readString(marksFile)).contains("@store:" + this.namespace + "/store+of+production=0")
+			.contains("@store:other/store+of+staging=0")
+			.contains("other/0=" + START_MILLIS);
+		assertThat(Files.readString(cacheFile)).contains("@store:" + this.namespace + "/store+of+production=0")
+			.contains(this.namespace + "=1")
+			.contains("other=0");
+		first.close();
+
+		// a store that cannot say what it is checks nothing
+		this.nodeClock.advanceMillis(1);
+		WorkerLeaseKeeper unknown = keeper(this.manager, generator(TWO_WORKERS, this.nodeClock), "node-a", cacheFile);
+		unknown.start();
+		assertThat(unknown.status().workerId()).isEqualTo(1);
+	}
+
+	@Test
+	void withoutACacheFileTheStoreIsNotAskedWhatItIs() {
+		SnowflakeIdGenerator generator = generator(TWO_WORKERS, this.nodeClock);
+		WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(new Unaskable(this.manager), generator,
+				LeaseSettings.builder().namespace(this.namespace).ttl(TTL).heartbeat(HEARTBEAT).build(), this.nodeClock,
+				this.listener);
+		this.keepers.add(keeper);
+		keeper.start();
+		assertThat(keeper.status().state()).isEqualTo(State.ACTIVE);
+	}
+
+	/** A store that fails when asked its identity, as a database that is down would. */
+	record Unaskable(ISequenceManager delegate) implements ISequenceManager {
+
+		@Override
+		public WorkerLease borrow(LeaseRequest request) {
+			return this.delegate.borrow(request);
+		}
+
+		@Override
+		public WorkerLease renew(WorkerLease lease, long timestampCeiling) {
+			return this.delegate.renew(lease, timestampCeiling);
+		}
+
+		@Override
+		public void release(WorkerLease lease, long lastIssuedTimestamp) {
+			this.delegate.release(lease, lastIssuedTimestamp);
+		}
+
+		@Override
+		public String identity() {
+			throw new LeaseStoreException("asked for its identity");
+		}
+
+	}
+
+	private WorkerLeaseKeeper keeper(ISequenceManager store, SnowflakeIdGenerator generator, String instance,
+			Path cacheFile) {
+		LeaseSettings settings = LeaseSettings.builder()
+			.namespace(this.namespace)
+			.ttl(TTL)
+			.heartbeat(HEARTBEAT)
+			.safetyMargin(SAFETY_MARGIN)
+			.instance(instance)
+			.cacheFile(cacheFile)
+			.build();
+		WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(store, generator, settings, this.nodeClock, this.listener);
+		this.keepers.add(keeper);
+		return keeper;
+	}
+
+	/** A store with an identity. */
+	record Named(ISequenceManager delegate, String identity) implements ISequenceManager {
+
+		@Override
+		public WorkerLease borrow(LeaseRequest request) {
+			return this.delegate.borrow(request);
+		}
+
+		@Override
+		public WorkerLease renew(WorkerLease lease, long timestampCeiling) {
+			return this.delegate.renew(lease, timestampCeiling);
+		}
+
+		@Override
+		public void release(WorkerLease lease, long lastIssuedTimestamp) {
+			this.delegate.release(lease, lastIssuedTimestamp);
+		}
+
+	}
+
+	@Test
 	void aGracefulCloseLowersThisNodesMarkWithTheStoresSoARestartIsNotTakenForARegression() {
 		Path cacheFile = this.directory.resolve("worker-id");
 		SnowflakeIdGenerator generator = generator(TWO_WORKERS, this.nodeClock);

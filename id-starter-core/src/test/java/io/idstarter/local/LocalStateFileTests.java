@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 import io.idstarter.local.LocalStateFile.CorruptLineException;
+import io.idstarter.local.LocalStateFile.StoreLine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,6 +47,30 @@ class LocalStateFileTests {
 		Path file = this.directory.resolve("marks");
 		Files.writeString(file, "# header\n\n   \n  # indented comment\n  a=1  \r\nb=c=2\n", StandardCharsets.UTF_8);
 		assertThat(readAll(file)).containsExactly(Map.entry("a", 1L), Map.entry("b=c", 2L));
+	}
+
+	@Test
+	void storeLinesNameAStorePerScopeAndAnUnknownStoreMatchesAny() throws IOException {
+		Path file = this.directory.resolve("marks");
+		Map<String, Long> entries = new LinkedHashMap<>();
+		entries.put(LocalStateFile.encodeKey("orders/eu"), 7L);
+		StoreLine.record(entries, "orders/eu", "JDBC lease store at jdbc:postgresql://prod/app, table t");
+		StoreLine.record(entries, "", "Redis at 127.0.0.1:6379, key prefix a/b:");
+		StoreLine.record(entries, "orders/eu", "JDBC lease store at jdbc:postgresql://staging/app, table t");
+		LocalStateFile.write(file, "test", entries);
+		assertThat(Files.readString(file)).contains("@store:orders%2Feu/JDBC+lease+store+at+jdbc%3Apostgresql%3A%2F%2Fstaging")
+			.contains("@store:Redis+at+127.0.0.1%3A6379%2C+key+prefix+a%2Fb%3A=0")
+			.doesNotContain("prod");
+		Map<String, Long> read = readAll(file);
+		assertThat(StoreLine.recorded(read, "orders/eu"))
+			.isEqualTo("JDBC lease store at jdbc:postgresql://staging/app, table t");
+		assertThat(StoreLine.recorded(read, "")).isEqualTo("Redis at 127.0.0.1:6379, key prefix a/b:");
+		assertThat(StoreLine.recorded(read, "invoices")).isEmpty();
+		assertThat(StoreLine.parse(LocalStateFile.encodeKey("@store:x"))).as("an entry's key").isNull();
+		assertThat(StoreLine.differ("a", "b")).isTrue();
+		assertThat(StoreLine.differ("a", "a")).isFalse();
+		assertThat(StoreLine.differ("", "b")).isFalse();
+		assertThat(StoreLine.differ("a", "")).isFalse();
 	}
 
 	@Test

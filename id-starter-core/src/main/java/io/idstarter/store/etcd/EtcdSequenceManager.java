@@ -145,6 +145,12 @@ public class EtcdSequenceManager implements ISequenceManager {
 	}
 
 	@Override
+	public String identity() {
+		// The prefix only: the endpoints change when a member is added or replaced, and the cluster is the same.
+		return "etcd lease store, key prefix " + this.prefix;
+	}
+
+	@Override
 	public WorkerLease borrow(LeaseRequest request) {
 		Objects.requireNonNull(request, "request");
 		String namespace = request.namespace();

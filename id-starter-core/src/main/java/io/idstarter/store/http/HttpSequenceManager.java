@@ -77,6 +77,12 @@ public class HttpSequenceManager implements ISequenceManager {
 		}
 	}
 
+	@Override
+	public String identity() {
+		// Unknown: the ID servers of a fleet change as it scales, and where they keep the slots is their own store.
+		return "";
+	}
+
 	/**
 	 * Returns the ID servers this manager calls.
 	 * @return the client

@@ -35,6 +35,9 @@ final class JdbcAccess {
 	/** Credentials before the host ({@code //user:password@host}). */
 	private static final Pattern URL_USER_INFO = Pattern.compile("//[^/@]*@");
 
+	/** A JDBC URL's connection parameters: from the first {@code ?} or {@code ;} (H2, SQL Server) to the end. */
+	private static final Pattern URL_PARAMETERS = Pattern.compile("[?;].*$");
+
 	/** How far down a chain of causes and next exceptions the SQLState checks look. */
 	private static final int MAX_CAUSE_DEPTH = 16;
 
@@ -101,6 +104,21 @@ final class JdbcAccess {
 	 */
 	String describe() {
 		return this.storeName + " at " + this.location;
+	}
+
+	/**
+	 * Names the store's number space for the node's files ({@code identity()} of the stores): the URL the database
+	 * reports, without credentials and without its connection parameters (a timeout or TLS setting changed is not
+	 * another database), the catalog, and the table.
+	 * @param table the store's table
+	 * @return the identity
+	 * @throws SQLException if no connection can be opened
+	 */
+	String identity(String table) throws SQLException {
+		try (Connection connection = connect()) {
+			String database = URL_PARAMETERS.matcher(this.location).replaceFirst("");
+			return this.storeName + " at " + database + ", " + connection.getCatalog() + ", table " + table;
+		}
 	}
 
 	/**

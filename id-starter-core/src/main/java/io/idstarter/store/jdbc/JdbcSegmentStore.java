@@ -252,9 +252,8 @@ public class JdbcSegmentStore implements SegmentStore, SegmentKeyAdmin {
 
 	@Override
 	public String identity() {
-		// The URL the database reports, not the DataSource's: it is read from the first connection.
-		try (Connection connection = this.access.connect()) {
-			return this.access.describe() + ", " + connection.getCatalog() + ", table " + this.tableName;
+		try {
+			return this.access.identity(this.tableName);
 		}
 		catch (SQLException ex) {
 			throw failure("read the database's URL", ex);

@@ -425,6 +425,16 @@ public class JdbcSequenceManager implements ISequenceManager {
 		return current;
 	}
 
+	@Override
+	public String identity() {
+		try {
+			return this.access.identity(this.tableName);
+		}
+		catch (SQLException ex) {
+			throw failure("read the database's URL", ex);
+		}
+	}
+
 	private LeaseStoreException failure(String action, SQLException ex) {
 		return new LeaseStoreException(this.access.failureMessage(action, this.tableName, ex), ex);
 	}

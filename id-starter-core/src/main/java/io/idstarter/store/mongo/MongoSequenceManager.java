@@ -209,6 +209,13 @@ public final class MongoSequenceManager implements ISequenceManager {
 		}
 	}
 
+	@Override
+	public String identity() {
+		String database = execute("read the database's name",
+				(collection) -> collection.getNamespace().getDatabaseName());
+		return "MongoDB lease store, database " + database + ", collection " + this.collection;
+	}
+
 	/**
 	 * Returns the collection's name.
 	 * @return the collection holding one document per slot

@@ -47,6 +47,9 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 
 	private final String server;
 
+	/** What {@link #identity()} answers; fixed by the factory and the prefix. */
+	private final String identity;
+
 	/**
 	 * Creates a store with the key prefix {@code id-starter:} that demands no durability of the server
 	 * ({@link RedisDurability#unchecked()}).
@@ -79,6 +82,7 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 		this.keySet = keyPrefix + "segment:keys";
 		this.redis = new StringRedisTemplate(factory);
 		this.server = RedisSupport.describe(factory);
+		this.identity = RedisSupport.identity("Redis segment store", factory, this.keyPrefix);
 		this.scripts = new RedisScriptRunner(this.redis, durability, this.server);
 	}
 
@@ -174,7 +178,7 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 
 	@Override
 	public String identity() {
-		return "Redis segment store at " + this.server + ", key prefix " + this.keyPrefix;
+		return this.identity;
 	}
 
 	@Override

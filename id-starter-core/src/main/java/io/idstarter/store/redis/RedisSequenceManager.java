@@ -59,6 +59,9 @@ public class RedisSequenceManager implements ISequenceManager {
 
 	private final String server;
 
+	/** What {@link #identity()} answers; fixed by the factory and the prefix. */
+	private final String identity;
+
 	/**
 	 * Creates a manager with the key prefix {@code id-starter:} that demands no durability of the server
 	 * ({@link RedisDurability#unchecked()}).
@@ -88,6 +91,7 @@ public class RedisSequenceManager implements ISequenceManager {
 		Objects.requireNonNull(factory, "factory");
 		this.keyPrefix = RedisSupport.requireKeyPrefix(keyPrefix);
 		this.server = RedisSupport.describe(factory);
+		this.identity = RedisSupport.identity("Redis lease store", factory, this.keyPrefix);
 		this.scripts = new RedisScriptRunner(new StringRedisTemplate(factory), durability, this.server);
 	}
 
@@ -97,6 +101,11 @@ public class RedisSequenceManager implements ISequenceManager {
 	 */
 	public RedisDurability durability() {
 		return this.scripts.durability();
+	}
+
+	@Override
+	public String identity() {
+		return this.identity;
 	}
 
 	@Override

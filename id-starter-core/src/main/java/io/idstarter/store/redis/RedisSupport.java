@@ -93,6 +93,42 @@ final class RedisSupport {
 	}
 
 	/**
+	 * Names a store's key space for the node's files ({@code identity()} of the stores): the server (a cluster or a
+	 * sentinel master without its nodes, which change as it grows), the database number when it is not 0 (two
+	 * deployments on one server may differ only by it), and the key prefix.
+	 * @param store what the store is, such as {@code Redis lease store}
+	 */
+	static String identity(String store, RedisConnectionFactory factory, String keyPrefix) {
+		String database = "";
+		try {
+			Object number = call(factory, "getDatabase");
+			if (number instanceof Integer index && index != 0) {
+				database = ", database " + index;
+			}
+		}
+		catch (RuntimeException ex) {
+			// Not a factory we know: the server and prefix still name the key space.
+		}
+		return store + " at " + server(factory) + database + ", key prefix " + keyPrefix;
+	}
+
+	private static String server(RedisConnectionFactory factory) {
+		try {
+			if (call(factory, "getClusterConfiguration") instanceof RedisClusterConfiguration) {
+				return "a Redis cluster";
+			}
+			if (call(factory, "getSentinelConfiguration") instanceof RedisSentinelConfiguration configuration
+					&& configuration.getMaster() != null) {
+				return "Redis sentinel master '" + configuration.getMaster().getName() + "'";
+			}
+		}
+		catch (RuntimeException ex) {
+			// Not a factory we know: describe it as for messages.
+		}
+		return describe(factory);
+	}
+
+	/**
 	 * Names the server a connection factory talks to, for error messages: {@code Redis at host:port}, or the
 	 * cluster or sentinel nodes. Works for Lettuce and Jedis without loading either.
 	 */

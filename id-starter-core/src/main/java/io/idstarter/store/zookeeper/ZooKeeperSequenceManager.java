@@ -126,6 +126,13 @@ public class ZooKeeperSequenceManager implements ISequenceManager {
 	}
 
 	@Override
+	public String identity() {
+		// The path only: a connect string changes when a member is added or renamed, and the ensemble is the same.
+		String namespace = this.client.getNamespace();
+		return "ZooKeeper lease store, path " + (namespace.isEmpty() ? "" : "/" + namespace) + this.rootPath;
+	}
+
+	@Override
 	public WorkerLease borrow(LeaseRequest request) {
 		Objects.requireNonNull(request, "request");
 		String namespace = request.namespace();

@@ -46,6 +46,18 @@ class EtcdSequenceManagerIntegrationTests extends AbstractEnsembleSequenceManage
 	}
 
 	@Override
+	protected List<String> identityParts() {
+		return List.of("etcd lease store, key prefix " + this.prefix);
+	}
+
+	@Test
+	void identityLeavesOutTheEndpointsSoThatAGrowingClusterIsTheSameStore() {
+		for (String endpoint : TestBackends.etcd().connectString().split(",")) {
+			assertThat(manager().identity()).doesNotContain(endpoint.replaceFirst("^https?://", ""));
+		}
+	}
+
+	@Override
 	protected ISequenceManager connectThrough(TcpProxy proxy, Duration ttl, List<AutoCloseable> closeables) {
 		String endpoint = "http://127.0.0.1:" + proxy.port();
 		Client client = Client.builder().endpoints(endpoint).connectTimeout(Duration.ofSeconds(1)).build();

@@ -72,6 +72,11 @@ abstract class AbstractJdbcSequenceManagerTests extends AbstractSequenceManagerC
 	}
 
 	@Override
+	protected List<String> identityParts() {
+		return List.of("JDBC lease store at jdbc:", "table " + this.table);
+	}
+
+	@Override
 	protected ISequenceManager createManagerWithoutStorage() {
 		this.missingTable = TestDatabase.unique("no_such_lease_table_");
 		return new JdbcSequenceManager(this.database.dataSource(), this.missingTable);

@@ -3,6 +3,7 @@ package io.idstarter.store.jdbc;
 import java.sql.SQLException;
 import java.sql.SQLIntegrityConstraintViolationException;
 
+import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -49,6 +50,24 @@ class JdbcAccessTests {
 		assertThat(JdbcAccess.isConcurrencyConflict(new SQLException("deadlock detected", "40P01"))).isTrue();
 		assertThat(JdbcAccess.isConcurrencyConflict(new SQLException("Deadlock found", "40001", 1213))).isTrue();
 		assertThat(JdbcAccess.isConcurrencyConflict(new SQLException("lock wait timeout", "HY000", 1205))).isFalse();
+	}
+
+	@Test
+	void identityNamesTheDatabaseAndTheTableButNotTheConnectionParameters() throws SQLException {
+		String identity = identity("jdbc:h2:mem:identity;DB_CLOSE_DELAY=-1", "id_worker_lease");
+		assertThat(identity).startsWith("JDBC lease store at jdbc:h2:mem:identity, ")
+			.endsWith(", table id_worker_lease")
+			.doesNotContain("DB_CLOSE_DELAY");
+		assertThat(identity("jdbc:h2:mem:identity;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=5000", "id_worker_lease"))
+			.as("a parameter changed").isEqualTo(identity);
+		assertThat(identity("jdbc:h2:mem:identity;DB_CLOSE_DELAY=-1", "other_lease")).isNotEqualTo(identity);
+		assertThat(identity("jdbc:h2:mem:identity2;DB_CLOSE_DELAY=-1", "id_worker_lease")).isNotEqualTo(identity);
+	}
+
+	private static String identity(String url, String table) throws SQLException {
+		JdbcDataSource dataSource = new JdbcDataSource();
+		dataSource.setURL(url);
+		return new JdbcAccess(dataSource, "JDBC lease store").identity(table);
 	}
 
 	@ParameterizedTest

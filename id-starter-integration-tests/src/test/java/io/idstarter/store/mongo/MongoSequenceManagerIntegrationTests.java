@@ -2,6 +2,7 @@ package io.idstarter.store.mongo;
 
 import java.time.Duration;
 import java.util.Date;
+import java.util.List;
 
 import com.mongodb.client.MongoClient;
 import io.idstarter.lease.ISequenceManager;
@@ -62,6 +63,11 @@ class MongoSequenceManagerIntegrationTests extends AbstractSequenceManagerContra
 	@Override
 	protected ISequenceManager createManager() {
 		return new MongoSequenceManager(mongo.template(), collection);
+	}
+
+	@Override
+	protected List<String> identityParts() {
+		return List.of("MongoDB lease store, database ", "collection " + collection);
 	}
 
 	@Test

@@ -92,6 +92,11 @@ class RedisClusterIntegrationTests {
 			return sharedManager;
 		}
 
+		@Override
+		protected List<String> identityParts() {
+			return List.of("Redis lease store at a Redis cluster, key prefix " + PREFIX);
+		}
+
 	}
 
 	/**

@@ -2,6 +2,7 @@ package io.idstarter.store.redis;
 
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -13,10 +14,15 @@ import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.NoFreeWorkerIdException;
 import io.idstarter.lease.WorkerLease;
+import io.idstarter.testsupport.TestBackends;
+import io.idstarter.testsupport.TestBackends.RedisBackend;
 import io.idstarter.testsupport.contract.AbstractSequenceManagerContractTests;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -50,6 +56,29 @@ class RedisSequenceManagerIntegrationTests extends AbstractSequenceManagerContra
 	@Override
 	protected ISequenceManager createManager() {
 		return manager;
+	}
+
+	@Override
+	protected List<String> identityParts() {
+		return List.of("Redis lease store at Redis at ", "key prefix " + server.prefix);
+	}
+
+	@Test
+	void identityTellsApartTwoDatabasesOfOneServer() {
+		RedisBackend backend = TestBackends.redis();
+		RedisStandaloneConfiguration second = new RedisStandaloneConfiguration(backend.host(), backend.port());
+		second.setDatabase(1);
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(second);
+		factory.afterPropertiesSet();
+		try {
+			String identity = new RedisSequenceManager(factory, server.prefix).identity();
+			assertThat(identity).contains(", database 1, key prefix " + server.prefix)
+				.isNotEqualTo(manager.identity());
+			assertThat(manager.identity()).doesNotContain("database");
+		}
+		finally {
+			factory.destroy();
+		}
 	}
 
 	@Test

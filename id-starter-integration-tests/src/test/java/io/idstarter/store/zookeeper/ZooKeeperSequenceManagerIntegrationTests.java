@@ -48,6 +48,18 @@ class ZooKeeperSequenceManagerIntegrationTests extends AbstractEnsembleSequenceM
 		return new ZooKeeperSequenceManager(client, this.rootPath, null);
 	}
 
+	@Override
+	protected List<String> identityParts() {
+		return List.of("ZooKeeper lease store, path " + this.rootPath);
+	}
+
+	@Test
+	void identityLeavesOutTheMembersSoThatAGrowingEnsembleIsTheSameStore() {
+		for (String member : TestBackends.zookeeper().members()) {
+			assertThat(manager().identity()).doesNotContain(member);
+		}
+	}
+
 	@AfterAll
 	void deleteRootPath() {
 		if (this.admin != null) {

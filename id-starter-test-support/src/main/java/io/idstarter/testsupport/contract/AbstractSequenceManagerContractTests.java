@@ -90,6 +90,16 @@ public abstract class AbstractSequenceManagerContractTests {
 	}
 
 	/**
+	 * Returns what the store's {@link ISequenceManager#identity()} must say: where its slots are (the database and
+	 * table, the server and key prefix). Empty by default: the store may say nothing, and this node's files are then
+	 * not checked against it.
+	 * @return identity fragments
+	 */
+	protected List<String> identityParts() {
+		return List.of();
+	}
+
+	/**
 	 * Lets at least {@code duration} pass on the store's clock. Sleeps by default.
 	 * @param duration how long
 	 * @throws InterruptedException if interrupted while sleeping
@@ -146,6 +156,16 @@ public abstract class AbstractSequenceManagerContractTests {
 	 */
 	protected LeaseRequest request(int maxWorkerId, Duration ttl, int preferred, long ceiling) {
 		return new LeaseRequest(this.namespace, maxWorkerId, ttl, preferred, "contract-test/1", ceiling);
+	}
+
+	@Test
+	void identitySaysWhereTheSlotsAreAndIsTheSameAtEveryCall() {
+		String identity = this.manager.identity();
+		assertThat(this.manager.identity()).as("asked again").isEqualTo(identity);
+		if (identityParts().isEmpty()) {
+			return;
+		}
+		assertThat(identity).contains(identityParts());
 	}
 
 	private WorkerLease borrow(int maxWorkerId, int preferred) {
