@@ -110,12 +110,6 @@ public final class InMemorySegmentStore implements SegmentStore, SegmentKeyAdmin
 		return this.entries.remove(key) != null;
 	}
 
-	/**
-	 * Sets a key's high mark back (or forward), as a restore from an old backup or a store that lost writes would.
-	 * @param key the business key
-	 * @param maxId the first number of the next range
-	 * @throws UnknownKeyException if the key does not exist
-	 */
 	@Override
 	public boolean raiseMaxId(String key, long floor) {
 		Entry entry = this.entries.get(key);
@@ -132,6 +126,12 @@ public final class InMemorySegmentStore implements SegmentStore, SegmentKeyAdmin
 		return false;
 	}
 
+	/**
+	 * Sets a key's high mark back (or forward), as a restore from an old backup or a store that lost writes would.
+	 * @param key the business key
+	 * @param maxId the first number of the next range
+	 * @throws UnknownKeyException if the key does not exist
+	 */
 	public void resetMaxId(String key, long maxId) {
 		if (maxId < 0) {
 			throw new IllegalArgumentException("max ID of key '" + key + "' must be at least 0: " + maxId);
