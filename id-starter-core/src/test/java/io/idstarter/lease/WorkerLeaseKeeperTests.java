@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 import io.idstarter.IdGenerationException;
@@ -698,7 +699,11 @@ class WorkerLeaseKeeperTests {
 	@Test
 	void withoutACacheFileTheStoreIsNotAskedWhatItIs() {
 		SnowflakeIdGenerator generator = generator(TWO_WORKERS, this.nodeClock);
-		WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(new Unaskable(this.manager), generator,
+		// A store that fails when asked its identity, as a database that is down would.
+		ISequenceManager unaskable = new Named(this.manager, () -> {
+			throw new LeaseStoreException("asked for its identity");
+		});
+		WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(unaskable, generator,
 				LeaseSettings.builder().namespace(this.namespace).ttl(TTL).heartbeat(HEARTBEAT).build(), this.nodeClock,
 				this.listener);
 		this.keepers.add(keeper);
@@ -706,8 +711,27 @@ class WorkerLeaseKeeperTests {
 		assertThat(keeper.status().state()).isEqualTo(State.ACTIVE);
 	}
 
-	/** A store that fails when asked its identity, as a database that is down would. */
-	record Unaskable(ISequenceManager delegate) implements ISequenceManager {
+	private WorkerLeaseKeeper keeper(ISequenceManager store, SnowflakeIdGenerator generator, String instance,
+			Path cacheFile) {
+		LeaseSettings settings = LeaseSettings.builder()
+			.namespace(this.namespace)
+			.ttl(TTL)
+			.heartbeat(HEARTBEAT)
+			.safetyMargin(SAFETY_MARGIN)
+			.instance(instance)
+			.cacheFile(cacheFile)
+			.build();
+		WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(store, generator, settings, this.nodeClock, this.listener);
+		this.keepers.add(keeper);
+		return keeper;
+	}
+
+	/** Another store's slots under a name of its own; an identity that throws is a store that cannot be asked. */
+	record Named(ISequenceManager delegate, Supplier<String> name) implements ISequenceManager {
+
+		Named(ISequenceManager delegate, String identity) {
+			this(delegate, () -> identity);
+		}
 
 		@Override
 		public WorkerLease borrow(LeaseRequest request) {
@@ -726,42 +750,7 @@ class WorkerLeaseKeeperTests {
 
 		@Override
 		public String identity() {
-			throw new LeaseStoreException("asked for its identity");
-		}
-
-	}
-
-	private WorkerLeaseKeeper keeper(ISequenceManager store, SnowflakeIdGenerator generator, String instance,
-			Path cacheFile) {
-		LeaseSettings settings = LeaseSettings.builder()
-			.namespace(this.namespace)
-			.ttl(TTL)
-			.heartbeat(HEARTBEAT)
-			.safetyMargin(SAFETY_MARGIN)
-			.instance(instance)
-			.cacheFile(cacheFile)
-			.build();
-		WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(store, generator, settings, this.nodeClock, this.listener);
-		this.keepers.add(keeper);
-		return keeper;
-	}
-
-	/** A store with an identity. */
-	record Named(ISequenceManager delegate, String identity) implements ISequenceManager {
-
-		@Override
-		public WorkerLease borrow(LeaseRequest request) {
-			return this.delegate.borrow(request);
-		}
-
-		@Override
-		public WorkerLease renew(WorkerLease lease, long timestampCeiling) {
-			return this.delegate.renew(lease, timestampCeiling);
-		}
-
-		@Override
-		public void release(WorkerLease lease, long lastIssuedTimestamp) {
-			this.delegate.release(lease, lastIssuedTimestamp);
+			return this.name.get();
 		}
 
 	}
