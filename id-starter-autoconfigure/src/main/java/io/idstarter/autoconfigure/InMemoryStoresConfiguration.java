@@ -1,7 +1,7 @@
 package io.idstarter.autoconfigure;
 
 import io.idstarter.lease.ISequenceManager;
-import io.idstarter.lease.InMemorySequenceManager;
+import io.idstarter.lease.InMemoryLeaseStore;
 import io.idstarter.segment.InMemorySegmentStore;
 import io.idstarter.segment.SegmentStore;
 import org.slf4j.Logger;
@@ -29,9 +29,9 @@ public final class InMemoryStoresConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	ISequenceManager idWorkerInMemorySequenceManager() {
+	ISequenceManager idWorkerInMemoryLeaseStore() {
 		logger.warn("{} is set: worker IDs are leased from memory, unique within this JVM only; for tests", PROPERTY);
-		return new InMemorySequenceManager();
+		return new InMemoryLeaseStore();
 	}
 
 	@Bean

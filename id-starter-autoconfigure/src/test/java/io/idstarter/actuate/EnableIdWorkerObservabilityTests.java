@@ -15,7 +15,7 @@ import io.idstarter.autoconfigure.metrics.IdWorkerMetricsAutoConfiguration;
 import io.idstarter.hibernate.entities.Invoice;
 import io.idstarter.hibernate.entities.Order;
 import io.idstarter.lease.ISequenceManager;
-import io.idstarter.lease.InMemorySequenceManager;
+import io.idstarter.lease.InMemoryLeaseStore;
 import io.idstarter.lease.WorkerLeaseKeeper;
 import io.idstarter.metrics.IdWorkerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -56,7 +56,7 @@ import static org.awaitility.Awaitility.await;
  */
 class EnableIdWorkerObservabilityTests {
 
-	private final InMemorySequenceManager sequenceManager = new InMemorySequenceManager();
+	private final InMemoryLeaseStore sequenceManager = new InMemoryLeaseStore();
 
 	private final InMemorySegmentStore segmentStore = new InMemorySegmentStore();
 

@@ -2,7 +2,7 @@ package io.idstarter.autoconfigure;
 
 import io.idstarter.IdWorker;
 import io.idstarter.lease.ISequenceManager;
-import io.idstarter.lease.InMemorySequenceManager;
+import io.idstarter.lease.InMemoryLeaseStore;
 import io.idstarter.segment.InMemorySegmentStore;
 import io.idstarter.segment.SegmentIdGenerator;
 import io.idstarter.segment.SegmentStore;
@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class EnableIdWorkerTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withBean(ISequenceManager.class, InMemorySequenceManager::new)
+		.withBean(ISequenceManager.class, InMemoryLeaseStore::new)
 		.withBean(SegmentStore.class, EnableIdWorkerTests::segmentStore);
 
 	@Test

@@ -5,7 +5,7 @@ import io.idstarter.lease.WorkerLeaseKeeper;
 import io.idstarter.segment.SegmentIdGenerator;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
 import io.idstarter.store.jdbc.JdbcSegmentStore;
-import io.idstarter.store.jdbc.JdbcSequenceManager;
+import io.idstarter.store.jdbc.JdbcLeaseStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -37,7 +37,7 @@ class IdWorkerApplicationTests {
 			assertThat(context.getBean(JdbcSegmentStore.class).createKey("orders", 1, 10, "test")).isTrue();
 			assertThat(context.getBean(IdWorker.class)).isInstanceOf(SegmentIdGenerator.class);
 			assertThat(context.getBean(SnowflakeIds.BEAN_NAME, IdWorker.class).nextId()).isPositive();
-			assertThat(context.getBean(JdbcSequenceManager.class)).isNotNull();
+			assertThat(context.getBean(JdbcLeaseStore.class)).isNotNull();
 			assertThat(context.getBean(WorkerLeaseKeeper.class).status().workerId()).isZero();
 			assertThat(context.getBean(SnowflakeIdGenerator.class).workerId()).hasValue(0);
 		}

@@ -7,9 +7,9 @@ import io.idstarter.lease.ClockSkewException;
 import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.NoFreeWorkerIdException;
 import io.idstarter.segment.SegmentStoreException;
-import io.idstarter.store.jdbc.JdbcSequenceManager;
+import io.idstarter.store.jdbc.JdbcLeaseStore;
 import io.idstarter.store.mongo.MongoSegmentStore;
-import io.idstarter.store.redis.RedisSequenceManager;
+import io.idstarter.store.redis.RedisLeaseStore;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.BeanCreationException;
@@ -29,7 +29,7 @@ class IdWorkerStartupFailureAnalyzerTests {
 
 	@Test
 	void leaseStoreFailureQuotesTheStoreAndSaysHowToCreateTheTable() {
-		this.beanFactory.registerBeanDefinition("jdbcSequenceManager", new RootBeanDefinition(JdbcSequenceManager.class));
+		this.beanFactory.registerBeanDefinition("jdbcLeaseStore", new RootBeanDefinition(JdbcLeaseStore.class));
 		LeaseStoreException cause = new LeaseStoreException("table 'id_worker_lease' does not exist");
 		FailureAnalysis analysis = this.storeAnalyzer.analyze(wrapped(cause));
 		assertThat(analysis.getDescription()).isEqualTo("The worker-ID lease store failed while the Snowflake "
@@ -50,8 +50,8 @@ class IdWorkerStartupFailureAnalyzerTests {
 
 	@Test
 	void redisStoreFailureSaysWhatToCheckInRedisAndNothingAboutTables() {
-		this.beanFactory.registerBeanDefinition("redisSequenceManager",
-				new RootBeanDefinition(RedisSequenceManager.class));
+		this.beanFactory.registerBeanDefinition("redisLeaseStore",
+				new RootBeanDefinition(RedisLeaseStore.class));
 		FailureAnalysis analysis = this.storeAnalyzer
 			.analyze(wrapped(new LeaseStoreException("Redis at localhost:1 did not answer")));
 		assertThat(analysis.getAction()).contains("spring.data.redis.*", "id-worker.redis.key-prefix")

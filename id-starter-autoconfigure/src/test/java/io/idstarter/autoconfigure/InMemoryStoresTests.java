@@ -2,7 +2,7 @@ package io.idstarter.autoconfigure;
 
 import io.idstarter.IdWorker;
 import io.idstarter.lease.ISequenceManager;
-import io.idstarter.lease.InMemorySequenceManager;
+import io.idstarter.lease.InMemoryLeaseStore;
 import io.idstarter.segment.InMemorySegmentStore;
 import io.idstarter.segment.SegmentStore;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
@@ -32,7 +32,7 @@ class InMemoryStoresTests {
 					"id-worker.zookeeper.connection-timeout=200ms")
 			.run((context) -> {
 				assertThat(context).hasNotFailed().doesNotHaveBean(CuratorFramework.class);
-				assertThat(context.getBean(ISequenceManager.class)).isInstanceOf(InMemorySequenceManager.class);
+				assertThat(context.getBean(ISequenceManager.class)).isInstanceOf(InMemoryLeaseStore.class);
 				assertThat(context.getBean(SegmentStore.class)).isInstanceOf(InMemorySegmentStore.class);
 				assertThat(context.getBean(IdWorker.class).nextId("order")).isEqualTo(1000);
 				assertThat(context.getBean(SnowflakeIdGenerator.class).nextId()).isPositive();
@@ -52,7 +52,7 @@ class InMemoryStoresTests {
 
 	@Test
 	void anApplicationsOwnStoreBeanStillWins() {
-		InMemorySequenceManager own = new InMemorySequenceManager();
+		InMemoryLeaseStore own = new InMemoryLeaseStore();
 		this.contextRunner.withUserConfiguration(SegmentAndZooKeeper.class)
 			.withBean(ISequenceManager.class, () -> own)
 			.run((context) -> assertThat(context.getBean(ISequenceManager.class)).isSameAs(own));

@@ -13,7 +13,7 @@ import io.idstarter.autoconfigure.MissingIdWorkerStoreException.Problem;
 import io.idstarter.codec.IdPermutation;
 import io.idstarter.codec.ObfuscatedIdWorker;
 import io.idstarter.lease.ISequenceManager;
-import io.idstarter.lease.InMemorySequenceManager;
+import io.idstarter.lease.InMemoryLeaseStore;
 import io.idstarter.lease.LeaseFileOfAnotherStoreException;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseSettings;
@@ -24,7 +24,7 @@ import io.idstarter.snowflake.ClockBackwardsPolicy;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
 import io.idstarter.snowflake.SnowflakeLayout;
 import io.idstarter.snowflake.WorkerIdUnavailableException;
-import io.idstarter.store.jdbc.JdbcSequenceManager;
+import io.idstarter.store.jdbc.JdbcLeaseStore;
 import io.idstarter.time.ManualTimeSource;
 import io.idstarter.time.TimeSource;
 import org.junit.jupiter.api.Test;
@@ -50,7 +50,7 @@ import static org.awaitility.Awaitility.await;
 
 class SnowflakeIdWorkerConfigurationTests {
 
-	private final InMemorySequenceManager sequenceManager = new InMemorySequenceManager();
+	private final InMemoryLeaseStore sequenceManager = new InMemoryLeaseStore();
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withUserConfiguration(DbMode.class)
@@ -94,7 +94,7 @@ class SnowflakeIdWorkerConfigurationTests {
 			.withPropertyValues("id-worker.lease.cache-file=" + cacheFile, "id-worker.lease.namespace=orders");
 		sameDirectory.withBean(ISequenceManager.class, () -> new Named(this.sequenceManager, "store of production"))
 			.run((context) -> assertThat(context.getBean(IdWorker.class).nextId()).isPositive());
-		InMemorySequenceManager stagingSlots = new InMemorySequenceManager();
+		InMemoryLeaseStore stagingSlots = new InMemoryLeaseStore();
 		sameDirectory.withBean(ISequenceManager.class, () -> new Named(stagingSlots, "store of staging"))
 			.run((context) -> {
 				assertThat(context).hasFailed();
@@ -343,7 +343,7 @@ class SnowflakeIdWorkerConfigurationTests {
 			.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class))
 			.withPropertyValues("spring.datasource.generate-unique-name=true")
 			.run((context) -> {
-				assertThat(context).hasSingleBean(JdbcSequenceManager.class);
+				assertThat(context).hasSingleBean(JdbcLeaseStore.class);
 				assertThat(context.getBean(IdWorker.class).nextId()).isPositive();
 			});
 	}

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.idstarter.IdWorkerListener;
-import io.idstarter.lease.InMemorySequenceManager;
+import io.idstarter.lease.InMemoryLeaseStore;
 import io.idstarter.lease.LeaseSettings;
 import io.idstarter.lease.WorkerLeaseKeeper;
 import io.idstarter.segment.InMemorySegmentStore;
@@ -98,7 +98,7 @@ public final class TestGenerators {
 	}
 
 	/**
-	 * A Snowflake generator on the system clock whose worker ID is leased from an {@link InMemorySequenceManager}
+	 * A Snowflake generator on the system clock whose worker ID is leased from an {@link InMemoryLeaseStore}
 	 * with a short TTL (1 s), so that an outage of the store loses the lease within a second. Its layout has two
 	 * worker IDs ({@link #LEASED_WORKER_IDS}), so that other nodes can take them all.
 	 */
@@ -111,8 +111,8 @@ public final class TestGenerators {
 		}
 
 		@Bean
-		InMemorySequenceManager sequenceManager(StoreClock storeClock) {
-			return new InMemorySequenceManager(storeClock);
+		InMemoryLeaseStore sequenceManager(StoreClock storeClock) {
+			return new InMemoryLeaseStore(storeClock);
 		}
 
 		@Bean
@@ -123,7 +123,7 @@ public final class TestGenerators {
 		}
 
 		@Bean(initMethod = "start", destroyMethod = "close")
-		WorkerLeaseKeeper workerLeaseKeeper(InMemorySequenceManager sequenceManager, SnowflakeIdGenerator generator,
+		WorkerLeaseKeeper workerLeaseKeeper(InMemoryLeaseStore sequenceManager, SnowflakeIdGenerator generator,
 				ObjectProvider<IdWorkerListener> listeners) {
 			LeaseSettings settings = LeaseSettings.builder()
 				.namespace(NAMESPACE)

@@ -59,7 +59,7 @@ public class WorkerLeaseKeeperModelCheckTests {
 
 	private final ManualTimeSource nodeClock = new ManualTimeSource(START);
 
-	private final InMemorySequenceManager store = new InMemorySequenceManager(this.storeClock);
+	private final InMemoryLeaseStore store = new InMemoryLeaseStore(this.storeClock);
 
 	private final SnowflakeIdGenerator generator = new SnowflakeIdGenerator(TWO_WORKERS, this.nodeClock,
 			ClockBackwardsPolicy.defaults(), IdWorkerListener.NONE);

@@ -62,7 +62,7 @@ class WorkerLeaseKeeperTests {
 
 	private final ManualTimeSource nodeClock = new ManualTimeSource(START);
 
-	private final InMemorySequenceManager manager = new InMemorySequenceManager(this.storeClock);
+	private final InMemoryLeaseStore manager = new InMemoryLeaseStore(this.storeClock);
 
 	private final RecordingListener listener = new RecordingListener();
 
@@ -516,7 +516,7 @@ class WorkerLeaseKeeperTests {
 
 	@Test
 	void theKeeperRenewsOnItsOwnThreadAndRidesOutAShortOutage() {
-		InMemorySequenceManager store = new InMemorySequenceManager();
+		InMemoryLeaseStore store = new InMemoryLeaseStore();
 		SnowflakeIdGenerator generator = generator(TWO_WORKERS, TimeSource.system());
 		LeaseSettings settings = LeaseSettings.builder()
 			.namespace(this.namespace)
@@ -600,7 +600,7 @@ class WorkerLeaseKeeperTests {
 			.contains(this.namespace + "/0=" + ceiling);
 
 		// the process dies without closing; the store restarts without its data
-		InMemorySequenceManager emptied = new InMemorySequenceManager(this.storeClock);
+		InMemoryLeaseStore emptied = new InMemoryLeaseStore(this.storeClock);
 		this.nodeClock.advanceMillis(10);
 		SnowflakeIdGenerator generator = generator(TWO_WORKERS, this.nodeClock);
 		LeaseSettings settings = LeaseSettings.builder()
@@ -650,7 +650,7 @@ class WorkerLeaseKeeperTests {
 		assertThat(Files.readString(cacheFile)).contains("@store:" + this.namespace + "/store+of+production=0");
 
 		// staging is started from the same data directory, with the same namespace, on its own store
-		InMemorySequenceManager stagingSlots = new InMemorySequenceManager(this.storeClock);
+		InMemoryLeaseStore stagingSlots = new InMemoryLeaseStore(this.storeClock);
 		WorkerLeaseKeeper staging = keeper(new Named(stagingSlots, "store of staging"),
 				generator(TWO_WORKERS, this.nodeClock), "node-b", cacheFile);
 		assertThatExceptionOfType(LeaseFileOfAnotherStoreException.class).isThrownBy(staging::start)

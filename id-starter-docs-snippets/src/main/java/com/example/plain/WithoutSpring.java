@@ -21,9 +21,9 @@ import io.idstarter.snowflake.SnowflakeIdGenerator;
 import io.idstarter.snowflake.SnowflakeLayout;
 import io.idstarter.store.jdbc.JdbcSchema;
 import io.idstarter.store.jdbc.JdbcSegmentStore;
-import io.idstarter.store.jdbc.JdbcSequenceManager;
+import io.idstarter.store.jdbc.JdbcLeaseStore;
 import io.idstarter.store.redis.RedisSegmentStore;
-import io.idstarter.store.redis.RedisSequenceManager;
+import io.idstarter.store.redis.RedisLeaseStore;
 import io.idstarter.time.TimeSource;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -37,14 +37,14 @@ class WithoutSpring {
 		// tag::jdbc[]
 		JdbcSchema.initialize(dataSource);                      // CREATE TABLE IF NOT EXISTS, for the detected database
 		SegmentStore segments = new JdbcSegmentStore(dataSource); // or new JdbcSegmentStore(dataSource, "my_alloc")
-		ISequenceManager leases = new JdbcSequenceManager(dataSource); // or (dataSource, "my_lease")
+		ISequenceManager leases = new JdbcLeaseStore(dataSource); // or (dataSource, "my_lease")
 		// end::jdbc[]
 	}
 
 	void redis(RedisConnectionFactory connectionFactory) {
 		// tag::redis[]
 		RedisSegmentStore segments = new RedisSegmentStore(connectionFactory);              // prefix "id-starter:"
-		RedisSequenceManager leases = new RedisSequenceManager(connectionFactory, "orders:");
+		RedisLeaseStore leases = new RedisLeaseStore(connectionFactory, "orders:");
 		// end::redis[]
 	}
 

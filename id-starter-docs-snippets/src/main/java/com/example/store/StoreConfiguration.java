@@ -12,8 +12,8 @@ class StoreConfiguration {
 
 	// tag::bean[]
 	@Bean
-	ISequenceManager mySequenceManager(DataSource dataSource) {
-		return new MySequenceManager(dataSource);   // borrow, renew, release
+	ISequenceManager myLeaseStore(DataSource dataSource) {
+		return new MyLeaseStore(dataSource);   // borrow, renew, release
 	}
 	// end::bean[]
 

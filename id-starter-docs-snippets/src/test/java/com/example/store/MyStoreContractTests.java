@@ -5,18 +5,18 @@ import javax.sql.DataSource;
 import io.idstarter.lease.ISequenceManager;
 import io.idstarter.segment.SegmentStore;
 import io.idstarter.testsupport.contract.AbstractSegmentStoreContractTests;
-import io.idstarter.testsupport.contract.AbstractSequenceManagerContractTests;
+import io.idstarter.testsupport.contract.AbstractLeaseStoreContractTests;
 
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 // tag::contract-kits[]
-class MySequenceManagerTests extends AbstractSequenceManagerContractTests {
+class MyLeaseStoreTests extends AbstractLeaseStoreContractTests {
 
 	private final DataSource dataSource = new DriverManagerDataSource("jdbc:h2:mem:my-store");
 
 	@Override
 	protected ISequenceManager createManager() {
-		return new MySequenceManager(this.dataSource);
+		return new MyLeaseStore(this.dataSource);
 	}
 
 }

@@ -133,7 +133,7 @@ class DocsSnippetsTests {
 		assertThat(marker.matches()).isTrue();
 		String source = region(Files.readAllLines(ROOT.resolve(file)), "bean");
 		assertThat(compareWithSource(new Block("README.md:1", "java", source, marker))).isNull();
-		assertThat(compareWithSource(new Block("README.md:1", "java", source.replace("mySequenceManager", "other"),
+		assertThat(compareWithSource(new Block("README.md:1", "java", source.replace("myLeaseStore", "other"),
 				marker))).startsWith("README.md:1 differs from " + file + "#bean");
 		Matcher missing = MARKER.matcher("<!-- snippet: " + file + "#nope -->");
 		assertThat(missing.matches()).isTrue();

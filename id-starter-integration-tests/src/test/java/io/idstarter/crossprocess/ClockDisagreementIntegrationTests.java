@@ -87,7 +87,7 @@ class ClockDisagreementIntegrationTests {
 		EventLog.MemoryLog logA = EventLog.inMemory("A");
 		Severable severableA = new Severable(store.sequenceManager());
 		SnowflakeIdGenerator generatorA = generator(clockA);
-		WorkerLeaseKeeper keeperA = new WorkerLeaseKeeper(new RecordingSequenceManager(severableA, logA), generatorA,
+		WorkerLeaseKeeper keeperA = new WorkerLeaseKeeper(new RecordingLeaseStore(severableA, logA), generatorA,
 				settings(spec, "node-a", null, TTL, null), clockA, IdWorkerListener.NONE);
 		keeperA.start();
 		try {
@@ -136,7 +136,7 @@ class ClockDisagreementIntegrationTests {
 			// Allowed to wait, B starts once its clock has passed A's ceiling, and issues above it.
 			EventLog.MemoryLog logB = EventLog.inMemory("B");
 			SnowflakeIdGenerator generatorB = generator(clockB);
-			try (WorkerLeaseKeeper keeperB = new WorkerLeaseKeeper(new RecordingSequenceManager(
+			try (WorkerLeaseKeeper keeperB = new WorkerLeaseKeeper(new RecordingLeaseStore(
 					store.sequenceManager(), logB), generatorB,
 					settings(spec, "node-b", cache, Duration.ofSeconds(60), null), clockB, IdWorkerListener.NONE)) {
 				startWhileTimePasses(keeperB, clockB);

@@ -24,16 +24,16 @@ import io.etcd.jetcd.options.DeleteOption;
 import io.idstarter.lease.ISequenceManager;
 import io.idstarter.segment.SegmentKeyAdmin;
 import io.idstarter.segment.SegmentStore;
-import io.idstarter.store.etcd.EtcdSequenceManager;
+import io.idstarter.store.etcd.EtcdLeaseStore;
 import io.idstarter.store.jdbc.JdbcSchema;
 import io.idstarter.store.jdbc.JdbcSegmentStore;
-import io.idstarter.store.jdbc.JdbcSequenceManager;
+import io.idstarter.store.jdbc.JdbcLeaseStore;
 import io.idstarter.store.mongo.MongoSegmentStore;
-import io.idstarter.store.mongo.MongoSequenceManager;
+import io.idstarter.store.mongo.MongoLeaseStore;
 import io.idstarter.store.redis.RedisDurability;
 import io.idstarter.store.redis.RedisSegmentStore;
-import io.idstarter.store.redis.RedisSequenceManager;
-import io.idstarter.store.zookeeper.ZooKeeperSequenceManager;
+import io.idstarter.store.redis.RedisLeaseStore;
+import io.idstarter.store.zookeeper.ZooKeeperLeaseStore;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.resource.ClientResources;
@@ -177,7 +177,7 @@ abstract sealed class DrillStore implements AutoCloseable {
 			config.setInitializationFailTimeout(-1);
 			this.dataSource = new HikariDataSource(config);
 			use(new JdbcSegmentStore(this.dataSource, segmentTable()),
-					new JdbcSequenceManager(this.dataSource, leaseTable()));
+					new JdbcLeaseStore(this.dataSource, leaseTable()));
 		}
 
 		private static String withTimeouts(StoreSpec spec, Timeouts timeouts) {
@@ -255,7 +255,7 @@ abstract sealed class DrillStore implements AutoCloseable {
 			this.factory.start();
 			RedisDurability durability = durability(spec.url());
 			use(new RedisSegmentStore(this.factory, this.prefix, durability),
-					new RedisSequenceManager(this.factory, this.prefix, durability));
+					new RedisLeaseStore(this.factory, this.prefix, durability));
 		}
 
 		/**
@@ -334,7 +334,7 @@ abstract sealed class DrillStore implements AutoCloseable {
 			String database = (connection.getDatabase() != null) ? connection.getDatabase() : "idstarter";
 			this.template = new MongoTemplate(this.client, database);
 			use(new MongoSegmentStore(this.template, spec.name() + "_segments"),
-					new MongoSequenceManager(this.template, spec.name() + "_leases"));
+					new MongoLeaseStore(this.template, spec.name() + "_leases"));
 		}
 
 		@Override
@@ -381,7 +381,7 @@ abstract sealed class DrillStore implements AutoCloseable {
 				Thread.currentThread().interrupt();
 				throw new IllegalStateException(ex);
 			}
-			use(new ZooKeeperSequenceManager(this.client, this.rootPath, null));
+			use(new ZooKeeperLeaseStore(this.client, this.rootPath, null));
 		}
 
 		@Override
@@ -418,7 +418,7 @@ abstract sealed class DrillStore implements AutoCloseable {
 				.map((endpoint) -> "http://" + endpoint)
 				.toArray(String[]::new);
 			// Built as the auto-configuration builds it: a member without a leader refuses at once.
-			this.client = EtcdSequenceManager.requireLeader(Client.builder()
+			this.client = EtcdLeaseStore.requireLeader(Client.builder()
 				.endpoints(endpoints)
 				.connectTimeout(timeouts.connect())).build();
 			// Connect before the drill starts, as the auto-configuration does: a busy machine's first call is slow,
@@ -430,13 +430,13 @@ abstract sealed class DrillStore implements AutoCloseable {
 					break;
 				}
 				catch (Exception ex) {
-					if (!EtcdSequenceManager.refusedForWantOfALeader(ex) || System.nanoTime() - deadline > 0) {
+					if (!EtcdLeaseStore.refusedForWantOfALeader(ex) || System.nanoTime() - deadline > 0) {
 						throw new IllegalStateException("no answer from etcd " + spec.url() + " within 30 s", ex);
 					}
 					LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
 				}
 			}
-			use(new EtcdSequenceManager(this.client, this.prefix, timeouts.command(), String.join(",", endpoints)));
+			use(new EtcdLeaseStore(this.client, this.prefix, timeouts.command(), String.join(",", endpoints)));
 		}
 
 		@Override

@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * The {@link PartitionDrills} on a three-member etcd cluster (Debian's {@code etcd-server}) whose members run in
- * network namespaces of their own; the clients lease worker IDs through {@code EtcdSequenceManager}.
+ * network namespaces of their own; the clients lease worker IDs through {@code EtcdLeaseStore}.
  */
 class EtcdPartitionIntegrationTests extends PartitionDrills {
 

@@ -150,7 +150,7 @@ public final class IdDrillProcess {
 			.instance(this.label + "/" + ProcessHandle.current().pid())
 			.cacheFile(Path.of(option("cache")))
 			.build();
-		RecordingSequenceManager leases = new RecordingSequenceManager(store.sequenceManager(), this.events);
+		RecordingLeaseStore leases = new RecordingLeaseStore(store.sequenceManager(), this.events);
 		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(intOption("startup-timeout-ms"));
 		for (;;) {
 			WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(leases, generator, settings, TimeSource.system(),

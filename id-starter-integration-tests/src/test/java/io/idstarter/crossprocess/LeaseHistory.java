@@ -13,7 +13,7 @@ import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The worker-ID leases of a drill, rebuilt from the events {@link RecordingSequenceManager} wrote in each process,
+ * The worker-ID leases of a drill, rebuilt from the events {@link RecordingLeaseStore} wrote in each process,
  * and the two checks that no slot was ever shared.
  *
  * <p>A lease is <em>held</em> from the return of the borrow that granted it until its owner began to give it back,

@@ -280,7 +280,7 @@ class ProcessPauseIntegrationTests {
 		if (cache != null) {
 			settings.cacheFile(cache);
 		}
-		return new WorkerLeaseKeeper(new RecordingSequenceManager(store.sequenceManager(), log), generator,
+		return new WorkerLeaseKeeper(new RecordingLeaseStore(store.sequenceManager(), log), generator,
 				settings.build(), TimeSource.system(), IdWorkerListener.NONE);
 	}
 

@@ -245,7 +245,7 @@ class ShutdownUnderLoadIntegrationTests {
 			.instance(instance)
 			.cacheFile(cache)
 			.build();
-		return new WorkerLeaseKeeper(new RecordingSequenceManager(store.sequenceManager(), log), generator, settings,
+		return new WorkerLeaseKeeper(new RecordingLeaseStore(store.sequenceManager(), log), generator, settings,
 				time, IdWorkerListener.NONE);
 	}
 

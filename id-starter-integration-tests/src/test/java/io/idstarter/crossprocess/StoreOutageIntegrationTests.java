@@ -154,7 +154,7 @@ class StoreOutageIntegrationTests {
 			SnowflakeLayout layout = DrillLayout.of(2);
 			SnowflakeIdGenerator generator = generator(layout);
 			LongList ids = new LongList();
-			try (WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(new RecordingSequenceManager(
+			try (WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(new RecordingLeaseStore(
 					outage.cutOff.sequenceManager(), log), generator, settings(outage.spec, "node"),
 					TimeSource.system(), IdWorkerListener.NONE)) {
 				keeper.start();
@@ -286,7 +286,7 @@ class StoreOutageIntegrationTests {
 
 	private static WorkerLeaseKeeper keeper(DrillStore store, EventLog log, SnowflakeIdGenerator generator,
 			StoreSpec spec, String instance) {
-		return new WorkerLeaseKeeper(new RecordingSequenceManager(store.sequenceManager(), log), generator,
+		return new WorkerLeaseKeeper(new RecordingLeaseStore(store.sequenceManager(), log), generator,
 				settings(spec, instance), TimeSource.system(), IdWorkerListener.NONE);
 	}
 

@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * The {@link PartitionDrills} on a three-member ZooKeeper ensemble (Debian's {@code zookeeper}) whose members run in
- * network namespaces of their own; the clients lease worker IDs through {@code ZooKeeperSequenceManager}.
+ * network namespaces of their own; the clients lease worker IDs through {@code ZooKeeperLeaseStore}.
  */
 class ZooKeeperPartitionIntegrationTests extends PartitionDrills {
 

@@ -9,10 +9,10 @@ import io.idstarter.lease.ISequenceManager;
 import io.idstarter.segment.SegmentKeyAdmin;
 import io.idstarter.segment.SegmentStore;
 import io.idstarter.store.http.HttpSegmentStore;
-import io.idstarter.store.http.HttpSequenceManager;
+import io.idstarter.store.http.HttpLeaseStore;
 import io.idstarter.store.http.IdServerClient;
 import io.idstarter.testsupport.contract.AbstractSegmentStoreContractTests;
-import io.idstarter.testsupport.contract.AbstractSequenceManagerContractTests;
+import io.idstarter.testsupport.contract.AbstractLeaseStoreContractTests;
 import org.junit.jupiter.api.Nested;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -25,7 +25,7 @@ import org.springframework.web.client.RestClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The client-mode stores, {@link HttpSequenceManager} and {@link HttpSegmentStore}, against a real ID server on a
+ * The client-mode stores, {@link HttpLeaseStore} and {@link HttpSegmentStore}, against a real ID server on a
  * random port (its store: H2 in the data directory), held to the store contract kits through the fleet API.
  *
  * <p>Two parts of the contracts are the server's by design: keys are created and their steps changed in the server's
@@ -64,11 +64,11 @@ class ClientModeContractTests {
 	}
 
 	@Nested
-	class Leases extends AbstractSequenceManagerContractTests {
+	class Leases extends AbstractLeaseStoreContractTests {
 
 		@Override
 		protected ISequenceManager createManager() {
-			return new HttpSequenceManager(client());
+			return new HttpLeaseStore(client());
 		}
 
 		@Override

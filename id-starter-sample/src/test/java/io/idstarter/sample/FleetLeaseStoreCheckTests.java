@@ -4,7 +4,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import io.idstarter.sample.fleet.FleetLeaseStoreException;
-import io.idstarter.store.zookeeper.ZooKeeperSequenceManager;
+import io.idstarter.store.zookeeper.ZooKeeperLeaseStore;
 import io.idstarter.testsupport.TestBackends;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -39,7 +39,7 @@ class FleetLeaseStoreCheckTests {
 			.close());
 		assertThat(NestedExceptionUtils.getMostSpecificCause(failure)).isInstanceOf(FleetLeaseStoreException.class)
 			.hasMessageContaining("1 client(s) (id-server.clients)")
-			.hasMessageContaining(ZooKeeperSequenceManager.class.getName())
+			.hasMessageContaining(ZooKeeperLeaseStore.class.getName())
 			.hasMessageContaining("a client that dies would keep its worker ID until this server restarts");
 		// the analyzers registered in spring.factories; those that need constructor arguments are left out
 		FailureAnalysis analysis = SpringFactoriesLoader.forDefaultResourceLocation(getClass().getClassLoader())
@@ -50,7 +50,7 @@ class FleetLeaseStoreCheckTests {
 			.filter((result) -> result != null)
 			.findFirst()
 			.orElseThrow();
-		assertThat(analysis.getDescription()).contains(ZooKeeperSequenceManager.class.getName());
+		assertThat(analysis.getDescription()).contains(ZooKeeperLeaseStore.class.getName());
 		assertThat(analysis.getAction()).contains("relational database").contains("id-server.clients");
 	}
 
@@ -73,8 +73,8 @@ class FleetLeaseStoreCheckTests {
 		}
 
 		@Bean
-		ZooKeeperSequenceManager zooKeeperLeases(CuratorFramework curator) {
-			return new ZooKeeperSequenceManager(curator, "/idstarter-test/" + UUID.randomUUID(), null);
+		ZooKeeperLeaseStore zooKeeperLeases(CuratorFramework curator) {
+			return new ZooKeeperLeaseStore(curator, "/idstarter-test/" + UUID.randomUUID(), null);
 		}
 
 	}

@@ -14,7 +14,7 @@ import io.etcd.jetcd.ClientBuilder;
 import io.idstarter.autoconfigure.CoordinationServiceUnreachableException;
 import io.idstarter.autoconfigure.IdWorkerProperties;
 import io.idstarter.lease.ISequenceManager;
-import io.idstarter.store.etcd.EtcdSequenceManager;
+import io.idstarter.store.etcd.EtcdLeaseStore;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
@@ -53,7 +53,7 @@ public final class EtcdLeaseStoreConfiguration {
 		Client idWorkerEtcdClient(IdWorkerProperties properties) {
 			IdWorkerProperties.Etcd etcd = properties.getEtcd();
 			// A member cut off from the leader refuses at once instead of holding each call until it times out.
-			ClientBuilder builder = EtcdSequenceManager.requireLeader(Client.builder()
+			ClientBuilder builder = EtcdLeaseStore.requireLeader(Client.builder()
 				.endpoints(etcd.getEndpoints().toArray(String[]::new))
 				.connectTimeout(etcd.getConnectTimeout()));
 			if (etcd.getUser() != null && etcd.getPassword() != null) {
@@ -90,7 +90,7 @@ public final class EtcdLeaseStoreConfiguration {
 	@Bean
 	@ConditionalOnSingleCandidate(Client.class)
 	@ConditionalOnMissingBean(ISequenceManager.class)
-	EtcdSequenceManager etcdSequenceManager(Client client, IdWorkerProperties properties) {
+	EtcdLeaseStore etcdLeaseStore(Client client, IdWorkerProperties properties) {
 		IdWorkerProperties.Etcd etcd = properties.getEtcd();
 		String endpoints = etcd.getEndpoints().isEmpty() ? "(the application's etcd Client)"
 				: String.join(",", etcd.getEndpoints());
@@ -108,7 +108,7 @@ public final class EtcdLeaseStoreConfiguration {
 							+ " ms (id-worker.etcd.connect-timeout): " + ex,
 					ex);
 		}
-		return new EtcdSequenceManager(client, etcd.getPrefix(), etcd.getCallTimeout(), endpoints);
+		return new EtcdLeaseStore(client, etcd.getPrefix(), etcd.getCallTimeout(), endpoints);
 	}
 
 	/**
@@ -123,7 +123,7 @@ public final class EtcdLeaseStoreConfiguration {
 				return;
 			}
 			catch (ExecutionException ex) {
-				if (!EtcdSequenceManager.refusedForWantOfALeader(ex) || System.nanoTime() - deadline > 0) {
+				if (!EtcdLeaseStore.refusedForWantOfALeader(ex) || System.nanoTime() - deadline > 0) {
 					throw ex;
 				}
 				Thread.sleep(50);

@@ -1,7 +1,7 @@
 package io.idstarter.autoconfigure.http;
 
 import io.idstarter.lease.ISequenceManager;
-import io.idstarter.store.http.HttpSequenceManager;
+import io.idstarter.store.http.HttpLeaseStore;
 import io.idstarter.store.http.IdServerClient;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -23,8 +23,8 @@ public final class HttpLeaseStoreConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(ISequenceManager.class)
-	HttpSequenceManager httpSequenceManager(IdServerClient idServerClient) {
-		return new HttpSequenceManager(idServerClient);
+	HttpLeaseStore httpLeaseStore(IdServerClient idServerClient) {
+		return new HttpLeaseStore(idServerClient);
 	}
 
 }

@@ -18,7 +18,7 @@ import javax.sql.DataSource;
 
 import io.idstarter.autoconfigure.IdWorkerProperties;
 import io.idstarter.store.jdbc.JdbcSegmentStore;
-import io.idstarter.store.jdbc.JdbcSequenceManager;
+import io.idstarter.store.jdbc.JdbcLeaseStore;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -119,7 +119,7 @@ public class IdWorkerSchemaInitializer
 		try {
 			String text = script.getContentAsString((encoding != null) ? encoding : StandardCharsets.UTF_8);
 			text = replaceWord(text, JdbcSegmentStore.DEFAULT_TABLE_NAME, this.segmentTable);
-			text = replaceWord(text, JdbcSequenceManager.DEFAULT_TABLE_NAME, this.leaseTable);
+			text = replaceWord(text, JdbcLeaseStore.DEFAULT_TABLE_NAME, this.leaseTable);
 			return new ByteArrayResource(text.getBytes(StandardCharsets.UTF_8), script.getDescription());
 		}
 		catch (IOException ex) {

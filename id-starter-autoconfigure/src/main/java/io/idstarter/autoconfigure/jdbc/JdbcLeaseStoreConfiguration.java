@@ -6,7 +6,7 @@ import javax.sql.DataSource;
 
 import io.idstarter.autoconfigure.IdWorkerProperties;
 import io.idstarter.lease.ISequenceManager;
-import io.idstarter.store.jdbc.JdbcSequenceManager;
+import io.idstarter.store.jdbc.JdbcLeaseStore;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -34,14 +34,14 @@ public final class JdbcLeaseStoreConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(ISequenceManager.class)
 	@DependsOnDatabaseInitialization
-	JdbcSequenceManager jdbcSequenceManager(DataSource dataSource, IdWorkerProperties properties,
+	JdbcLeaseStore jdbcLeaseStore(DataSource dataSource, IdWorkerProperties properties,
 			IdWorkerSchemaInitializer schemaInitializer) {
 		String table = properties.getJdbc().getLeaseTable();
 		String script = IdWorkerJdbcInitializationProperties.SCRIPTS;
 		if (!IdWorkerSchemaInitializer.missingTables(dataSource, List.of(table), script).isEmpty()) {
 			throw IdWorkerSchemaException.tableMissing(table, script);
 		}
-		return new JdbcSequenceManager(dataSource, table);
+		return new JdbcLeaseStore(dataSource, table);
 	}
 
 }

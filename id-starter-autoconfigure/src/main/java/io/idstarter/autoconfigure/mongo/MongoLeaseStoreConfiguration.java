@@ -2,7 +2,7 @@ package io.idstarter.autoconfigure.mongo;
 
 import io.idstarter.autoconfigure.IdWorkerProperties;
 import io.idstarter.lease.ISequenceManager;
-import io.idstarter.store.mongo.MongoSequenceManager;
+import io.idstarter.store.mongo.MongoLeaseStore;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -26,8 +26,8 @@ public final class MongoLeaseStoreConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(ISequenceManager.class)
-	MongoSequenceManager mongoSequenceManager(MongoOperations mongo, IdWorkerProperties properties) {
-		return new MongoSequenceManager(mongo, properties.getMongo().getLeaseCollection());
+	MongoLeaseStore mongoLeaseStore(MongoOperations mongo, IdWorkerProperties properties) {
+		return new MongoLeaseStore(mongo, properties.getMongo().getLeaseCollection());
 	}
 
 }

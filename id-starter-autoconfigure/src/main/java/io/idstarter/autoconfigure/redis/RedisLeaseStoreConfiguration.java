@@ -2,7 +2,7 @@ package io.idstarter.autoconfigure.redis;
 
 import io.idstarter.autoconfigure.IdWorkerProperties;
 import io.idstarter.lease.ISequenceManager;
-import io.idstarter.store.redis.RedisSequenceManager;
+import io.idstarter.store.redis.RedisLeaseStore;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -27,9 +27,9 @@ public final class RedisLeaseStoreConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(ISequenceManager.class)
-	RedisSequenceManager redisSequenceManager(RedisConnectionFactory connectionFactory, IdWorkerProperties properties,
+	RedisLeaseStore redisLeaseStore(RedisConnectionFactory connectionFactory, IdWorkerProperties properties,
 			Environment environment) {
-		return new RedisSequenceManager(connectionFactory, properties.getRedis().getKeyPrefix(),
+		return new RedisLeaseStore(connectionFactory, properties.getRedis().getKeyPrefix(),
 				RedisStoreDurability.of(properties, connectionFactory, environment, "lease store"));
 	}
 

@@ -9,7 +9,7 @@ import io.idstarter.autoconfigure.CoordinationServiceUnreachableException;
 import io.idstarter.autoconfigure.IdWorkerProperties;
 import io.idstarter.lease.ISequenceManager;
 import io.idstarter.store.zookeeper.LeafSnowflake;
-import io.idstarter.store.zookeeper.ZooKeeperSequenceManager;
+import io.idstarter.store.zookeeper.ZooKeeperLeaseStore;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.api.ACLProvider;
@@ -76,12 +76,12 @@ public final class ZooKeeperLeaseStoreConfiguration {
 	@Bean
 	@ConditionalOnSingleCandidate(CuratorFramework.class)
 	@ConditionalOnMissingBean(ISequenceManager.class)
-	ZooKeeperSequenceManager zooKeeperSequenceManager(CuratorFramework client, IdWorkerProperties properties) {
+	ZooKeeperLeaseStore zooKeeperLeaseStore(CuratorFramework client, IdWorkerProperties properties) {
 		IdWorkerProperties.ZooKeeper zookeeper = properties.getZookeeper();
 		awaitConnection(client, zookeeper.getConnectionTimeout());
 		LeafSnowflake leaf = (zookeeper.getLeafName() != null)
 				? new LeafSnowflake(zookeeper.getLeafName(), zookeeper.getLeafAddress()) : null;
-		return new ZooKeeperSequenceManager(client, zookeeper.getRootPath(), leaf);
+		return new ZooKeeperLeaseStore(client, zookeeper.getRootPath(), leaf);
 	}
 
 	private static void awaitConnection(CuratorFramework client, Duration timeout) {

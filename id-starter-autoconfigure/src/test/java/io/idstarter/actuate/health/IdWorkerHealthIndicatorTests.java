@@ -11,7 +11,7 @@ import io.idstarter.IdWorkerListener;
 import io.idstarter.StoreRegressionException;
 import io.idstarter.autoconfigure.health.IdWorkerHealthContributorAutoConfiguration;
 import io.idstarter.lease.ISequenceManager;
-import io.idstarter.lease.InMemorySequenceManager;
+import io.idstarter.lease.InMemoryLeaseStore;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseSettings;
 import io.idstarter.lease.LeaseStatus;
@@ -54,7 +54,7 @@ class IdWorkerHealthIndicatorTests {
 	void leaseLostInAStoreOutageIsDownUntilALeaseIsHeldAgain() {
 		this.contextRunner.withUserConfiguration(TestGenerators.LeasedSnowflake.class).run((context) -> {
 			IdWorkerHealthIndicator indicator = context.getBean(IdWorkerHealthIndicator.class);
-			InMemorySequenceManager store = context.getBean(InMemorySequenceManager.class);
+			InMemoryLeaseStore store = context.getBean(InMemoryLeaseStore.class);
 			Health health = indicator.health();
 			assertThat(health.getStatus()).isEqualTo(Status.UP);
 			assertThat(snowflake(health)).containsEntry("lease", LeaseStatus.State.ACTIVE)
@@ -77,7 +77,7 @@ class IdWorkerHealthIndicatorTests {
 	void leaseTakenByAnotherNodeIsDownWhileNoWorkerIdIsFree() {
 		this.contextRunner.withUserConfiguration(TestGenerators.LeasedSnowflake.class).run((context) -> {
 			IdWorkerHealthIndicator indicator = context.getBean(IdWorkerHealthIndicator.class);
-			InMemorySequenceManager store = context.getBean(InMemorySequenceManager.class);
+			InMemoryLeaseStore store = context.getBean(InMemoryLeaseStore.class);
 			int workerId = context.getBean(WorkerLeaseKeeper.class).status().workerId();
 			WorkerLease other = store.borrow(request(1 - workerId));
 			WorkerLease[] thief = new WorkerLease[1];
@@ -113,13 +113,13 @@ class IdWorkerHealthIndicatorTests {
 		SnowflakeLayout layout = SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH, 41, 1, 21);
 		SnowflakeIdGenerator before = new SnowflakeIdGenerator(layout, TimeSource.system(),
 				ClockBackwardsPolicy.defaults(), IdWorkerListener.NONE);
-		WorkerLeaseKeeper crashed = new WorkerLeaseKeeper(new InMemorySequenceManager(), before, settings,
+		WorkerLeaseKeeper crashed = new WorkerLeaseKeeper(new InMemoryLeaseStore(), before, settings,
 				TimeSource.system(), IdWorkerListener.NONE);
 		crashed.start();
 		// the node dies without closing; the lease store comes back empty
 		SnowflakeIdGenerator generator = new SnowflakeIdGenerator(layout, TimeSource.system(),
 				ClockBackwardsPolicy.defaults(), IdWorkerListener.NONE);
-		WorkerLeaseKeeper restarted = new WorkerLeaseKeeper(new InMemorySequenceManager(), generator, settings,
+		WorkerLeaseKeeper restarted = new WorkerLeaseKeeper(new InMemoryLeaseStore(), generator, settings,
 				TimeSource.system(), IdWorkerListener.NONE);
 		assertThatExceptionOfType(io.idstarter.StoreRegressionException.class).isThrownBy(restarted::start);
 		Health health = new IdWorkerHealthIndicator(generator, restarted, null).health();
@@ -129,7 +129,7 @@ class IdWorkerHealthIndicatorTests {
 
 	@Test
 	void aWorkerIdClaimedByAnotherProgramIsDownWithTheAlarmAlsoOnceAnotherIsHeld() {
-		InMemorySequenceManager store = new InMemorySequenceManager();
+		InMemoryLeaseStore store = new InMemoryLeaseStore();
 		AtomicBoolean claimed = new AtomicBoolean();
 		ISequenceManager claimedOnce = new ISequenceManager() {
 
@@ -203,7 +203,7 @@ class IdWorkerHealthIndicatorTests {
 	void keeperNotStartedYetIsUnknown() {
 		SnowflakeIdGenerator generator = new SnowflakeIdGenerator(SnowflakeLayout.defaults(), TimeSource.system(),
 				ClockBackwardsPolicy.defaults(), IdWorkerListener.NONE);
-		WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(new InMemorySequenceManager(), generator,
+		WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(new InMemoryLeaseStore(), generator,
 				LeaseSettings.defaults(), TimeSource.system(), IdWorkerListener.NONE);
 		Health health = new IdWorkerHealthIndicator(generator, keeper, null).health();
 		assertThat(health.getStatus()).isEqualTo(Status.UNKNOWN);

@@ -13,7 +13,7 @@ import io.idstarter.autoconfigure.EnableIdWorker;
 import io.idstarter.autoconfigure.IdWorkerMode;
 import io.idstarter.lease.LeaseStatus;
 import io.idstarter.lease.WorkerLeaseKeeper;
-import io.idstarter.store.etcd.EtcdSequenceManager;
+import io.idstarter.store.etcd.EtcdLeaseStore;
 import io.idstarter.testsupport.TestBackends;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -40,7 +40,7 @@ class EtcdModesIntegrationTests {
 	@Test
 	void etcdModeLeasesDifferentWorkerIdsFromTheCluster() {
 		this.contextRunner.run((first) -> {
-			assertThat(first).hasNotFailed().hasSingleBean(EtcdSequenceManager.class);
+			assertThat(first).hasNotFailed().hasSingleBean(EtcdLeaseStore.class);
 			WorkerLeaseKeeper keeper = first.getBean(WorkerLeaseKeeper.class);
 			assertThat(keeper.status().state()).isEqualTo(LeaseStatus.State.ACTIVE);
 			this.contextRunner.run((second) -> {

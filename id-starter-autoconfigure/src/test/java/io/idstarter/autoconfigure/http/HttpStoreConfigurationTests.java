@@ -9,7 +9,7 @@ import io.idstarter.metrics.IdServerMetrics;
 import io.idstarter.segment.InMemorySegmentStore;
 import io.idstarter.segment.SegmentStore;
 import io.idstarter.store.http.HttpSegmentStore;
-import io.idstarter.store.http.HttpSequenceManager;
+import io.idstarter.store.http.HttpLeaseStore;
 import io.idstarter.store.http.IdServerClient;
 import org.junit.jupiter.api.Test;
 
@@ -33,7 +33,7 @@ class HttpStoreConfigurationTests {
 
 	@Test
 	void leaseStoreAndChosenSegmentStoreCallTheServers() {
-		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(HttpSequenceManager.class)
+		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(HttpLeaseStore.class)
 			.hasSingleBean(IdServerClient.class)
 			.doesNotHaveBean(SegmentStore.class));
 		this.contextRunner.withPropertyValues("id-worker.segment.store=http").run((context) -> {

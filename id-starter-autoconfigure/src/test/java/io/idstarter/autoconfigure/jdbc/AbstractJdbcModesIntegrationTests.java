@@ -13,7 +13,7 @@ import io.idstarter.autoconfigure.EnableIdWorker;
 import io.idstarter.autoconfigure.IdWorkerMode;
 import io.idstarter.lease.WorkerLeaseKeeper;
 import io.idstarter.store.jdbc.JdbcSegmentStore;
-import io.idstarter.store.jdbc.JdbcSequenceManager;
+import io.idstarter.store.jdbc.JdbcLeaseStore;
 import io.idstarter.testsupport.TestBackends.JdbcBackend;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -78,7 +78,7 @@ abstract class AbstractJdbcModesIntegrationTests {
 	void dbModeLeasesDifferentWorkerIdsAndGivesThemBack() throws SQLException {
 		this.contextRunner.withUserConfiguration(DbMode.class).run((first) -> {
 			assertThat(first).hasNotFailed();
-			assertThat(first.getBean(JdbcSequenceManager.class).getTableName()).isEqualTo(this.leaseTable);
+			assertThat(first.getBean(JdbcLeaseStore.class).getTableName()).isEqualTo(this.leaseTable);
 			int firstWorkerId = first.getBean(WorkerLeaseKeeper.class).status().workerId();
 			this.contextRunner.withUserConfiguration(DbMode.class).run((second) -> {
 				int secondWorkerId = second.getBean(WorkerLeaseKeeper.class).status().workerId();

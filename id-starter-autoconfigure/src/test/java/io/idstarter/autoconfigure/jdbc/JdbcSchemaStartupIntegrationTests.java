@@ -8,7 +8,7 @@ import java.util.UUID;
 
 import io.idstarter.store.jdbc.JdbcSchema;
 import io.idstarter.store.jdbc.JdbcSegmentStore;
-import io.idstarter.store.jdbc.JdbcSequenceManager;
+import io.idstarter.store.jdbc.JdbcLeaseStore;
 import io.idstarter.testsupport.TestBackends;
 import io.idstarter.testsupport.TestBackends.JdbcBackend;
 import org.junit.jupiter.api.AfterEach;
@@ -58,7 +58,7 @@ class JdbcSchemaStartupIntegrationTests {
 		asApplicationUser().run((context) -> {
 			assertThat(context).hasNotFailed();
 			assertThat(context.getBean(JdbcSegmentStore.class).getTableName()).isEqualTo(this.segmentTable);
-			assertThat(context.getBean(JdbcSequenceManager.class).getTableName()).isEqualTo(this.leaseTable);
+			assertThat(context.getBean(JdbcLeaseStore.class).getTableName()).isEqualTo(this.leaseTable);
 		});
 	}
 

@@ -9,11 +9,11 @@ import javax.sql.DataSource;
 
 import io.idstarter.autoconfigure.IdWorkerProperties;
 import io.idstarter.lease.ISequenceManager;
-import io.idstarter.lease.InMemorySequenceManager;
+import io.idstarter.lease.InMemoryLeaseStore;
 import io.idstarter.segment.InMemorySegmentStore;
 import io.idstarter.segment.SegmentStore;
 import io.idstarter.store.jdbc.JdbcSegmentStore;
-import io.idstarter.store.jdbc.JdbcSequenceManager;
+import io.idstarter.store.jdbc.JdbcLeaseStore;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -37,9 +37,9 @@ class JdbcStoreConfigurationTests {
 	@Test
 	void storesUseTheApplicationsDataSourceAndCreateTheTablesInAnEmbeddedDatabase() {
 		this.contextRunner.run((context) -> {
-			assertThat(context).hasSingleBean(JdbcSequenceManager.class).hasSingleBean(JdbcSegmentStore.class);
+			assertThat(context).hasSingleBean(JdbcLeaseStore.class).hasSingleBean(JdbcSegmentStore.class);
 			assertThat(context.getBean(JdbcSegmentStore.class).getTableName()).isEqualTo("leaf_alloc");
-			assertThat(context.getBean(JdbcSequenceManager.class).getTableName()).isEqualTo("id_worker_lease");
+			assertThat(context.getBean(JdbcLeaseStore.class).getTableName()).isEqualTo("id_worker_lease");
 			assertThat(tableExists(context, "leaf_alloc")).isTrue();
 			assertThat(tableExists(context, "id_worker_lease")).isTrue();
 		});
@@ -51,7 +51,7 @@ class JdbcStoreConfigurationTests {
 			.withPropertyValues("id-worker.jdbc.segment-table=my_segments", "id-worker.jdbc.lease-table=my_leases")
 			.run((context) -> {
 				assertThat(context.getBean(JdbcSegmentStore.class).getTableName()).isEqualTo("my_segments");
-				assertThat(context.getBean(JdbcSequenceManager.class).getTableName()).isEqualTo("my_leases");
+				assertThat(context.getBean(JdbcLeaseStore.class).getTableName()).isEqualTo("my_leases");
 				assertThat(tableExists(context, "my_segments")).isTrue();
 				assertThat(tableExists(context, "my_leases")).isTrue();
 				assertThat(tableExists(context, "leaf_alloc")).isFalse();
@@ -92,7 +92,7 @@ class JdbcStoreConfigurationTests {
 	@Test
 	void segmentStoreIsOnlyCreatedForTheJdbcSegmentStore() {
 		this.contextRunner.withPropertyValues("id-worker.segment.store=redis").run((context) -> {
-			assertThat(context).hasSingleBean(JdbcSequenceManager.class).doesNotHaveBean(SegmentStore.class);
+			assertThat(context).hasSingleBean(JdbcLeaseStore.class).doesNotHaveBean(SegmentStore.class);
 		});
 	}
 
@@ -116,10 +116,10 @@ class JdbcStoreConfigurationTests {
 	@Test
 	void noTablesAreCreatedWhenTheApplicationHasItsOwnStores() {
 		this.contextRunner.withPropertyValues("id-worker.jdbc.segment-table=unused_segments")
-			.withBean(ISequenceManager.class, InMemorySequenceManager::new)
+			.withBean(ISequenceManager.class, InMemoryLeaseStore::new)
 			.withBean(SegmentStore.class, InMemorySegmentStore::new)
 			.run((context) -> {
-				assertThat(context).doesNotHaveBean(JdbcSequenceManager.class).doesNotHaveBean(JdbcSegmentStore.class);
+				assertThat(context).doesNotHaveBean(JdbcLeaseStore.class).doesNotHaveBean(JdbcSegmentStore.class);
 				assertThat(tableExists(context, "unused_segments")).isFalse();
 			});
 	}

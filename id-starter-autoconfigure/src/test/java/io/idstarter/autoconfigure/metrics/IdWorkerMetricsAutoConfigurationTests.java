@@ -3,7 +3,7 @@ package io.idstarter.autoconfigure.metrics;
 import java.time.Duration;
 
 import io.idstarter.IdGenerationException;
-import io.idstarter.lease.InMemorySequenceManager;
+import io.idstarter.lease.InMemoryLeaseStore;
 import io.idstarter.metrics.IdWorkerMetrics;
 import io.idstarter.segment.InMemorySegmentStore;
 import io.idstarter.segment.SegmentIdGenerator;
@@ -160,7 +160,7 @@ class IdWorkerMetricsAutoConfigurationTests {
 				.tags("namespace", TestGenerators.NAMESPACE, "operation", "borrow", "outcome", "success")
 				.timer()
 				.count()).isEqualTo(1);
-			context.getBean(InMemorySequenceManager.class).setAvailable(false);
+			context.getBean(InMemoryLeaseStore.class).setAvailable(false);
 			await().atMost(Duration.ofSeconds(5)).until(() -> leaseRemaining(registry) == 0);
 			assertThat(registry.get(IdWorkerMetrics.STORE_CALLS)
 				.tags("namespace", TestGenerators.NAMESPACE, "operation", "renew", "outcome", "failure")

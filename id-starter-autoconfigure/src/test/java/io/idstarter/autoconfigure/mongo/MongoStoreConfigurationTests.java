@@ -1,11 +1,11 @@
 package io.idstarter.autoconfigure.mongo;
 
 import io.idstarter.lease.ISequenceManager;
-import io.idstarter.lease.InMemorySequenceManager;
+import io.idstarter.lease.InMemoryLeaseStore;
 import io.idstarter.segment.InMemorySegmentStore;
 import io.idstarter.segment.SegmentStore;
 import io.idstarter.store.mongo.MongoSegmentStore;
-import io.idstarter.store.mongo.MongoSequenceManager;
+import io.idstarter.store.mongo.MongoLeaseStore;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -25,7 +25,7 @@ class MongoStoreConfigurationTests {
 
 	@Test
 	void leaseStoreUsesTheApplicationsMongoOperations() {
-		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(MongoSequenceManager.class)
+		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(MongoLeaseStore.class)
 			.doesNotHaveBean(SegmentStore.class));
 	}
 
@@ -63,9 +63,9 @@ class MongoStoreConfigurationTests {
 	@Test
 	void applicationStoresWin() {
 		this.contextRunner.withPropertyValues("id-worker.segment.store=mongo")
-			.withBean(ISequenceManager.class, InMemorySequenceManager::new)
+			.withBean(ISequenceManager.class, InMemoryLeaseStore::new)
 			.withBean(SegmentStore.class, InMemorySegmentStore::new)
-			.run((context) -> assertThat(context).doesNotHaveBean(MongoSequenceManager.class)
+			.run((context) -> assertThat(context).doesNotHaveBean(MongoLeaseStore.class)
 				.doesNotHaveBean(MongoSegmentStore.class)
 				.hasSingleBean(ISequenceManager.class)
 				.hasSingleBean(SegmentStore.class));

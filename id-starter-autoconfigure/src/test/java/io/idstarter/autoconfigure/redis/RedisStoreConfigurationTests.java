@@ -9,7 +9,7 @@ import io.idstarter.segment.SegmentAllocation;
 import io.idstarter.segment.SegmentStore;
 import io.idstarter.store.redis.RedisDurability;
 import io.idstarter.store.redis.RedisSegmentStore;
-import io.idstarter.store.redis.RedisSequenceManager;
+import io.idstarter.store.redis.RedisLeaseStore;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -35,7 +35,7 @@ class RedisStoreConfigurationTests {
 
 	@Test
 	void leaseStoreUsesTheApplicationsRedis() {
-		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(RedisSequenceManager.class)
+		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(RedisLeaseStore.class)
 			.doesNotHaveBean(SegmentStore.class));
 	}
 
@@ -51,7 +51,7 @@ class RedisStoreConfigurationTests {
 	void storesDemandAnAppendOnlyFileAndNoReplicaAcknowledgementByDefault() {
 		this.contextRunner.withPropertyValues("id-worker.segment.store=redis").run((context) -> {
 			RedisDurability expected = RedisDurability.persistent(0, Duration.ofSeconds(1));
-			assertThat(context.getBean(RedisSequenceManager.class).durability()).isEqualTo(expected);
+			assertThat(context.getBean(RedisLeaseStore.class).durability()).isEqualTo(expected);
 			assertThat(context.getBean(RedisSegmentStore.class).durability()).isEqualTo(expected);
 		});
 	}
@@ -63,7 +63,7 @@ class RedisStoreConfigurationTests {
 					"id-worker.redis.wait.timeout=250ms", "id-worker.redis.allow-volatile=true")
 			.run((context) -> {
 				RedisDurability expected = new RedisDurability(2, Duration.ofMillis(250), false);
-				assertThat(context.getBean(RedisSequenceManager.class).durability()).isEqualTo(expected);
+				assertThat(context.getBean(RedisLeaseStore.class).durability()).isEqualTo(expected);
 				assertThat(context.getBean(RedisSegmentStore.class).durability()).isEqualTo(expected);
 			});
 	}
@@ -105,7 +105,7 @@ class RedisStoreConfigurationTests {
 	void replicaAcknowledgementOnRedisClusterIsAcceptedWithLettuce() {
 		this.contextRunner
 			.withPropertyValues("spring.data.redis.cluster.nodes=127.0.0.1:7001", "id-worker.redis.wait.replicas=1")
-			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(RedisSequenceManager.class));
+			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(RedisLeaseStore.class));
 	}
 
 	@Test
@@ -153,12 +153,12 @@ class RedisStoreConfigurationTests {
 	@Test
 	void applicationStoresWin() {
 		this.contextRunner.withPropertyValues("id-worker.segment.store=redis")
-			.withBean(ISequenceManager.class, UserSequenceManager::new)
+			.withBean(ISequenceManager.class, UserLeaseStore::new)
 			.withBean(SegmentStore.class, UserSegmentStore::new)
 			.run((context) -> {
-				assertThat(context).doesNotHaveBean(RedisSequenceManager.class)
+				assertThat(context).doesNotHaveBean(RedisLeaseStore.class)
 					.doesNotHaveBean(RedisSegmentStore.class);
-				assertThat(context.getBean(ISequenceManager.class)).isInstanceOf(UserSequenceManager.class);
+				assertThat(context.getBean(ISequenceManager.class)).isInstanceOf(UserLeaseStore.class);
 				assertThat(context.getBean(SegmentStore.class)).isInstanceOf(UserSegmentStore.class);
 			});
 	}
@@ -197,7 +197,7 @@ class RedisStoreConfigurationTests {
 
 	}
 
-	static class UserSequenceManager implements ISequenceManager {
+	static class UserLeaseStore implements ISequenceManager {
 
 		@Override
 		public WorkerLease borrow(LeaseRequest request) {

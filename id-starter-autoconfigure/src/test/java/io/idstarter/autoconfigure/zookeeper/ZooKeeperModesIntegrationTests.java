@@ -8,7 +8,7 @@ import io.idstarter.autoconfigure.EnableIdWorker;
 import io.idstarter.autoconfigure.IdWorkerMode;
 import io.idstarter.lease.LeaseStatus;
 import io.idstarter.lease.WorkerLeaseKeeper;
-import io.idstarter.store.zookeeper.ZooKeeperSequenceManager;
+import io.idstarter.store.zookeeper.ZooKeeperLeaseStore;
 import io.idstarter.testsupport.TestBackends;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -41,7 +41,7 @@ class ZooKeeperModesIntegrationTests {
 	@Test
 	void zookeeperModeLeasesDifferentWorkerIdsFromTheEnsemble() {
 		this.contextRunner.run((first) -> {
-			assertThat(first).hasNotFailed().hasSingleBean(ZooKeeperSequenceManager.class);
+			assertThat(first).hasNotFailed().hasSingleBean(ZooKeeperLeaseStore.class);
 			CuratorFramework client = first.getBean(CuratorFramework.class);
 			assertThat(client.getZookeeperClient().getZooKeeper().getSessionTimeout())
 				.as("session timeout defaults to the lease TTL").isEqualTo(10_000);

@@ -4,7 +4,7 @@ import io.idstarter.autoconfigure.CoordinationServiceUnreachableException;
 import io.idstarter.autoconfigure.EnableIdWorker;
 import io.idstarter.autoconfigure.IdWorkerMode;
 import io.idstarter.lease.ISequenceManager;
-import io.idstarter.lease.InMemorySequenceManager;
+import io.idstarter.lease.InMemoryLeaseStore;
 import io.idstarter.snowflake.SnowflakeLayout;
 import io.idstarter.store.zookeeper.LeafSnowflake;
 import org.apache.curator.framework.CuratorFramework;
@@ -84,7 +84,7 @@ class ZooKeeperStoreConfigurationTests {
 	@Test
 	void theLeafPresetIsLeafsLayoutAndExcludesExplicitBits() {
 		ApplicationContextRunner snowflake = new ApplicationContextRunner().withUserConfiguration(ZooKeeperMode.class)
-			.withBean(ISequenceManager.class, InMemorySequenceManager::new)
+			.withBean(ISequenceManager.class, InMemoryLeaseStore::new)
 			.withPropertyValues("id-worker.snowflake.preset=leaf");
 		snowflake.run((context) -> {
 			assertThat(context).hasNotFailed();

@@ -29,26 +29,26 @@ public final class JdbcSchema {
 	private static final Pattern SEGMENT_TABLE = Pattern.compile("\\b" + JdbcSegmentStore.DEFAULT_TABLE_NAME + "\\b");
 
 	/** Whole-word occurrences of the default lease table name in the scripts. */
-	private static final Pattern LEASE_TABLE = Pattern.compile("\\b" + JdbcSequenceManager.DEFAULT_TABLE_NAME + "\\b");
+	private static final Pattern LEASE_TABLE = Pattern.compile("\\b" + JdbcLeaseStore.DEFAULT_TABLE_NAME + "\\b");
 
 	private JdbcSchema() {
 	}
 
 	/**
-	 * Creates the {@value JdbcSegmentStore#DEFAULT_TABLE_NAME} and {@value JdbcSequenceManager#DEFAULT_TABLE_NAME}
+	 * Creates the {@value JdbcSegmentStore#DEFAULT_TABLE_NAME} and {@value JdbcLeaseStore#DEFAULT_TABLE_NAME}
 	 * tables unless they exist.
 	 * @param dataSource the database
 	 * @throws IllegalStateException if the database is not supported or the script fails
 	 */
 	public static void initialize(DataSource dataSource) {
-		initialize(dataSource, JdbcSegmentStore.DEFAULT_TABLE_NAME, JdbcSequenceManager.DEFAULT_TABLE_NAME);
+		initialize(dataSource, JdbcSegmentStore.DEFAULT_TABLE_NAME, JdbcLeaseStore.DEFAULT_TABLE_NAME);
 	}
 
 	/**
 	 * Creates the segment and lease tables under the given names unless they exist.
 	 * @param dataSource the database
 	 * @param segmentTableName the table of {@link JdbcSegmentStore}
-	 * @param leaseTableName the table of {@link JdbcSequenceManager}
+	 * @param leaseTableName the table of {@link JdbcLeaseStore}
 	 * @throws IllegalArgumentException if a table name is not an SQL identifier
 	 * @throws IllegalStateException if the database is not supported or the script fails
 	 */

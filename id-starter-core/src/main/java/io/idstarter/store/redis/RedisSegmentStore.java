@@ -25,7 +25,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  * follow {@link SegmentKeys}. On Redis Cluster, give a prefix with a hash
  * tag (for example {@code {id-starter}:}) so that creating a key, which writes two Redis keys, stays in one slot.
  *
- * @see RedisSequenceManager
+ * @see RedisLeaseStore
  */
 public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 

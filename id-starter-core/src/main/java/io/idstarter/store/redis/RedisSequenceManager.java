@@ -1,256 +1,26 @@
 package io.idstarter.store.redis;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.Objects;
-import java.util.UUID;
-
-import io.idstarter.lease.ISequenceManager;
-import io.idstarter.lease.LeaseLostException;
-import io.idstarter.lease.LeaseRequest;
-import io.idstarter.lease.LeaseStoreException;
-import io.idstarter.lease.NoFreeWorkerIdException;
-import io.idstarter.lease.WorkerLease;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * An {@link ISequenceManager} in Redis: one hash per namespace holds every slot's owner token, expiry and timestamp
- * high-water mark, and each borrow, renewal and release is one Lua script timed by Redis's own clock ({@code TIME}).
+ * The former name of {@link RedisLeaseStore}.
  *
- * <p>The hash is {@code <prefix>lease:<namespace>}, with one field per slot named by its worker ID, whose value is
- * {@code <expires_at> <max_timestamp> <timestamp_floor> <owner> <instance>} (times in ms by Redis's clock; owner
- * {@code -} once released). Expiry is part of that value, never a key TTL: a slot must keep its high-water mark after
- * its lease ends, or a new owner could reuse timestamps. Needs Redis 5 or later (scripts that call {@code TIME}
- * before writing).
- *
- * <p>Timestamps and TTLs must stay below 2<sup>53</sup> ms (Lua numbers are doubles); a renewal of a lease that
- * expired succeeds as long as no other node has taken the slot since.
- *
- * @see RedisSegmentStore
+ * @deprecated lease stores are named {@code *LeaseStore} so that they read apart from the sequences of
+ * {@code io.idstarter.sequence}; use {@link RedisLeaseStore}, which takes the same arguments
  */
-public class RedisSequenceManager implements ISequenceManager {
+@Deprecated(since = "0.1.0", forRemoval = true)
+public class RedisSequenceManager extends RedisLeaseStore {
 
-	/** Greatest timestamp the store accepts: 2^53 - 1 ms, where Lua's double-precision numbers stop being exact. */
-	public static final long MAX_TIMESTAMP = (1L << 53) - 1;
-
-	/** Longest lease TTL accepted; leases normally last seconds. */
-	public static final Duration MAX_TTL = Duration.ofDays(365);
-
-	private static final Logger logger = LoggerFactory.getLogger(RedisSequenceManager.class);
-
-	/** Functions the lease scripts share (slot format, ownership check, server clock), put in front of each. */
-	private static final String SLOT_FUNCTIONS = "lease-slot.lua";
-
-	private static final RedisScript<List<Object>> BORROW = RedisSupport.script(SLOT_FUNCTIONS, "lease-borrow.lua");
-
-	private static final RedisScript<List<Object>> RENEW = RedisSupport.script(SLOT_FUNCTIONS, "lease-renew.lua");
-
-	private static final RedisScript<List<Object>> RELEASE = RedisSupport.script(SLOT_FUNCTIONS, "lease-release.lua");
-
-	private final RedisScriptRunner scripts;
-
-	private final String keyPrefix;
-
-	private final String server;
-
-	/** What {@link #identity()} answers; fixed by the factory and the prefix. */
-	private final String identity;
-
-	/**
-	 * Creates a manager with the key prefix {@code id-starter:} that demands no durability of the server
-	 * ({@link RedisDurability#unchecked()}).
-	 * @param factory connections to Redis (started, or started before the first call)
-	 */
 	public RedisSequenceManager(RedisConnectionFactory factory) {
-		this(factory, RedisSupport.DEFAULT_KEY_PREFIX);
+		super(factory);
 	}
 
-	/**
-	 * Creates a manager that demands no durability of the server ({@link RedisDurability#unchecked()}).
-	 * @param factory connections to Redis (started, or started before the first call)
-	 * @param keyPrefix prefix of every Redis key the manager writes, not empty
-	 */
 	public RedisSequenceManager(RedisConnectionFactory factory, String keyPrefix) {
-		this(factory, keyPrefix, RedisDurability.unchecked());
+		super(factory, keyPrefix);
 	}
 
-	/**
-	 * Creates a manager.
-	 * @param factory connections to Redis (started, or started before the first call)
-	 * @param keyPrefix prefix of every Redis key the manager writes, not empty
-	 * @param durability what the server must keep, and how many replicas must acknowledge each write; a call that
-	 * does not get it fails with a {@link LeaseStoreException} whose cause is a {@link RedisDurabilityException}
-	 */
 	public RedisSequenceManager(RedisConnectionFactory factory, String keyPrefix, RedisDurability durability) {
-		Objects.requireNonNull(factory, "factory");
-		this.keyPrefix = RedisSupport.requireKeyPrefix(keyPrefix);
-		this.server = RedisSupport.describe(factory);
-		this.identity = RedisSupport.identity("Redis lease store", factory, this.keyPrefix);
-		this.scripts = new RedisScriptRunner(new StringRedisTemplate(factory), durability, this.server);
-	}
-
-	/**
-	 * Returns what this store demands of the server.
-	 * @return the durability given at construction
-	 */
-	public RedisDurability durability() {
-		return this.scripts.durability();
-	}
-
-	@Override
-	public String identity() {
-		return this.identity;
-	}
-
-	@Override
-	public WorkerLease borrow(LeaseRequest request) {
-		Objects.requireNonNull(request, "request");
-		long ttl = ttlMillis(request.ttl());
-		checkTimestamp("timestampCeiling", request.timestampCeiling(), 0);
-		String namespace = request.namespace();
-		String hash = namespaceKey(namespace);
-		String token = UUID.randomUUID().toString();
-		List<Object> reply = execute(BORROW, hash, "borrow a worker id of namespace '" + namespace + "'",
-				Integer.toString(request.maxWorkerId()), Long.toString(ttl),
-				Integer.toString(request.preferredWorkerId()), token, request.instance(),
-				Long.toString(request.timestampCeiling()), excluded(request));
-		String status = RedisSupport.text(reply, 0);
-		switch (status) {
-			case "ok" -> {
-				return new WorkerLease(namespace, (int) RedisSupport.number(reply, 1), token, request.ttl(),
-						RedisSupport.number(reply, 2), RedisSupport.number(reply, 3), RedisSupport.number(reply, 4));
-			}
-			case "full" -> throw new NoFreeWorkerIdException("no free worker id in namespace '" + namespace
-					+ "': all " + (request.maxWorkerId() + 1L) + " slots [0, " + request.maxWorkerId()
-					+ "] are held by live leases (" + this.server + ", hash '" + hash
-					+ "'); use more worker bits, a separate namespace, or fewer instances");
-			case "corrupt" -> throw corrupt(hash, reply);
-			default -> throw unexpected(hash, status);
-		}
-	}
-
-	/** The request's excluded worker IDs as the borrow script reads them: comma-separated, empty for none. */
-	private static String excluded(LeaseRequest request) {
-		StringBuilder list = new StringBuilder();
-		for (int workerId : request.excludedWorkerIds()) {
-			list.append((list.length() > 0) ? "," : "").append(workerId);
-		}
-		return list.toString();
-	}
-
-	@Override
-	public WorkerLease renew(WorkerLease lease, long timestampCeiling) {
-		Objects.requireNonNull(lease, "lease");
-		checkWorkerId(lease);
-		long ttl = ttlMillis(lease.ttl());
-		checkTimestamp("timestampCeiling", timestampCeiling, 0);
-		String hash = namespaceKey(lease.namespace());
-		List<Object> reply = execute(RENEW, hash,
-				"renew worker id " + lease.workerId() + " of namespace '" + lease.namespace() + "'",
-				Integer.toString(lease.workerId()), lease.ownerToken(), Long.toString(ttl),
-				Long.toString(timestampCeiling));
-		String status = RedisSupport.text(reply, 0);
-		switch (status) {
-			case "ok" -> {
-				return new WorkerLease(lease.namespace(), lease.workerId(), lease.ownerToken(), lease.ttl(),
-						RedisSupport.number(reply, 1), RedisSupport.number(reply, 2), RedisSupport.number(reply, 3));
-			}
-			case "lost" -> {
-				String now = "free".equals(RedisSupport.text(reply, 1)) ? "the slot is free"
-						: "instance '" + RedisSupport.text(reply, 2) + "' holds it until "
-								+ RedisSupport.text(reply, 3) + " ms (Redis time)";
-				throw new LeaseLostException("worker id " + lease.workerId() + " of namespace '" + lease.namespace()
-						+ "' is no longer held with this lease's owner token: " + now + " (hash '" + hash
-						+ "'); stop issuing IDs under it and borrow a new worker id");
-			}
-			case "corrupt" -> throw corrupt(hash, reply);
-			default -> throw unexpected(hash, status);
-		}
-	}
-
-	@Override
-	public void release(WorkerLease lease, long lastIssuedTimestamp) {
-		Objects.requireNonNull(lease, "lease");
-		checkWorkerId(lease);
-		if (lastIssuedTimestamp != -1) {
-			checkTimestamp("lastIssuedTimestamp", lastIssuedTimestamp, 0);
-		}
-		String hash = namespaceKey(lease.namespace());
-		List<Object> reply = execute(RELEASE, hash,
-				"release worker id " + lease.workerId() + " of namespace '" + lease.namespace() + "'",
-				Integer.toString(lease.workerId()), lease.ownerToken(), Long.toString(lastIssuedTimestamp));
-		String status = RedisSupport.text(reply, 0);
-		switch (status) {
-			case "ok" -> {
-			}
-			case "lost" -> logger.warn("Worker id {} of namespace '{}' was not released: it is no longer held "
-					+ "with this lease's owner token ({}; hash '{}'); nothing was changed", lease.workerId(),
-					lease.namespace(), "free".equals(RedisSupport.text(reply, 1)) ? "the slot is free"
-							: "instance '" + RedisSupport.text(reply, 2) + "' holds it",
-					hash);
-			case "corrupt" -> throw corrupt(hash, reply);
-			default -> throw unexpected(hash, status);
-		}
-	}
-
-	/**
-	 * Returns the Redis key of a namespace's hash: {@code <prefix>lease:<namespace>}.
-	 */
-	String namespaceKey(String namespace) {
-		return this.keyPrefix + "lease:" + namespace;
-	}
-
-	private List<Object> execute(RedisScript<List<Object>> script, String hash, String action, Object... args) {
-		try {
-			return this.scripts.run(script, List.of(hash), args);
-		}
-		catch (RedisDurabilityException ex) {
-			throw new LeaseStoreException("Could not " + action + ": " + ex.getMessage(), ex);
-		}
-		catch (DataAccessException | IllegalStateException ex) {
-			throw new LeaseStoreException(
-					this.server + " could not " + action + ": " + RedisSupport.cause(ex) + RedisSupport.advice(ex), ex);
-		}
-	}
-
-	private static LeaseStoreException corrupt(String hash, List<Object> reply) {
-		String field = RedisSupport.text(reply, 1);
-		String target = field.isEmpty() ? "Redis key '" + hash + "'"
-				: "field '" + field + "' of Redis hash '" + hash + "'";
-		return new LeaseStoreException(target + " " + RedisSupport.text(reply, 3) + ", found '"
-				+ RedisSupport.text(reply, 2) + "'; repair it by hand (it was left unchanged; deleting a slot "
-				+ "loses its timestamp high-water mark)");
-	}
-
-	private static LeaseStoreException unexpected(String hash, String status) {
-		return new LeaseStoreException("unexpected reply '" + status + "' from the script on Redis key '" + hash
-				+ "'; are the Lua scripts on the classpath from the same id-starter version?");
-	}
-
-	private static long ttlMillis(Duration ttl) {
-		if (ttl.compareTo(Duration.ofSeconds(1)) < 0 || ttl.compareTo(MAX_TTL) > 0) {
-			throw new IllegalArgumentException("ttl must be in [1s, " + MAX_TTL.toDays() + "d]: " + ttl);
-		}
-		return ttl.toMillis();
-	}
-
-	private static void checkTimestamp(String name, long value, long least) {
-		if (value < least || value > MAX_TIMESTAMP) {
-			throw new IllegalArgumentException(
-					name + " must be in [" + least + ", " + MAX_TIMESTAMP + "] ms for the Redis store: " + value);
-		}
-	}
-
-	private static void checkWorkerId(WorkerLease lease) {
-		if (lease.workerId() < 0) {
-			throw new IllegalArgumentException("workerId of a lease must not be negative: " + lease.workerId());
-		}
+		super(factory, keyPrefix, durability);
 	}
 
 }

@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * A Leaf Snowflake deployment that shares the ZooKeeper ensemble: Leaf records each worker ID it ever gave as a
  * persistent sequential node {@code /snowflake/<leafName>/forever/<ip>:<port>-<sequence>} (the sequence is the worker
- * ID, the data JSON {@code {ip, port, timestamp}}) and never frees one. {@link ZooKeeperSequenceManager} treats these
+ * ID, the data JSON {@code {ip, port, timestamp}}) and never frees one. {@link ZooKeeperLeaseStore} treats these
  * worker IDs as held, except the one of {@link #ownAddress()}, which this node takes over.
  *
  * @param leafName Leaf's {@code leaf.name}

@@ -1,4 +1,4 @@
--- Shared by the lease scripts: RedisSequenceManager puts this in front of each of them when it loads them.
+-- Shared by the lease scripts: RedisLeaseStore puts this in front of each of them when it loads them.
 --
 -- A namespace is a hash with one field per slot, named by its worker ID, with the value
 -- '<expires_at> <max_timestamp> <timestamp_floor> <owner> <instance>' (times in ms; owner '-' once released).

@@ -82,7 +82,7 @@ class IdServerClientTests {
 			.isThrownBy(() -> new HttpSegmentStore(client(0, unknown.url, lost.url)).allocate("nope"));
 		WorkerLease lease = new WorkerLease("ns", 3, "token", Duration.ofSeconds(10), -1, 0, 0);
 		assertThatExceptionOfType(LeaseLostException.class)
-			.isThrownBy(() -> new HttpSequenceManager(client(1, unknown.url, lost.url)).renew(lease, 1));
+			.isThrownBy(() -> new HttpLeaseStore(client(1, unknown.url, lost.url)).renew(lease, 1));
 		assertThat(unknown.bodies).hasSize(1);
 		assertThat(lost.bodies).hasSize(1);
 	}

@@ -44,7 +44,7 @@ class LeafSnowflakeTests {
 			.withMessageContaining("leafName");
 		assertThatIllegalArgumentException().isThrownBy(() -> new LeafSnowflake("app", "10.0.0.1"))
 			.withMessageContaining("ip:port");
-		assertThatIllegalArgumentException().isThrownBy(() -> ZooKeeperSequenceManager.requirePath("ids/"))
+		assertThatIllegalArgumentException().isThrownBy(() -> ZooKeeperLeaseStore.requirePath("ids/"))
 			.withMessageContaining("absolute ZooKeeper path");
 	}
 

@@ -18,8 +18,8 @@ import io.idstarter.snowflake.ClockBackwardsPolicy;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
 import io.idstarter.snowflake.SnowflakeLayout;
 import io.idstarter.snowflake.WorkerIdUnavailableException;
-import io.idstarter.store.etcd.EtcdSequenceManager;
-import io.idstarter.store.zookeeper.ZooKeeperSequenceManager;
+import io.idstarter.store.etcd.EtcdLeaseStore;
+import io.idstarter.store.zookeeper.ZooKeeperLeaseStore;
 import io.idstarter.testsupport.LocalEnsemble;
 import io.idstarter.time.TimeSource;
 import org.apache.curator.framework.CuratorFramework;
@@ -170,7 +170,7 @@ class EnsembleQuorumIntegrationTests {
 				.build();
 			client.start();
 			closeables.add(client);
-			return new ZooKeeperSequenceManager(client, "/quorum-drill", null);
+			return new ZooKeeperLeaseStore(client, "/quorum-drill", null);
 		}
 		Client client = Client.builder().endpoints(ensemble.connectString().split(",")).build();
 		closeables.add(client);
@@ -180,7 +180,7 @@ class EnsembleQuorumIntegrationTests {
 		catch (Exception ex) {
 			throw new IllegalStateException("no answer from " + ensemble, ex);
 		}
-		return new EtcdSequenceManager(client, "/quorum-drill/", Duration.ofSeconds(2), ensemble.connectString());
+		return new EtcdLeaseStore(client, "/quorum-drill/", Duration.ofSeconds(2), ensemble.connectString());
 	}
 
 	/**

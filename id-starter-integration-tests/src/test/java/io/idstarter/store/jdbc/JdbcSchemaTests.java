@@ -32,7 +32,7 @@ class JdbcSchemaTests {
 		JdbcSegmentStore store = new JdbcSegmentStore(dataSource);
 		assertThat(store.createKey("order", 1, 100, "orders")).isTrue();
 		assertThat(store.allocate("order")).isEqualTo(new SegmentAllocation("order", 1, 101, 100));
-		JdbcSequenceManager manager = new JdbcSequenceManager(dataSource);
+		JdbcLeaseStore manager = new JdbcLeaseStore(dataSource);
 		assertThat(manager.borrow(new LeaseRequest("app", 31, Duration.ofSeconds(10), -1, "host", 0)).workerId())
 			.isZero();
 	}

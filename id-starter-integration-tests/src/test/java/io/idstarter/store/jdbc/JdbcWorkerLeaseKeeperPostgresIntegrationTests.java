@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@link WorkerLeaseKeeper} over {@link JdbcSequenceManager} on a real PostgreSQL server: generators of several
+ * {@link WorkerLeaseKeeper} over {@link JdbcLeaseStore} on a real PostgreSQL server: generators of several
  * "nodes" in one JVM, each with its own keeper, and a node cut off from the database by a {@link TcpProxy}. Works in a
  * lease table of its own, dropped at the end.
  */
@@ -81,11 +81,11 @@ class JdbcWorkerLeaseKeeperPostgresIntegrationTests {
 		}
 	}
 
-	private Node node(String namespace, String instance, JdbcSequenceManager manager) {
+	private Node node(String namespace, String instance, JdbcLeaseStore manager) {
 		return node(namespace, instance, manager, TimeSource.system());
 	}
 
-	private Node node(String namespace, String instance, JdbcSequenceManager manager, TimeSource clock) {
+	private Node node(String namespace, String instance, JdbcLeaseStore manager, TimeSource clock) {
 		SnowflakeIdGenerator generator = new SnowflakeIdGenerator(TWO_WORKERS, clock,
 				ClockBackwardsPolicy.defaults(), IdWorkerListener.NONE);
 		LeaseSettings settings = LeaseSettings.builder()
@@ -103,7 +103,7 @@ class JdbcWorkerLeaseKeeperPostgresIntegrationTests {
 	@Test
 	void nodesThatLeaseTheirWorkerIdsIssueNoDuplicatesBetweenThem() throws Exception {
 		String namespace = TestDatabase.unique("ns_");
-		JdbcSequenceManager manager = new JdbcSequenceManager(this.database.dataSource(), this.table);
+		JdbcLeaseStore manager = new JdbcLeaseStore(this.database.dataSource(), this.table);
 		Node a = node(namespace, "node-a", manager);
 		Node b = node(namespace, "node-b", manager);
 		a.keeper.start();
@@ -133,10 +133,10 @@ class JdbcWorkerLeaseKeeperPostgresIntegrationTests {
 	@Test
 	void aNodeCutOffFromTheDatabaseStopsBeforeAnotherTakesItsSlotAndResumesWhenOneIsFree() throws Exception {
 		String namespace = TestDatabase.unique("ns_");
-		JdbcSequenceManager direct = new JdbcSequenceManager(this.database.dataSource(), this.table);
+		JdbcLeaseStore direct = new JdbcLeaseStore(this.database.dataSource(), this.table);
 		TcpProxy proxy = this.database.startProxy();
 		this.closeables.add(proxy);
-		Node a = node(namespace, "node-a", new JdbcSequenceManager(this.database.dataSourceThrough(proxy), this.table));
+		Node a = node(namespace, "node-a", new JdbcLeaseStore(this.database.dataSourceThrough(proxy), this.table));
 		Node c = node(namespace, "node-c", direct);
 		a.keeper.start();
 		c.keeper.start();
@@ -172,7 +172,7 @@ class JdbcWorkerLeaseKeeperPostgresIntegrationTests {
 	@Test
 	void aHealthyNodeStartsRightAfterABootRefusedForAClockADayAhead() {
 		String namespace = TestDatabase.unique("ns_");
-		JdbcSequenceManager manager = new JdbcSequenceManager(this.database.dataSource(), this.table);
+		JdbcLeaseStore manager = new JdbcLeaseStore(this.database.dataSource(), this.table);
 		Node first = node(namespace, "node-a", manager);
 		first.keeper.start();
 		long last = first.generator.nextId();
@@ -196,7 +196,7 @@ class JdbcWorkerLeaseKeeperPostgresIntegrationTests {
 	@Test
 	void aNodeGivesBackASlotWhoseFloorItsClockCannotReachAndTakesAnother() {
 		String namespace = TestDatabase.unique("ns_");
-		JdbcSequenceManager manager = new JdbcSequenceManager(this.database.dataSource(), this.table);
+		JdbcLeaseStore manager = new JdbcLeaseStore(this.database.dataSource(), this.table);
 		long farAhead = System.currentTimeMillis() + Duration.ofDays(1).toMillis();
 		// a slot poisoned by an earlier version that kept a refused node's ceiling
 		WorkerLease poisoned = manager.borrow(new LeaseRequest(namespace, 1, Duration.ofSeconds(3), 0, "old",
@@ -215,7 +215,7 @@ class JdbcWorkerLeaseKeeperPostgresIntegrationTests {
 	}
 
 	/** Reads a slot's mark the way a borrower sees it: borrow it as the preferred slot, then release it unchanged. */
-	private static long markOf(JdbcSequenceManager manager, String namespace, int slot) {
+	private static long markOf(JdbcLeaseStore manager, String namespace, int slot) {
 		WorkerLease probe = manager.borrow(new LeaseRequest(namespace, 1, Duration.ofSeconds(3), slot, "probe", 0));
 		assertThat(probe.workerId()).isEqualTo(slot);
 		manager.release(probe, probe.timestampFloor());

@@ -23,7 +23,7 @@ import io.idstarter.segment.SegmentOptions;
 import io.idstarter.segment.SegmentStore;
 import io.idstarter.segment.SegmentStoreException;
 import io.idstarter.testsupport.contract.AbstractSegmentStoreContractTests;
-import io.idstarter.testsupport.contract.AbstractSequenceManagerContractTests;
+import io.idstarter.testsupport.contract.AbstractLeaseStoreContractTests;
 import io.idstarter.testsupport.TestBackends;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -51,7 +51,7 @@ class RedisClusterIntegrationTests {
 
 	private static StringRedisTemplate redis;
 
-	private static RedisSequenceManager sharedManager;
+	private static RedisLeaseStore sharedManager;
 
 	private static RedisSegmentStore sharedStore;
 
@@ -59,7 +59,7 @@ class RedisClusterIntegrationTests {
 	static void connect() {
 		LettuceConnectionFactory factory = newFactory();
 		redis = new StringRedisTemplate(factory);
-		sharedManager = new RedisSequenceManager(factory, PREFIX);
+		sharedManager = new RedisLeaseStore(factory, PREFIX);
 		sharedStore = new RedisSegmentStore(factory, PREFIX);
 	}
 
@@ -85,7 +85,7 @@ class RedisClusterIntegrationTests {
 	 * The lease contract on the cluster.
 	 */
 	@Nested
-	class LeaseContract extends AbstractSequenceManagerContractTests {
+	class LeaseContract extends AbstractLeaseStoreContractTests {
 
 		@Override
 		protected ISequenceManager createManager() {
@@ -181,8 +181,8 @@ class RedisClusterIntegrationTests {
 
 	@Test
 	void workerIdsLeasedByTwoInstancesAreEachHeldOnce() {
-		RedisSequenceManager first = new RedisSequenceManager(newFactory(), PREFIX);
-		RedisSequenceManager second = new RedisSequenceManager(newFactory(), PREFIX);
+		RedisLeaseStore first = new RedisLeaseStore(newFactory(), PREFIX);
+		RedisLeaseStore second = new RedisLeaseStore(newFactory(), PREFIX);
 		String namespace = "app-" + UUID.randomUUID();
 		long ceiling = System.currentTimeMillis() + 60_000;
 		Set<Integer> held = new HashSet<>();

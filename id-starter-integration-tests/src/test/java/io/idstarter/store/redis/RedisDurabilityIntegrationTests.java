@@ -74,7 +74,7 @@ class RedisDurabilityIntegrationTests {
 					(ex) -> assertThat(ex.reason()).isEqualTo(RedisDurabilityException.Reason.NOT_PERSISTENT));
 		assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(segments::keys)
 			.withMessageContaining("keeps nothing on disk");
-		RedisSequenceManager leases = new RedisSequenceManager(factory, "d:",
+		RedisLeaseStore leases = new RedisLeaseStore(factory, "d:",
 				RedisDurability.persistent(0, WAIT_TIMEOUT));
 		assertThatExceptionOfType(LeaseStoreException.class).isThrownBy(() -> leases.borrow(request()))
 			.withMessageContaining("keeps nothing on disk")
@@ -145,7 +145,7 @@ class RedisDurabilityIntegrationTests {
 		LettuceConnectionFactory factory = connect(master.port());
 		RedisDurability waitForOne = RedisDurability.persistent(1, WAIT_TIMEOUT);
 		RedisSegmentStore segments = new RedisSegmentStore(factory, "d:", waitForOne);
-		RedisSequenceManager leases = new RedisSequenceManager(factory, "d:", waitForOne);
+		RedisLeaseStore leases = new RedisLeaseStore(factory, "d:", waitForOne);
 		assertThat(segments.createKey("order", 1, 1000, "")).isTrue();
 		SegmentAllocation first = segments.allocate("order");
 		WorkerLease lease = leases.borrow(request());
@@ -205,7 +205,7 @@ class RedisDurabilityIntegrationTests {
 		RedisDurability waitForOne = RedisDurability.persistent(1, WAIT_TIMEOUT);
 		RedisSegmentStore onA = new RedisSegmentStore(factory, hashTag(0, 8191) + ":", waitForOne);
 		RedisSegmentStore onB = new RedisSegmentStore(factory, hashTag(8192, 16383) + ":", waitForOne);
-		RedisSequenceManager leasesOnA = new RedisSequenceManager(factory, hashTag(0, 8191) + ":", waitForOne);
+		RedisLeaseStore leasesOnA = new RedisLeaseStore(factory, hashTag(0, 8191) + ":", waitForOne);
 
 		assertThat(onA.createKey("order", 1, 1000, "")).isTrue();
 		assertThat(onA.allocate("order").end()).isEqualTo(1001);

@@ -94,7 +94,7 @@ class RedisOutageIntegrationTests {
 
 	@Test
 	void leaseCallsFailNamingRedisWhileCutAndTheLeaseIsStillHeldAfterwards() {
-		RedisSequenceManager manager = new RedisSequenceManager(proxied, server.prefix);
+		RedisLeaseStore manager = new RedisLeaseStore(proxied, server.prefix);
 		String namespace = "app-" + UUID.randomUUID();
 		LeaseRequest request = new LeaseRequest(namespace, 3, Duration.ofSeconds(30), -1, "host-a:1", NOW);
 		WorkerLease lease = manager.borrow(request);

@@ -35,7 +35,7 @@ class RedisStoreValidationTests {
 
 	private static RedisSegmentStore store;
 
-	private static RedisSequenceManager manager;
+	private static RedisLeaseStore manager;
 
 	@BeforeAll
 	static void connect() {
@@ -49,7 +49,7 @@ class RedisStoreValidationTests {
 		nowhere = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", 1), client);
 		nowhere.afterPropertiesSet();
 		store = new RedisSegmentStore(nowhere, "test:");
-		manager = new RedisSequenceManager(nowhere, "test:");
+		manager = new RedisLeaseStore(nowhere, "test:");
 	}
 
 	@AfterAll
@@ -61,13 +61,13 @@ class RedisStoreValidationTests {
 	void anEmptyKeyPrefixIsRejected() {
 		assertThatIllegalArgumentException().isThrownBy(() -> new RedisSegmentStore(nowhere, ""))
 			.withMessageContaining("keyPrefix");
-		assertThatIllegalArgumentException().isThrownBy(() -> new RedisSequenceManager(nowhere, ""))
+		assertThatIllegalArgumentException().isThrownBy(() -> new RedisLeaseStore(nowhere, ""))
 			.withMessageContaining("keyPrefix");
 	}
 
 	@Test
 	void timestampsThatLuaCannotHoldExactlyAreRejected() {
-		LeaseRequest beyond = new LeaseRequest("app", 15, TTL, -1, "host", RedisSequenceManager.MAX_TIMESTAMP + 1);
+		LeaseRequest beyond = new LeaseRequest("app", 15, TTL, -1, "host", RedisLeaseStore.MAX_TIMESTAMP + 1);
 		assertThatIllegalArgumentException().isThrownBy(() -> manager.borrow(beyond))
 			.withMessageContaining("timestampCeiling must be in [0, 9007199254740991]");
 		LeaseRequest negative = new LeaseRequest("app", 15, TTL, -1, "host", -1);

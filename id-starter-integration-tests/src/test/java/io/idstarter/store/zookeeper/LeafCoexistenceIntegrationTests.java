@@ -63,13 +63,13 @@ class LeafCoexistenceIntegrationTests {
 			this.reporter = null;
 		}
 		if (this.leafName != null) {
-			ZooKeeperSequenceManagerIntegrationTests.deleteQuietly(this.client, "/snowflake/" + this.leafName);
+			ZooKeeperLeaseStoreIntegrationTests.deleteQuietly(this.client, "/snowflake/" + this.leafName);
 		}
 	}
 
 	@AfterAll
 	void deleteRootPath() {
-		ZooKeeperSequenceManagerIntegrationTests.deleteQuietly(this.client, this.rootPath);
+		ZooKeeperLeaseStoreIntegrationTests.deleteQuietly(this.client, this.rootPath);
 		this.client.close();
 	}
 
@@ -77,7 +77,7 @@ class LeafCoexistenceIntegrationTests {
 	void aLeafNodeStartedOnANewAddressAfterIdStarterJoinedGetsAWorkerIdAboveEveryHeldOne() throws Exception {
 		LeafSnowflake leaf = newLeaf(null);
 		startLeafNode("10.0.0.1:8080");
-		ZooKeeperSequenceManager manager = new ZooKeeperSequenceManager(this.client, this.rootPath, leaf);
+		ZooKeeperLeaseStore manager = new ZooKeeperLeaseStore(this.client, this.rootPath, leaf);
 		String namespace = "leaf-counter-" + UUID.randomUUID();
 		assertThat(manager.borrow(request(namespace, -1)).workerId()).isEqualTo(1);
 		assertThat(manager.borrow(request(namespace, 5)).workerId()).isEqualTo(5);
@@ -90,7 +90,7 @@ class LeafCoexistenceIntegrationTests {
 	@Test
 	void aLeafNodeThatStartsWhereNoLeafNodeEverRanGetsAWorkerIdAboveTheHeldOne() throws Exception {
 		LeafSnowflake leaf = newLeaf(null);
-		ZooKeeperSequenceManager manager = new ZooKeeperSequenceManager(this.client, this.rootPath, leaf);
+		ZooKeeperLeaseStore manager = new ZooKeeperLeaseStore(this.client, this.rootPath, leaf);
 		String namespace = "leaf-none-" + UUID.randomUUID();
 		assertThat(manager.borrow(request(namespace, -1)).workerId()).isZero();
 		assertThat(startLeafNode("10.0.0.1:8080")).isEqualTo(1);
@@ -99,7 +99,7 @@ class LeafCoexistenceIntegrationTests {
 	@Test
 	void aLeafClaimOnTheHeldWorkerIdEndsTheLeaseWithAnAlarmAndFreesTheSlot() throws Exception {
 		LeafSnowflake leaf = newLeaf(null);
-		ZooKeeperSequenceManager manager = new ZooKeeperSequenceManager(this.client, this.rootPath, leaf);
+		ZooKeeperLeaseStore manager = new ZooKeeperLeaseStore(this.client, this.rootPath, leaf);
 		String namespace = "leaf-claim-" + UUID.randomUUID();
 		SnowflakeIdGenerator generator = new SnowflakeIdGenerator(LeafSnowflake.layout(), TimeSource.system(),
 				ClockBackwardsPolicy.defaults(), IdWorkerListener.NONE);
@@ -116,7 +116,7 @@ class LeafCoexistenceIntegrationTests {
 			assertThat(generator.workerId()).hasValue(0);
 			assertThat(keeper.alarm()).isNull();
 			// A Leaf whose counter was reset (its parent node deleted and created again) records worker id 0.
-			ZooKeeperSequenceManagerIntegrationTests.deleteQuietly(this.client, leaf.foreverPath());
+			ZooKeeperLeaseStoreIntegrationTests.deleteQuietly(this.client, leaf.foreverPath());
 			assertThat(startLeafNode("10.0.0.7:8080")).as("Leaf's worker id after its counter was reset").isZero();
 			await().atMost(Duration.ofSeconds(10)).until(() -> keeper.alarm() != null);
 			assertThat(keeper.alarm()).contains("Leaf node 10.0.0.7:8080").contains("worker id 0")
@@ -137,7 +137,7 @@ class LeafCoexistenceIntegrationTests {
 		String node = leaf.foreverPath() + "/10.0.0.2:8080-" + String.format("%010d", startLeafNode("10.0.0.2:8080"));
 		this.reporter = Executors.newSingleThreadScheduledExecutor();
 		this.reporter.scheduleWithFixedDelay(() -> report(node), 0, 3, TimeUnit.SECONDS);
-		ZooKeeperSequenceManager manager = new ZooKeeperSequenceManager(this.client, this.rootPath, leaf);
+		ZooKeeperLeaseStore manager = new ZooKeeperLeaseStore(this.client, this.rootPath, leaf);
 		String namespace = "leaf-live-" + UUID.randomUUID();
 		assertThatExceptionOfType(LeaseStoreException.class).isThrownBy(() -> manager.borrow(request(namespace, -1)))
 			.withMessageContaining("refusing to take over worker id 1")
@@ -156,7 +156,7 @@ class LeafCoexistenceIntegrationTests {
 		LeafSnowflake leaf = newLeaf("10.0.0.2:8080");
 		int leafWorkerId = startLeafNode("10.0.0.2:8080");
 		String node = leaf.foreverPath() + "/10.0.0.2:8080-" + String.format("%010d", leafWorkerId);
-		ZooKeeperSequenceManager manager = new ZooKeeperSequenceManager(this.client, this.rootPath, leaf);
+		ZooKeeperLeaseStore manager = new ZooKeeperLeaseStore(this.client, this.rootPath, leaf);
 		String namespace = "leaf-back-" + UUID.randomUUID();
 		WorkerLease lease = manager.borrow(request(namespace, -1));
 		assertThat(lease.workerId()).as("the Leaf node's worker id, taken over").isEqualTo(leafWorkerId);

@@ -69,14 +69,14 @@ class LeafSnowflakeMigrationIntegrationTests {
 
 	@AfterAll
 	void deleteNodes() {
-		ZooKeeperSequenceManagerIntegrationTests.deleteQuietly(this.client, "/snowflake/" + this.leafName);
-		ZooKeeperSequenceManagerIntegrationTests.deleteQuietly(this.client, this.rootPath);
+		ZooKeeperLeaseStoreIntegrationTests.deleteQuietly(this.client, "/snowflake/" + this.leafName);
+		ZooKeeperLeaseStoreIntegrationTests.deleteQuietly(this.client, this.rootPath);
 		this.client.close();
 	}
 
 	@Test
 	void everyWorkerIdLeafGaveIsHeldForOtherNodes() {
-		ZooKeeperSequenceManager manager = new ZooKeeperSequenceManager(this.client, this.rootPath,
+		ZooKeeperLeaseStore manager = new ZooKeeperLeaseStore(this.client, this.rootPath,
 				new LeafSnowflake(this.leafName, "10.0.0.9:8080"));
 		String namespace = "leaf-held-" + UUID.randomUUID();
 		assertThat(manager.borrow(request(namespace, 7, -1)).workerId()).isEqualTo(3);
@@ -89,7 +89,7 @@ class LeafSnowflakeMigrationIntegrationTests {
 	@Test
 	void theNodeOnALeafNodesAddressTakesOverItsWorkerIdAboveItsReportAndIssuesAboveLeafsIds() {
 		LeafSnowflake leaf = new LeafSnowflake(this.leafName, this.addresses.get(1));
-		ZooKeeperSequenceManager manager = new ZooKeeperSequenceManager(this.client, this.rootPath, leaf);
+		ZooKeeperLeaseStore manager = new ZooKeeperLeaseStore(this.client, this.rootPath, leaf);
 		String namespace = "leaf-takeover-" + UUID.randomUUID();
 		SnowflakeLayout layout = LeafSnowflake.layout();
 		SnowflakeIdGenerator generator = new SnowflakeIdGenerator(layout, TimeSource.system(),
@@ -115,7 +115,7 @@ class LeafSnowflakeMigrationIntegrationTests {
 		WorkerLease again = manager.borrow(request(namespace, 1023, -1));
 		assertThat(again.workerId()).as("taken over again by the same address after release").isEqualTo(1);
 		assertThat(again.timestampFloor()).isGreaterThan(leafFloor);
-		ZooKeeperSequenceManager other = new ZooKeeperSequenceManager(this.client, this.rootPath,
+		ZooKeeperLeaseStore other = new ZooKeeperLeaseStore(this.client, this.rootPath,
 				new LeafSnowflake(this.leafName, null));
 		manager.release(again, -1);
 		assertThat(other.borrow(request(namespace, 1023, 1)).workerId())

@@ -59,19 +59,19 @@ class ZooKeeperLostReplyIntegrationTests {
 
 	private CuratorFramework proxied;
 
-	private ZooKeeperSequenceManager throughProxy;
+	private ZooKeeperLeaseStore throughProxy;
 
-	private ZooKeeperSequenceManager other;
+	private ZooKeeperLeaseStore other;
 
 	@BeforeAll
 	void connectDirectly() {
 		this.direct = ZooKeeperTestClients.start(TestBackends.zookeeper().connectString(), TTL);
-		this.other = new ZooKeeperSequenceManager(this.direct, this.rootPath, null);
+		this.other = new ZooKeeperLeaseStore(this.direct, this.rootPath, null);
 	}
 
 	@AfterAll
 	void deleteRootPath() {
-		ZooKeeperSequenceManagerIntegrationTests.deleteQuietly(this.direct, this.rootPath);
+		ZooKeeperLeaseStoreIntegrationTests.deleteQuietly(this.direct, this.rootPath);
 		this.direct.close();
 	}
 
@@ -95,7 +95,7 @@ class ZooKeeperLostReplyIntegrationTests {
 		this.opened.add(client);
 		this.proxied = client;
 		assertThat(client.blockUntilConnected(20, TimeUnit.SECONDS)).as("connected through the proxy").isTrue();
-		this.throughProxy = new ZooKeeperSequenceManager(client, this.rootPath, null);
+		this.throughProxy = new ZooKeeperLeaseStore(client, this.rootPath, null);
 	}
 
 	@AfterEach

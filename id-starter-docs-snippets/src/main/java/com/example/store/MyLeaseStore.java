@@ -3,7 +3,7 @@ package com.example.store;
 import javax.sql.DataSource;
 
 import io.idstarter.lease.ISequenceManager;
-import io.idstarter.lease.InMemorySequenceManager;
+import io.idstarter.lease.InMemoryLeaseStore;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.WorkerLease;
 
@@ -11,11 +11,11 @@ import io.idstarter.lease.WorkerLease;
  * Stands for a store of the reader's own in the docs' examples of the {@link ISequenceManager} extension point; it
  * keeps its leases in memory.
  */
-public class MySequenceManager implements ISequenceManager {
+public class MyLeaseStore implements ISequenceManager {
 
-	private final ISequenceManager leases = new InMemorySequenceManager();
+	private final ISequenceManager leases = new InMemoryLeaseStore();
 
-	public MySequenceManager(DataSource dataSource) {
+	public MyLeaseStore(DataSource dataSource) {
 	}
 
 	@Override

@@ -8,9 +8,9 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@link JdbcSequenceManager} on a real PostgreSQL server.
+ * {@link JdbcLeaseStore} on a real PostgreSQL server.
  */
-class JdbcSequenceManagerPostgresIntegrationTests extends AbstractJdbcSequenceManagerTests {
+class JdbcLeaseStorePostgresIntegrationTests extends AbstractJdbcLeaseStoreTests {
 
 	@Override
 	protected TestDatabase openDatabase() {
@@ -34,7 +34,7 @@ class JdbcSequenceManagerPostgresIntegrationTests extends AbstractJdbcSequenceMa
 			dataSource.setUsername(TestBackends.postgres().username());
 			dataSource.setPassword(TestBackends.postgres().password());
 			dataSource.setMaximumPoolSize(1);
-			return new JdbcSequenceManager(dataSource, this.table).identity();
+			return new JdbcLeaseStore(dataSource, this.table).identity();
 		}
 	}
 

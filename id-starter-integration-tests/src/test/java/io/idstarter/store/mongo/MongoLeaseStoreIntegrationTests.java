@@ -9,7 +9,7 @@ import io.idstarter.lease.ISequenceManager;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.WorkerLease;
-import io.idstarter.testsupport.contract.AbstractSequenceManagerContractTests;
+import io.idstarter.testsupport.contract.AbstractLeaseStoreContractTests;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,13 +21,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Integration tests for {@link MongoSequenceManager} on the server of {@code TestBackends.mongo()}: a real MongoDB
+ * Integration tests for {@link MongoLeaseStore} on the server of {@code TestBackends.mongo()}: a real MongoDB
  * when one is found, otherwise (on this project's CI machines, which have no {@code mongod}) the in-JVM
  * {@code mongo-java-server}, whose clock is this JVM's; the log line at the start names the one used. The lease
- * contract of {@link AbstractSequenceManagerContractTests}, and what is particular to MongoDB (the slot document,
+ * contract of {@link AbstractLeaseStoreContractTests}, and what is particular to MongoDB (the slot document,
  * corrupt documents, outages). The class uses its own collection, and each test its own namespace.
  */
-class MongoSequenceManagerIntegrationTests extends AbstractSequenceManagerContractTests {
+class MongoLeaseStoreIntegrationTests extends AbstractLeaseStoreContractTests {
 
 	private static final Duration TTL = Duration.ofSeconds(30);
 
@@ -37,13 +37,13 @@ class MongoSequenceManagerIntegrationTests extends AbstractSequenceManagerContra
 
 	private MongoTemplate template;
 
-	private MongoSequenceManager manager;
+	private MongoLeaseStore manager;
 
 	private String namespace;
 
 	@BeforeAll
 	static void connect() {
-		mongo = MongoTestSupport.connect(MongoSequenceManagerIntegrationTests.class);
+		mongo = MongoTestSupport.connect(MongoLeaseStoreIntegrationTests.class);
 		collection = MongoTestSupport.unique("leases");
 	}
 
@@ -56,13 +56,13 @@ class MongoSequenceManagerIntegrationTests extends AbstractSequenceManagerContra
 	@BeforeEach
 	void createMongoManager() {
 		this.template = mongo.template();
-		this.manager = new MongoSequenceManager(this.template, collection);
+		this.manager = new MongoLeaseStore(this.template, collection);
 		this.namespace = MongoTestSupport.unique("ns");
 	}
 
 	@Override
 	protected ISequenceManager createManager() {
-		return new MongoSequenceManager(mongo.template(), collection);
+		return new MongoLeaseStore(mongo.template(), collection);
 	}
 
 	@Override
@@ -108,7 +108,7 @@ class MongoSequenceManagerIntegrationTests extends AbstractSequenceManagerContra
 	@Test
 	void anOutageGivesAStoreExceptionNamingTheStoreAndRenewalWorksAfterwards() {
 		try (MongoClient client = mongo.proxiedClient()) {
-			MongoSequenceManager proxied = new MongoSequenceManager(MongoTestSupport.template(client), collection);
+			MongoLeaseStore proxied = new MongoLeaseStore(MongoTestSupport.template(client), collection);
 			WorkerLease lease = proxied.borrow(request(3, TTL, -1, "node-a", 1_000));
 			mongo.cut();
 			try {

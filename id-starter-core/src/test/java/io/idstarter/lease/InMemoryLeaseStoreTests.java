@@ -10,10 +10,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * What {@link InMemorySequenceManager} adds to the lease contract (which {@code InMemorySequenceManagerContractTests} in
+ * What {@link InMemoryLeaseStore} adds to the lease contract (which {@code InMemoryLeaseStoreContractTests} in
  * id-starter-test-support checks): its test hooks (holder, high-water mark, early expiry, outages) and messages.
  */
-class InMemorySequenceManagerTests {
+class InMemoryLeaseStoreTests {
 
 	private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
 
@@ -23,7 +23,7 @@ class InMemorySequenceManagerTests {
 
 	private final ManualTimeSource storeClock = new ManualTimeSource(START);
 
-	private final InMemorySequenceManager manager = new InMemorySequenceManager(this.storeClock);
+	private final InMemoryLeaseStore manager = new InMemoryLeaseStore(this.storeClock);
 
 	private static LeaseRequest request(int maxWorkerId, int preferred, String instance, long ceiling) {
 		return new LeaseRequest("ns", maxWorkerId, TTL, preferred, instance, ceiling);

@@ -9,7 +9,7 @@ import io.idstarter.lease.ISequenceManager;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.WorkerLease;
-import io.idstarter.store.ensemble.AbstractEnsembleSequenceManagerTests;
+import io.idstarter.store.ensemble.AbstractEnsembleLeaseStoreTests;
 import io.idstarter.testsupport.TcpProxy;
 import io.idstarter.testsupport.TestBackends;
 import org.apache.curator.framework.CuratorFramework;
@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * {@link ZooKeeperSequenceManager} against the three-member ensemble of {@code TestBackends.zookeeper()}, each class
+ * {@link ZooKeeperLeaseStore} against the three-member ensemble of {@code TestBackends.zookeeper()}, each class
  * run under a root path of its own.
  *
  * <p>A ZooKeeper lease ends when its holder's session expires, and Curator keeps a session alive with pings whether
@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * lease's TTL as session timeout) through a proxy, which is cut so that the session goes silent and the ensemble
  * expires it.
  */
-class ZooKeeperSequenceManagerIntegrationTests extends AbstractEnsembleSequenceManagerTests {
+class ZooKeeperLeaseStoreIntegrationTests extends AbstractEnsembleLeaseStoreTests {
 
 	private final String rootPath = "/idstarter-test/" + java.util.UUID.randomUUID();
 
@@ -45,7 +45,7 @@ class ZooKeeperSequenceManagerIntegrationTests extends AbstractEnsembleSequenceM
 		if (this.admin == null) {
 			this.admin = client;
 		}
-		return new ZooKeeperSequenceManager(client, this.rootPath, null);
+		return new ZooKeeperLeaseStore(client, this.rootPath, null);
 	}
 
 	@Override
@@ -71,7 +71,7 @@ class ZooKeeperSequenceManagerIntegrationTests extends AbstractEnsembleSequenceM
 	protected ISequenceManager connectThrough(TcpProxy proxy, Duration ttl, List<AutoCloseable> closeables) {
 		CuratorFramework client = ZooKeeperTestClients.start("127.0.0.1:" + proxy.port(), ttl);
 		closeables.add(client);
-		return new ZooKeeperSequenceManager(client, this.rootPath, null);
+		return new ZooKeeperLeaseStore(client, this.rootPath, null);
 	}
 
 	@Override
@@ -97,7 +97,7 @@ class ZooKeeperSequenceManagerIntegrationTests extends AbstractEnsembleSequenceM
 	@Override
 	protected Map<String, String> snapshot(String namespace) {
 		Map<String, String> nodes = new TreeMap<>();
-		String base = new ZooKeeperSequenceManager(this.admin, this.rootPath, null).namespacePath(namespace);
+		String base = new ZooKeeperLeaseStore(this.admin, this.rootPath, null).namespacePath(namespace);
 		try {
 			for (String dir : List.of("holders", "slots")) {
 				for (String child : this.admin.getChildren().forPath(base + "/" + dir)) {
@@ -115,7 +115,7 @@ class ZooKeeperSequenceManagerIntegrationTests extends AbstractEnsembleSequenceM
 
 	@Override
 	protected boolean holderExists(String namespace, int workerId) {
-		String base = new ZooKeeperSequenceManager(this.admin, this.rootPath, null).namespacePath(namespace);
+		String base = new ZooKeeperLeaseStore(this.admin, this.rootPath, null).namespacePath(namespace);
 		try {
 			return this.admin.checkExists().forPath(base + "/holders/" + workerId) != null;
 		}
@@ -129,7 +129,7 @@ class ZooKeeperSequenceManagerIntegrationTests extends AbstractEnsembleSequenceM
 		CuratorFramework client = ZooKeeperTestClients.start(TestBackends.zookeeper().connectString(),
 				Duration.ofSeconds(4));
 		opened().add(client);
-		ZooKeeperSequenceManager shortSession = new ZooKeeperSequenceManager(client, this.rootPath, null);
+		ZooKeeperLeaseStore shortSession = new ZooKeeperLeaseStore(client, this.rootPath, null);
 		assertThatExceptionOfType(LeaseStoreException.class)
 			.isThrownBy(() -> shortSession.borrow(request(namespace(), 3, Duration.ofSeconds(5), -1, 0)))
 			.withMessageContaining("lease TTL (5000 ms)")
@@ -140,7 +140,7 @@ class ZooKeeperSequenceManagerIntegrationTests extends AbstractEnsembleSequenceM
 
 	@Test
 	void aNamespaceIsOnePathSegmentWhateverItsCharacters() throws Exception {
-		ZooKeeperSequenceManager manager = (ZooKeeperSequenceManager) manager();
+		ZooKeeperLeaseStore manager = (ZooKeeperLeaseStore) manager();
 		String namespace = "a/b c/" + java.util.UUID.randomUUID();
 		manager.borrow(request(namespace, 3, TTL, -1, 0));
 		String path = manager.namespacePath(namespace);
@@ -151,7 +151,7 @@ class ZooKeeperSequenceManagerIntegrationTests extends AbstractEnsembleSequenceM
 
 	@Test
 	void aRecordWrittenByAnotherProgramIsReportedNotOverwritten() throws Exception {
-		ZooKeeperSequenceManager manager = (ZooKeeperSequenceManager) manager();
+		ZooKeeperLeaseStore manager = (ZooKeeperLeaseStore) manager();
 		String namespace = namespace();
 		String path = manager.namespacePath(namespace) + "/slots/0";
 		this.admin.create().creatingParentsIfNeeded().forPath(path, "not a record".getBytes());

@@ -13,7 +13,7 @@ import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.WorkerLease;
 import io.idstarter.testsupport.TcpProxy;
-import io.idstarter.testsupport.contract.AbstractSequenceManagerContractTests;
+import io.idstarter.testsupport.contract.AbstractLeaseStoreContractTests;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,19 +26,19 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@link JdbcSequenceManager} on every supported database (subclasses name it): the lease contract of
- * {@link AbstractSequenceManagerContractTests}, and what is particular to the JDBC store (rows, corrupt rows,
+ * {@link JdbcLeaseStore} on every supported database (subclasses name it): the lease contract of
+ * {@link AbstractLeaseStoreContractTests}, and what is particular to the JDBC store (rows, corrupt rows,
  * transactions, outages). Each class works in a lease table of its own ({@code id_worker_lease_<random>}), dropped at
  * the end, and each test in namespaces of its own.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class AbstractJdbcSequenceManagerTests extends AbstractSequenceManagerContractTests {
+abstract class AbstractJdbcLeaseStoreTests extends AbstractLeaseStoreContractTests {
 
 	protected TestDatabase database;
 
 	protected String table;
 
-	protected JdbcSequenceManager manager;
+	protected JdbcLeaseStore manager;
 
 	private String segmentTable;
 
@@ -54,7 +54,7 @@ abstract class AbstractJdbcSequenceManagerTests extends AbstractSequenceManagerC
 		this.table = TestDatabase.unique("id_worker_lease_");
 		this.segmentTable = TestDatabase.unique("leaf_alloc_");
 		JdbcSchema.initialize(this.database.dataSource(), this.segmentTable, this.table);
-		this.manager = new JdbcSequenceManager(this.database.dataSource(), this.table);
+		this.manager = new JdbcLeaseStore(this.database.dataSource(), this.table);
 	}
 
 	@AfterAll
@@ -79,7 +79,7 @@ abstract class AbstractJdbcSequenceManagerTests extends AbstractSequenceManagerC
 	@Override
 	protected ISequenceManager createManagerWithoutStorage() {
 		this.missingTable = TestDatabase.unique("no_such_lease_table_");
-		return new JdbcSequenceManager(this.database.dataSource(), this.missingTable);
+		return new JdbcLeaseStore(this.database.dataSource(), this.missingTable);
 	}
 
 	@Override
@@ -161,7 +161,7 @@ abstract class AbstractJdbcSequenceManagerTests extends AbstractSequenceManagerC
 		this.database.execute("CREATE TABLE " + lenient + " (namespace varchar(128) NOT NULL, worker_id int NOT NULL, "
 				+ "owner_token varchar(64), instance varchar(255), expires_at bigint, max_timestamp bigint, "
 				+ "updated_at bigint, PRIMARY KEY (namespace, worker_id))");
-		JdbcSequenceManager onLenient = new JdbcSequenceManager(this.database.dataSource(), lenient);
+		JdbcLeaseStore onLenient = new JdbcLeaseStore(this.database.dataSource(), lenient);
 		String nullMark = newNamespace();
 		this.database.execute("INSERT INTO " + lenient + " VALUES ('" + nullMark + "', 2, NULL, NULL, 0, NULL, 0)");
 		assertThatExceptionOfType(LeaseStoreException.class)
@@ -204,7 +204,7 @@ abstract class AbstractJdbcSequenceManagerTests extends AbstractSequenceManagerC
 		String namespace = newNamespace();
 		try (Connection connection = this.database.dataSource().getConnection()) {
 			connection.setAutoCommit(false);
-			JdbcSequenceManager onOneConnection = new JdbcSequenceManager(
+			JdbcLeaseStore onOneConnection = new JdbcLeaseStore(
 					AbstractJdbcSegmentStoreTests.singleConnection(connection), this.table);
 			WorkerLease lease = onOneConnection.borrow(request(namespace, 15, TTL, -1, 1000));
 			assertThat(row(namespace, 0).owner()).isEqualTo(lease.ownerToken());
@@ -220,7 +220,7 @@ abstract class AbstractJdbcSequenceManagerTests extends AbstractSequenceManagerC
 	@Test
 	void invalidTableNamesAreRejected() {
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> new JdbcSequenceManager(this.database.dataSource(), "lease; DROP TABLE x"))
+			.isThrownBy(() -> new JdbcLeaseStore(this.database.dataSource(), "lease; DROP TABLE x"))
 			.withMessageContaining("SQL identifier");
 	}
 
@@ -228,7 +228,7 @@ abstract class AbstractJdbcSequenceManagerTests extends AbstractSequenceManagerC
 	void anOutageIsReportedAndTheLeaseSurvivesIt() {
 		String namespace = newNamespace();
 		try (TcpProxy proxy = this.database.startProxy()) {
-			JdbcSequenceManager viaProxy = new JdbcSequenceManager(this.database.dataSourceThrough(proxy), this.table);
+			JdbcLeaseStore viaProxy = new JdbcLeaseStore(this.database.dataSourceThrough(proxy), this.table);
 			WorkerLease lease = viaProxy.borrow(request(namespace, 15, TTL, -1, 1000));
 			proxy.cut();
 			assertThatExceptionOfType(LeaseStoreException.class).isThrownBy(() -> viaProxy.renew(lease, 2000))

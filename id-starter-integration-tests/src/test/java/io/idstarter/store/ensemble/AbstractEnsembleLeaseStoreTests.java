@@ -19,7 +19,7 @@ import io.idstarter.snowflake.SnowflakeIdGenerator;
 import io.idstarter.snowflake.SnowflakeLayout;
 import io.idstarter.snowflake.WorkerIdUnavailableException;
 import io.idstarter.testsupport.TcpProxy;
-import io.idstarter.testsupport.contract.AbstractSequenceManagerContractTests;
+import io.idstarter.testsupport.contract.AbstractLeaseStoreContractTests;
 import io.idstarter.time.TimeSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,14 +32,14 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A store on a coordination service (ZooKeeper, etcd) against a real three-member ensemble: the lease contract of
- * {@link AbstractSequenceManagerContractTests}, with expiry decided by the server (a lease the kit lets expire ends
+ * {@link AbstractLeaseStoreContractTests}, with expiry decided by the server (a lease the kit lets expire ends
  * when the server drops its holder: a ZooKeeper session gone silent, an etcd lease not kept alive), and what only an
  * ensemble can show: holders the server expires after a client is cut off, and a keeper that refuses before another
  * node can hold its worker ID. Subclasses connect; each test works in a namespace
  * of its own.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-public abstract class AbstractEnsembleSequenceManagerTests extends AbstractSequenceManagerContractTests {
+public abstract class AbstractEnsembleLeaseStoreTests extends AbstractLeaseStoreContractTests {
 
 	/** TTL (and session timeout) of a holder that is cut off: the server expires it this long after the cut. */
 	protected static final Duration CUT_OFF_TTL = Duration.ofSeconds(2);

@@ -15,7 +15,7 @@ import io.etcd.jetcd.options.DeleteOption;
 import io.etcd.jetcd.options.GetOption;
 import io.idstarter.lease.ISequenceManager;
 import io.idstarter.lease.LeaseStoreException;
-import io.idstarter.store.ensemble.AbstractEnsembleSequenceManagerTests;
+import io.idstarter.store.ensemble.AbstractEnsembleLeaseStoreTests;
 import io.idstarter.testsupport.TcpProxy;
 import io.idstarter.testsupport.TestBackends;
 import org.junit.jupiter.api.AfterAll;
@@ -25,10 +25,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * {@link EtcdSequenceManager} against the three-member cluster of {@code TestBackends.etcd()}, each class under a key
+ * {@link EtcdLeaseStore} against the three-member cluster of {@code TestBackends.etcd()}, each class under a key
  * prefix of its own.
  */
-class EtcdSequenceManagerIntegrationTests extends AbstractEnsembleSequenceManagerTests {
+class EtcdLeaseStoreIntegrationTests extends AbstractEnsembleLeaseStoreTests {
 
 	private final String prefix = "/idstarter-test/" + UUID.randomUUID() + "/";
 
@@ -42,7 +42,7 @@ class EtcdSequenceManagerIntegrationTests extends AbstractEnsembleSequenceManage
 		if (this.admin == null) {
 			this.admin = client;
 		}
-		return new EtcdSequenceManager(client, this.prefix, Duration.ofSeconds(5), endpoints);
+		return new EtcdLeaseStore(client, this.prefix, Duration.ofSeconds(5), endpoints);
 	}
 
 	@Override
@@ -62,7 +62,7 @@ class EtcdSequenceManagerIntegrationTests extends AbstractEnsembleSequenceManage
 		String endpoint = "http://127.0.0.1:" + proxy.port();
 		Client client = Client.builder().endpoints(endpoint).connectTimeout(Duration.ofSeconds(1)).build();
 		closeables.add(client);
-		return new EtcdSequenceManager(client, this.prefix, Duration.ofSeconds(1), endpoint);
+		return new EtcdLeaseStore(client, this.prefix, Duration.ofSeconds(1), endpoint);
 	}
 
 	@Override
@@ -115,8 +115,8 @@ class EtcdSequenceManagerIntegrationTests extends AbstractEnsembleSequenceManage
 	}
 
 	@Override
-	protected EtcdSequenceManager manager() {
-		return (EtcdSequenceManager) super.manager();
+	protected EtcdLeaseStore manager() {
+		return (EtcdLeaseStore) super.manager();
 	}
 
 	@Test

@@ -16,7 +16,7 @@ import io.idstarter.lease.NoFreeWorkerIdException;
 import io.idstarter.lease.WorkerLease;
 import io.idstarter.testsupport.TestBackends;
 import io.idstarter.testsupport.TestBackends.RedisBackend;
-import io.idstarter.testsupport.contract.AbstractSequenceManagerContractTests;
+import io.idstarter.testsupport.contract.AbstractLeaseStoreContractTests;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,11 +28,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * {@link RedisSequenceManager} against the real Redis of {@code TestBackends.redis()}: the lease contract of
- * {@link AbstractSequenceManagerContractTests}, and what is particular to Redis (the hash's format, corrupt fields,
+ * {@link RedisLeaseStore} against the real Redis of {@code TestBackends.redis()}: the lease contract of
+ * {@link AbstractLeaseStoreContractTests}, and what is particular to Redis (the hash's format, corrupt fields,
  * the key prefix).
  */
-class RedisSequenceManagerIntegrationTests extends AbstractSequenceManagerContractTests {
+class RedisLeaseStoreIntegrationTests extends AbstractLeaseStoreContractTests {
 
 	private static final Duration TTL = Duration.ofSeconds(30);
 
@@ -40,12 +40,12 @@ class RedisSequenceManagerIntegrationTests extends AbstractSequenceManagerContra
 
 	private static RedisTestServer server;
 
-	private static RedisSequenceManager manager;
+	private static RedisLeaseStore manager;
 
 	@BeforeAll
 	static void connect() {
 		server = new RedisTestServer();
-		manager = new RedisSequenceManager(server.factory, server.prefix);
+		manager = new RedisLeaseStore(server.factory, server.prefix);
 	}
 
 	@AfterAll
@@ -71,7 +71,7 @@ class RedisSequenceManagerIntegrationTests extends AbstractSequenceManagerContra
 		LettuceConnectionFactory factory = new LettuceConnectionFactory(second);
 		factory.afterPropertiesSet();
 		try {
-			String identity = new RedisSequenceManager(factory, server.prefix).identity();
+			String identity = new RedisLeaseStore(factory, server.prefix).identity();
 			assertThat(identity).contains(", database 1, key prefix " + server.prefix)
 				.isNotEqualTo(manager.identity());
 			assertThat(manager.identity()).doesNotContain("database");
@@ -178,7 +178,7 @@ class RedisSequenceManagerIntegrationTests extends AbstractSequenceManagerContra
 
 	@Test
 	void theDefaultPrefixIsIdStarter() {
-		RedisSequenceManager defaults = new RedisSequenceManager(server.factory);
+		RedisLeaseStore defaults = new RedisLeaseStore(server.factory);
 		String namespace = newNamespace();
 		try {
 			defaults.borrow(request(namespace, 1, TTL, -1, NOW));

@@ -17,13 +17,13 @@ import io.idstarter.lease.WorkerLease;
  * {@code lease-renew-lost}, {@code lease-renew-failed}; {@code lease-release-start}, {@code lease-release-ok},
  * {@code lease-release-failed}. A lease is named by the first 8 characters of its owner token.
  */
-final class RecordingSequenceManager implements ISequenceManager {
+final class RecordingLeaseStore implements ISequenceManager {
 
 	private final ISequenceManager delegate;
 
 	private final EventLog log;
 
-	RecordingSequenceManager(ISequenceManager delegate, EventLog log) {
+	RecordingLeaseStore(ISequenceManager delegate, EventLog log) {
 		this.delegate = Objects.requireNonNull(delegate, "delegate");
 		this.log = Objects.requireNonNull(log, "log");
 	}

@@ -1,0 +1,128 @@
+package io.idstarter.store.http;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+
+import io.idstarter.lease.ISequenceManager;
+import io.idstarter.lease.LeaseLostException;
+import io.idstarter.lease.LeaseRequest;
+import io.idstarter.lease.LeaseStoreException;
+import io.idstarter.lease.NoFreeWorkerIdException;
+import io.idstarter.lease.WorkerLease;
+import io.idstarter.store.http.IdServerClient.Problem;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.HttpMethod;
+
+/**
+ * An {@link ISequenceManager} that leases worker IDs from the ID servers ({@code /api/fleet/leases}); the servers
+ * keep the leases in their shared store, so the slot order, the owner token and the timestamp marks are the store's.
+ * A borrow carries a request ID, the same on every retry: a retry that reaches the same server after a lost answer
+ * gets the same lease; one that reaches another server takes a second slot and the first, never renewed, expires
+ * after its TTL. Renewals and releases are safe to repeat.
+ */
+public class HttpLeaseStore implements ISequenceManager {
+
+	private final IdServerClient client;
+
+	/**
+	 * Creates the manager.
+	 * @param client the ID servers
+	 */
+	public HttpLeaseStore(IdServerClient client) {
+		this.client = client;
+	}
+
+	@Override
+	public WorkerLease borrow(LeaseRequest request) {
+		Map<String, Object> answer = this.client.call(
+				"lease a worker ID of namespace '" + request.namespace() + "'", HttpMethod.POST, "api/fleet/leases",
+				IdServerClient.body("namespace", request.namespace(), "maxWorkerId", request.maxWorkerId(),
+						"ttlMillis", request.ttl().toMillis(), "preferredWorkerId", request.preferredWorkerId(),
+						"instance", request.instance(), "timestampCeiling", request.timestampCeiling(),
+						"excludedWorkerIds", request.excludedWorkerIds(), "requestId", UUID.randomUUID().toString()),
+				(problem) -> refusal(problem, request.namespace()), LeaseStoreException::new);
+		return lease(answer);
+	}
+
+	@Override
+	public WorkerLease renew(WorkerLease lease, long timestampCeiling) {
+		Map<String, Object> answer = this.client.call(
+				"renew worker ID " + lease.workerId() + " of namespace '" + lease.namespace() + "'", HttpMethod.POST,
+				"api/fleet/leases/renew",
+				IdServerClient.body("lease", json(lease), "timestampCeiling", timestampCeiling),
+				(problem) -> refusal(problem, lease.namespace()), LeaseStoreException::new);
+		return lease(answer);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>A report below the lease's floor is sent as the floor, which is what the mark becomes either way (the servers
+	 * refuse a lower one). A lease the servers no longer see held with its owner token (a release repeated after a
+	 * lost answer, or one that expired and was taken) has nothing to release.
+	 */
+	@Override
+	public void release(WorkerLease lease, long lastIssuedTimestamp) {
+		long reported = (lastIssuedTimestamp >= 0) ? Math.max(lastIssuedTimestamp, lease.timestampFloor())
+				: lastIssuedTimestamp;
+		try {
+			this.client.call("release worker ID " + lease.workerId() + " of namespace '" + lease.namespace() + "'",
+					HttpMethod.POST, "api/fleet/leases/release",
+					IdServerClient.body("lease", json(lease), "lastIssuedTimestamp", reported),
+					(problem) -> refusal(problem, lease.namespace()), LeaseStoreException::new);
+		}
+		catch (LeaseLostException ex) {
+			// not held with this token: nothing to release, as with every store
+		}
+	}
+
+	@Override
+	public String identity() {
+		// Unknown: the ID servers of a fleet change as it scales, and where they keep the slots is their own store.
+		return "";
+	}
+
+	/**
+	 * Returns the ID servers this manager calls.
+	 * @return the client
+	 */
+	public IdServerClient client() {
+		return this.client;
+	}
+
+	private static @Nullable RuntimeException refusal(Problem problem, String namespace) {
+		String code = problem.code();
+		if ("lease-lost".equals(code)) {
+			return new LeaseLostException("ID server: " + problem.detail());
+		}
+		if ("no-free-worker-id".equals(code)) {
+			return new NoFreeWorkerIdException(
+					"ID server: no free worker ID in namespace '" + namespace + "': " + problem.detail());
+		}
+		if (problem.status() == 400) {
+			return new LeaseStoreException("ID server refused the lease request as invalid: " + problem.detail());
+		}
+		return null;
+	}
+
+	private static Map<String, Object> json(WorkerLease lease) {
+		return IdServerClient.body("namespace", lease.namespace(), "workerId", lease.workerId(), "ownerToken",
+				lease.ownerToken(), "ttlMillis", lease.ttl().toMillis(), "timestampFloor", lease.timestampFloor(),
+				"timestampCeiling", lease.timestampCeiling(), "storeTimeMillis", lease.storeTimeMillis());
+	}
+
+	private static WorkerLease lease(Map<String, Object> json) {
+		try {
+			return new WorkerLease(String.valueOf(json.get("namespace")),
+					(int) HttpSegmentStore.number(json, "workerId"), String.valueOf(json.get("ownerToken")),
+					Duration.ofMillis(HttpSegmentStore.number(json, "ttlMillis")),
+					HttpSegmentStore.number(json, "timestampFloor"), HttpSegmentStore.number(json, "timestampCeiling"),
+					HttpSegmentStore.number(json, "storeTimeMillis"));
+		}
+		catch (RuntimeException ex) {
+			throw new LeaseStoreException("ID server answered an invalid lease: " + ex.getMessage(), ex);
+		}
+	}
+
+}

@@ -1,0 +1,386 @@
+package io.idstarter.store.mongo;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Date;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+
+import com.mongodb.MongoException;
+import com.mongodb.ReadPreference;
+import com.mongodb.client.model.FindOneAndUpdateOptions;
+import com.mongodb.client.model.Indexes;
+import com.mongodb.client.model.ReturnDocument;
+import com.mongodb.client.result.UpdateResult;
+import io.idstarter.lease.ISequenceManager;
+import io.idstarter.lease.LeaseLostException;
+import io.idstarter.lease.LeaseRequest;
+import io.idstarter.lease.LeaseStoreException;
+import io.idstarter.lease.NoFreeWorkerIdException;
+import io.idstarter.lease.WorkerLease;
+import org.bson.Document;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.mongodb.core.CollectionCallback;
+import org.springframework.data.mongodb.core.MongoOperations;
+
+/**
+ * An {@link ISequenceManager} on MongoDB: one document per worker-ID slot, and every operation one atomic conditional
+ * update of that document. Lease expiry is decided by the MongoDB server's clock.
+ *
+ * <p>A slot's document, in a collection shared by all namespaces (default {@value #DEFAULT_COLLECTION}):
+ * <pre>
+ * { _id: "orders:5", namespace: "orders", slot: 5,
+ *   owner: "6f1c...", instance: "host-a/4711",          // owner is null when the slot is free
+ *   expiresAt: ISODate(...), borrowedAt: ISODate(...), renewedAt: ISODate(...),
+ *   maxTimestamp: NumberLong(1763709262000) }           // the slot's high-water mark, ms since the epoch
+ * </pre>
+ * Documents are never deleted and there must be no TTL index on the collection: the high-water mark has to outlive
+ * every lease of the slot. Deleting a slot's document by hand forgets its mark, so the next owner could repeat the
+ * timestamps of the last one.
+ *
+ * <p>Writes use the write concern of the {@code MongoOperations} given; use {@code w: "majority"} (MongoDB 5.0's
+ * default): with {@code w: 1} a failover can roll back an acknowledged borrow and hand the slot to two nodes.
+ */
+public class MongoLeaseStore implements ISequenceManager {
+
+	/*
+	 * Protocol (every step is one single-document update, so concurrent nodes serialise on the slot's document):
+	 *
+	 * Time. Each operation first reads the server's clock (hello's localTime, see MongoServerClock) and then sends its
+	 * update with that reading as "now". The reading is a little older than the update, which errs on the safe side
+	 * both ways: a slot is taken over only if its lease ended before the reading, so it ended before the update too;
+	 * and the stored end (reading + ttl) is later than the end the holder assumes, because the holder counts its ttl
+	 * from before it sent the request, and the reading was taken after that. mongo-java-server cannot evaluate $$NOW
+	 * in an update pipeline, so the reading is the one way to use the server's clock that works on both it and a real
+	 * mongod.
+	 *
+	 * Borrow. A slot is free when its document is missing, its owner is null (released), or expiresAt <= now.
+	 * Taking a free slot whose document exists is a findOneAndUpdate whose filter is that condition; it sets the new
+	 * owner token and expiry and raises maxTimestamp with $max to the requested ceiling, and returns the document as it
+	 * was before: its maxTimestamp is the new owner's floor. Taking a slot that has no document is an insert with the
+	 * slot's _id; a duplicate key means another node created it first, and the borrower moves on. The preferred slot is
+	 * tried first, then slots never used (ascending), then free slots by how long they have been free (expiresAt, which
+	 * release sets to the time of release).
+	 *
+	 * Renew. A findOneAndUpdate on _id and owner token: extends expiresAt and raises maxTimestamp with $max. A lease
+	 * that expired but whose slot nobody took since is renewed, because nobody else issued under the slot.
+	 *
+	 * Release. An update on _id and owner token: clears the owner, sets expiresAt to the server's time ($currentDate)
+	 * and, if the caller reports its last timestamp, sets maxTimestamp to it: the only write that may lower the mark,
+	 * and never below the lease's floor.
+	 */
+
+	/** Collection used unless another is given. */
+	public static final String DEFAULT_COLLECTION = "id_worker_leases";
+
+	private static final Logger logger = LoggerFactory.getLogger(MongoLeaseStore.class);
+
+	private static final String NAMESPACE = "namespace";
+
+	private static final String SLOT = "slot";
+
+	private static final String OWNER = "owner";
+
+	private static final String INSTANCE = "instance";
+
+	private static final String EXPIRES_AT = "expiresAt";
+
+	private static final String MAX_TIMESTAMP = "maxTimestamp";
+
+	private final MongoOperations mongo;
+
+	private final String collection;
+
+	private final MongoServerClock clock;
+
+	/** Whether the index on (namespace, slot) was created by this instance; set once, from false to true. */
+	private volatile boolean indexed;
+
+	/**
+	 * Creates a lease store on the {@value #DEFAULT_COLLECTION} collection.
+	 * @param mongo the database access
+	 */
+	public MongoLeaseStore(MongoOperations mongo) {
+		this(mongo, DEFAULT_COLLECTION);
+	}
+
+	/**
+	 * Creates a lease store.
+	 * @param mongo the database access
+	 * @param collection the collection holding one document per slot
+	 */
+	public MongoLeaseStore(MongoOperations mongo, String collection) {
+		this.mongo = Objects.requireNonNull(mongo, "mongo");
+		this.collection = StoreSupport.requireCollection(collection);
+		this.clock = new MongoServerClock(mongo);
+	}
+
+	@Override
+	public WorkerLease borrow(LeaseRequest request) {
+		Objects.requireNonNull(request, "request");
+		long now = serverTime("borrow a worker ID of namespace '" + request.namespace() + "'");
+		String token = UUID.randomUUID().toString();
+		int preferred = request.preferredWorkerId();
+		if (preferred >= 0) {
+			WorkerLease lease = takeExisting(request, preferred, now, token);
+			if (lease == null) {
+				lease = takeNew(request, preferred, now, token);
+			}
+			if (lease != null) {
+				return lease;
+			}
+		}
+		Map<Integer, Document> used = usedSlots(request);
+		for (int slot = 0; slot <= request.maxWorkerId(); slot++) {
+			if (slot != preferred && !used.containsKey(slot) && request.allows(slot)) {
+				WorkerLease lease = takeNew(request, slot, now, token);
+				if (lease != null) {
+					return lease;
+				}
+			}
+		}
+		List<Document> free = new ArrayList<>();
+		for (Document document : used.values()) {
+			Date expiresAt = document.getDate(EXPIRES_AT);
+			boolean released = document.getString(OWNER) == null;
+			if ((released || expiresAt.getTime() <= now) && document.getInteger(SLOT) != preferred
+					&& request.allows(document.getInteger(SLOT))) {
+				free.add(document);
+			}
+		}
+		free.sort(Comparator.comparing((Document document) -> document.getDate(EXPIRES_AT))
+			.thenComparing((document) -> document.getInteger(SLOT)));
+		for (Document document : free) {
+			WorkerLease lease = takeExisting(request, document.getInteger(SLOT), now, token);
+			if (lease != null) {
+				return lease;
+			}
+		}
+		throw new NoFreeWorkerIdException("All " + (request.maxWorkerId() + 1L) + " worker IDs [0, "
+				+ request.maxWorkerId() + "] of namespace '" + request.namespace() + "' in MongoDB collection '"
+				+ this.collection + "' are held by live leases; use more worker bits, a separate namespace, or fewer "
+				+ "instances (the lease of a stopped instance frees its worker ID after its TTL, "
+				+ request.ttl().toMillis() + " ms)");
+	}
+
+	@Override
+	public WorkerLease renew(WorkerLease lease, long timestampCeiling) {
+		Objects.requireNonNull(lease, "lease");
+		String id = id(lease.namespace(), lease.workerId());
+		long now = serverTime("renew worker ID " + lease.workerId() + " of namespace '" + lease.namespace() + "'");
+		Document filter = new Document("_id", id).append(OWNER, lease.ownerToken())
+			.append(MAX_TIMESTAMP, new Document("$type", StoreSupport.INTEGER_TYPES));
+		Document update = new Document("$set",
+				new Document(EXPIRES_AT, new Date(now + lease.ttl().toMillis())).append("renewedAt", new Date(now)))
+			.append("$max", new Document(MAX_TIMESTAMP, timestampCeiling));
+		Document before = execute("renew worker ID " + lease.workerId() + " of namespace '" + lease.namespace() + "'",
+				(collection) -> collection.findOneAndUpdate(filter, update, beforeWithMark()));
+		if (before == null) {
+			throw lost(lease, id);
+		}
+		long mark = Math.max(Objects.requireNonNull(StoreSupport.integer(before, MAX_TIMESTAMP)), timestampCeiling);
+		return new WorkerLease(lease.namespace(), lease.workerId(), lease.ownerToken(), lease.ttl(),
+				lease.timestampFloor(), mark, now);
+	}
+
+	@Override
+	public void release(WorkerLease lease, long lastIssuedTimestamp) {
+		Objects.requireNonNull(lease, "lease");
+		Document set = new Document(OWNER, null);
+		if (lastIssuedTimestamp >= 0) {
+			// Never below the floor: the previous owners may have issued up to it.
+			set.append(MAX_TIMESTAMP, Math.max(lastIssuedTimestamp, lease.timestampFloor()));
+		}
+		Document update = new Document("$set", set).append("$currentDate", new Document(EXPIRES_AT, true));
+		UpdateResult result = execute(
+				"release worker ID " + lease.workerId() + " of namespace '" + lease.namespace() + "'",
+				(collection) -> collection.updateOne(
+						new Document("_id", id(lease.namespace(), lease.workerId())).append(OWNER, lease.ownerToken()),
+						update));
+		if (result.getMatchedCount() == 0) {
+			logger.debug("Worker ID {} of namespace '{}' was no longer held by this lease; nothing to release",
+					lease.workerId(), lease.namespace());
+		}
+	}
+
+	@Override
+	public String identity() {
+		String database = execute("read the database's name",
+				(collection) -> collection.getNamespace().getDatabaseName());
+		return "MongoDB lease store, database " + database + ", collection " + this.collection;
+	}
+
+	/**
+	 * Returns the collection's name.
+	 * @return the collection holding one document per slot
+	 */
+	public String getCollection() {
+		return this.collection;
+	}
+
+	/**
+	 * Takes a slot whose document exists, if it is free.
+	 * @return the lease, or {@code null} if the slot has no document or is held
+	 */
+	private @Nullable WorkerLease takeExisting(LeaseRequest request, int slot, long now, String token) {
+		// Free: released (owner null) or expired by the server's clock.
+		Document filter = new Document("_id", id(request.namespace(), slot))
+			.append(MAX_TIMESTAMP, new Document("$type", StoreSupport.INTEGER_TYPES))
+			.append("$or", List.of(new Document(OWNER, null),
+					new Document(EXPIRES_AT, new Document("$lte", new Date(now)))));
+		Document update = new Document("$set", owned(request, slot, now, token)).append("$max",
+				new Document(MAX_TIMESTAMP, request.timestampCeiling()));
+		Document before = execute("take worker ID " + slot + " of namespace '" + request.namespace() + "'",
+				(collection) -> collection.findOneAndUpdate(filter, update, beforeWithMark()));
+		if (before == null) {
+			return null;
+		}
+		long floor = Objects.requireNonNull(StoreSupport.integer(before, MAX_TIMESTAMP));
+		return borrowed(request, slot, token, floor, now);
+	}
+
+	/**
+	 * Takes a slot that has no document by inserting it.
+	 * @return the lease, or {@code null} if another node inserted the slot first
+	 */
+	private @Nullable WorkerLease takeNew(LeaseRequest request, int slot, long now, String token) {
+		Document document = new Document("_id", id(request.namespace(), slot))
+			.append(MAX_TIMESTAMP, request.timestampCeiling());
+		document.putAll(owned(request, slot, now, token));
+		boolean inserted = execute("take worker ID " + slot + " of namespace '" + request.namespace() + "'",
+				(collection) -> StoreSupport.insertIfAbsent(collection, document));
+		return inserted ? borrowed(request, slot, token, -1, now) : null;
+	}
+
+	private WorkerLease borrowed(LeaseRequest request, int slot, String token, long floor, long now) {
+		logger.debug("Borrowed worker ID {} of namespace '{}' for {} (floor {})", slot, request.namespace(),
+				request.instance(), floor);
+		return new WorkerLease(request.namespace(), slot, token, request.ttl(), floor,
+				Math.max(floor, request.timestampCeiling()), now);
+	}
+
+	private static Document owned(LeaseRequest request, int slot, long now, String token) {
+		Date time = new Date(now);
+		return new Document(NAMESPACE, request.namespace()).append(SLOT, slot)
+			.append(OWNER, token)
+			.append(INSTANCE, request.instance())
+			.append(EXPIRES_AT, new Date(now + request.ttl().toMillis()))
+			.append("borrowedAt", time)
+			.append("renewedAt", time);
+	}
+
+	/**
+	 * Reads the documents of a namespace's slots and checks them.
+	 * @return the documents by slot
+	 * @throws LeaseStoreException if a document is corrupt
+	 */
+	private Map<Integer, Document> usedSlots(LeaseRequest request) {
+		String namespace = request.namespace();
+		if (!this.indexed) {
+			execute("index collection '" + this.collection + "'",
+					(collection) -> collection.createIndex(Indexes.ascending(NAMESPACE, SLOT)));
+			this.indexed = true;
+		}
+		Document filter = new Document(NAMESPACE, namespace).append(SLOT,
+				new Document("$gte", 0).append("$lte", request.maxWorkerId()));
+		List<Document> documents = execute("read the worker IDs of namespace '" + namespace + "'",
+				(collection) -> collection.withReadPreference(ReadPreference.primary())
+					.find(filter)
+					.into(new ArrayList<>()));
+		Map<Integer, Document> used = new HashMap<>();
+		for (Document document : documents) {
+			used.put(checked(namespace, document), document);
+		}
+		return used;
+	}
+
+	private int checked(String namespace, Document document) {
+		if (!(document.get(SLOT) instanceof Integer slot)) {
+			throw corrupt(document, SLOT, "a 32-bit integer");
+		}
+		if (!id(namespace, slot).equals(document.get("_id"))) {
+			throw corrupt(document, "_id", "'" + id(namespace, slot) + "' for its namespace and slot");
+		}
+		Object owner = document.get(OWNER);
+		if (owner != null && !(owner instanceof String)) {
+			throw corrupt(document, OWNER, "a string or null");
+		}
+		if (!(document.get(EXPIRES_AT) instanceof Date)) {
+			throw corrupt(document, EXPIRES_AT, "a date");
+		}
+		if (StoreSupport.integer(document, MAX_TIMESTAMP) == null) {
+			throw corrupt(document, MAX_TIMESTAMP, "an integer (NumberLong in mongosh)");
+		}
+		return slot;
+	}
+
+	private LeaseStoreException corrupt(Document document, String field, String expected) {
+		return new LeaseStoreException("Worker-ID document '" + document.get("_id") + "' in MongoDB collection '"
+				+ this.collection + "' is corrupt: " + field + " is " + StoreSupport.describe(document, field)
+				+ ", expected " + expected + "; repair it (deleting it forgets the slot's timestamp high-water mark)");
+	}
+
+	private RuntimeException lost(WorkerLease lease, String id) {
+		Document current = execute("read worker ID " + lease.workerId() + " of namespace '" + lease.namespace() + "'",
+				(collection) -> collection.withReadPreference(ReadPreference.primary())
+					.find(new Document("_id", id))
+					.first());
+		String where = "Worker ID " + lease.workerId() + " of namespace '" + lease.namespace()
+				+ "' in MongoDB collection '" + this.collection + "'";
+		if (current == null) {
+			return new LeaseLostException(where + " is lost: its document was deleted; stop issuing IDs under it");
+		}
+		if (lease.ownerToken().equals(current.get(OWNER))) {
+			return corrupt(current, MAX_TIMESTAMP, "an integer (NumberLong in mongosh)");
+		}
+		if (current.get(OWNER) == null) {
+			return new LeaseLostException(where + " is lost: it was released; stop issuing IDs under it");
+		}
+		return new LeaseLostException(where + " is lost: its lease expired and instance '" + current.get(INSTANCE)
+				+ "' holds it now; stop issuing IDs under it");
+	}
+
+	private long serverTime(String action) {
+		try {
+			return this.clock.currentTimeMillis();
+		}
+		catch (DataAccessException | MongoException ex) {
+			throw unreachable(action + " (reading the server's clock)", ex);
+		}
+		catch (IllegalStateException ex) {
+			throw new LeaseStoreException(ex.getMessage(), ex);
+		}
+	}
+
+	private <T extends @Nullable Object> T execute(String action, CollectionCallback<T> callback) {
+		try {
+			return this.mongo.execute(this.collection, callback);
+		}
+		catch (DataAccessException | MongoException ex) {
+			throw unreachable(action, ex);
+		}
+	}
+
+	private LeaseStoreException unreachable(String action, RuntimeException ex) {
+		return new LeaseStoreException("MongoDB lease store (collection '" + this.collection + "') could not "
+				+ action + ": " + ex.getMessage()
+				+ "; check that MongoDB is up and reachable with the configured connection", ex);
+	}
+
+	private static FindOneAndUpdateOptions beforeWithMark() {
+		// The document as it was before the update, so its maxTimestamp is the previous high-water mark.
+		return new FindOneAndUpdateOptions().returnDocument(ReturnDocument.BEFORE)
+			.projection(new Document(MAX_TIMESTAMP, 1));
+	}
+
+	private static String id(String namespace, int slot) {
+		return namespace + ":" + slot;
+	}
+
+}
