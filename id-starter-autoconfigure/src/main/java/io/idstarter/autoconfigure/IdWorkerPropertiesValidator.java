@@ -258,11 +258,12 @@ final class IdWorkerPropertiesValidator {
 
 	private static void validateSegment(Segment segment) {
 		if (segment.getStore() == null) {
-			throw invalid("segment.store", null, "must be 'jdbc', 'redis' or 'mongo'");
+			throw invalid("segment.store", null, "must be " + IdWorkerStores.names((store) -> store.segmentConfiguration() != null));
 		}
 		if (!segment.getStore().holdsSegments()) {
 			throw invalid("segment.store", segment.getStore().name().toLowerCase(java.util.Locale.ROOT),
-					"must be 'jdbc', 'redis' or 'mongo': " + segment.getStore().description()
+					"must be " + IdWorkerStores.names((store) -> store.segmentConfiguration() != null) + ": "
+							+ segment.getStore().description()
 							+ " holds worker-ID leases only");
 		}
 		double threshold = segment.getPrefetchThreshold();

@@ -96,7 +96,8 @@ public final class SegmentIdWorkerConfiguration {
 			ObjectProvider<SegmentMarks> marks, ConfigurableListableBeanFactory beanFactory) {
 		SegmentStore segmentStore = store.getIfAvailable();
 		if (segmentStore == null) {
-			throw MissingIdWorkerStoreException.diagnose(IdWorkerMode.SEGMENT, properties.getSegment().getStore(),
+			throw MissingIdWorkerStoreException.diagnose(IdWorkerMode.SEGMENT,
+					properties.getSegment().getStore().descriptor(),
 					beanFactory);
 		}
 		SegmentMarks nodeMarks = marks.getIfAvailable(SegmentMarks::inMemory);

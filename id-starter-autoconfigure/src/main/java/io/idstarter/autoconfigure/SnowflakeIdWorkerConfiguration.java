@@ -104,7 +104,7 @@ public final class SnowflakeIdWorkerConfiguration {
 		private static RuntimeException missingStore(@Nullable IdWorkerModes modes,
 				ConfigurableListableBeanFactory beanFactory) {
 			IdWorkerMode mode = (modes != null) ? modes.snowflake() : null;
-			IdWorkerStore store = (mode != null) ? mode.leaseStore() : null;
+			IdWorkerStoreDescriptor store = (mode != null) ? mode.store() : null;
 			if (mode == null || store == null) {
 				return new IllegalStateException("A Snowflake generator needs an ISequenceManager bean to lease its "
 						+ "worker ID from; none was found");
