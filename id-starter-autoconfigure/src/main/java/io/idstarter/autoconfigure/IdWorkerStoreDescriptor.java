@@ -46,9 +46,11 @@ public interface IdWorkerStoreDescriptor {
 
 	/**
 	 * Returns a class that is on the class path when the store's libraries are.
-	 * @return a fully qualified class name
+	 * @return a fully qualified class name; by default the {@link #beanType() bean type}
 	 */
-	String requiredClass();
+	default String requiredClass() {
+		return beanType();
+	}
 
 	/**
 	 * Returns the dependencies an application adds to use the store, for messages.

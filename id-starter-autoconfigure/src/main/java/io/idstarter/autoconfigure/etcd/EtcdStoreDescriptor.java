@@ -32,11 +32,6 @@ public final class EtcdStoreDescriptor implements IdWorkerStoreDescriptor {
 	}
 
 	@Override
-	public String requiredClass() {
-		return "io.etcd.jetcd.Client";
-	}
-
-	@Override
 	public String dependency() {
 		return "io.etcd:jetcd-core";
 	}

@@ -32,11 +32,6 @@ public final class HttpStoreDescriptor implements IdWorkerStoreDescriptor {
 	}
 
 	@Override
-	public String requiredClass() {
-		return "org.springframework.web.client.RestClient";
-	}
-
-	@Override
 	public String dependency() {
 		return "spring-boot-starter-restclient (or spring-web)";
 	}

@@ -31,11 +31,6 @@ public final class MongoStoreDescriptor implements IdWorkerStoreDescriptor {
 	}
 
 	@Override
-	public String requiredClass() {
-		return "org.springframework.data.mongodb.core.MongoOperations";
-	}
-
-	@Override
 	public String dependency() {
 		return "spring-boot-starter-data-mongodb";
 	}

@@ -33,11 +33,6 @@ public final class RedisStoreDescriptor implements IdWorkerStoreDescriptor {
 	}
 
 	@Override
-	public String requiredClass() {
-		return "org.springframework.data.redis.connection.RedisConnectionFactory";
-	}
-
-	@Override
 	public String dependency() {
 		return "spring-boot-starter-data-redis";
 	}

@@ -32,11 +32,6 @@ public final class ZooKeeperStoreDescriptor implements IdWorkerStoreDescriptor {
 	}
 
 	@Override
-	public String requiredClass() {
-		return "org.apache.curator.framework.CuratorFramework";
-	}
-
-	@Override
 	public String dependency() {
 		return "org.apache.curator:curator-framework";
 	}
