@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 
 import org.jspecify.annotations.Nullable;
@@ -18,7 +19,8 @@ import org.springframework.util.ClassUtils;
  */
 final class IdWorkerStores {
 
-	private static final Map<String, IdWorkerStoreDescriptor> LOADED = new java.util.concurrent.ConcurrentHashMap<>();
+	/** Descriptors by class name, each created once: a store is compared by identity. */
+	private static final Map<String, IdWorkerStoreDescriptor> LOADED = new ConcurrentHashMap<>();
 
 	private IdWorkerStores() {
 	}
