@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * constructor), and the {@link IdWorkerMode} constant of its Snowflake mode names it; a store that holds segments also
  * has a constant in {@link IdWorkerStore}, which is what {@code id-worker.segment.store} binds to. The
  * {@code @EnableIdWorker} selector, the failure analyzers, the store lists of messages and the native-image hints are
- * computed from the descriptors ({@link IdWorkerStores}).
+ * computed from the descriptors.
  *
  * @since 0.1.0
  */
