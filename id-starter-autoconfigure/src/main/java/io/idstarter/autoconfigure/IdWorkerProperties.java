@@ -17,8 +17,10 @@ import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * Settings of id-starter, under {@code id-worker}. Checked when bound: a value out of range, or values that do not
- * fit together, fail the start with the property, its value, the allowed range and where it was set.
+ * Settings every mode shares, under {@code id-worker}: the Snowflake layout, the worker-ID lease, the segments and the
+ * test switches. Checked when bound with core's rules: a value out of range, or values that do not fit together, fail
+ * the start with the property, its value, core's reason and where it was set. Each store's settings are bound by its
+ * own class ({@code id-worker.jdbc} by {@code JdbcStoreProperties}, and so on), only when the store is selected.
  *
  * @since 0.1.0
  */
