@@ -1,0 +1,59 @@
+package io.idstarter.lease;
+
+import java.util.function.Function;
+
+/**
+ * Runs one call of a lease store whose client throws checked exceptions (ZooKeeper's Curator, etcd's jetcd), so that
+ * the store's methods throw only what {@link ISequenceManager} declares: the lease exceptions pass as they are, an
+ * interrupt keeps the thread's flag and fails the call, and any other failure becomes the store's own
+ * {@link LeaseStoreException}, which names the store and what to check.
+ */
+public final class LeaseStoreCall {
+
+	private LeaseStoreCall() {
+	}
+
+	/**
+	 * Runs a call.
+	 * @param <T> what the call returns
+	 * @param action what the call does, such as "renew worker ID 3 of namespace 'orders'"
+	 * @param store the store, for the operator: "ZooKeeper host1:2181,host2:2181"
+	 * @param call the call
+	 * @param failure turns any other failure of the client into the store's exception
+	 * @return what the call returned
+	 * @throws LeaseLostException, NoFreeWorkerIdException, LeaseStoreException as the call threw them
+	 */
+	public static <T> T run(String action, String store, Body<T> call,
+			Function<Exception, LeaseStoreException> failure) {
+		try {
+			return call.run();
+		}
+		catch (LeaseLostException | LeaseStoreException | NoFreeWorkerIdException ex) {
+			throw ex;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new LeaseStoreException("interrupted while trying to " + action + " on " + store, ex);
+		}
+		catch (Exception ex) {
+			throw failure.apply(ex);
+		}
+	}
+
+	/**
+	 * A store call that may throw what its client throws.
+	 * @param <T> what it returns
+	 */
+	@FunctionalInterface
+	public interface Body<T> {
+
+		/**
+		 * Runs the call.
+		 * @return its result
+		 * @throws Exception whatever the client throws
+		 */
+		T run() throws Exception;
+
+	}
+
+}
