@@ -148,8 +148,15 @@ public class ZooKeeperLeaseStore implements ISequenceManager {
 			for (int attempt = 1; attempt <= MAX_BORROW_ATTEMPTS; attempt++) {
 				Map<Integer, List<LeafWorkerIds.Claim>> leafClaims = (this.leaf != null) ? this.leaf.read() : Map.of();
 				int preferred = preferred(request, leafClaims);
+				Set<Integer> held = ids(this.client.getChildren().forPath(base + "/holders"));
+				Set<Integer> recorded = ids(this.client.getChildren().forPath(base + "/slots"));
+				// Records are read only when the slot free for longest is wanted (no free preferred slot, no gap).
 				SlotOrder.Candidate<Integer> candidate = SlotOrder.first(SlotOrder.candidates(request, preferred,
-						usedSlots(request, base, preferred, leafClaims)));
+						usedSlots(request, base, preferred, leafClaims, held, recorded, false)));
+				if (candidate != null && candidate.used() != null && candidate.workerId() != preferred) {
+					candidate = SlotOrder.first(SlotOrder.candidates(request, preferred,
+							usedSlots(request, base, preferred, leafClaims, held, recorded, true)));
+				}
 				if (candidate == null) {
 					throw NoFreeWorkerIdException.allHeld(request, store(base), leafClaims.isEmpty() ? ""
 							: " or by Leaf (" + leafClaims.size() + " worker IDs under " + this.leaf.leaf().foreverPath()
@@ -188,11 +195,11 @@ public class ZooKeeperLeaseStore implements ISequenceManager {
 	 * node's own Leaf worker ID, silent long enough). A recorded free slot is free since its record's last write if
 	 * it was released, or about a session timeout after it if its holder's session expired. A slot only Leaf knows has
 	 * no record: it is offered only as the preferred slot, never as the slot free for longest.
+	 * @param readRecords whether to read when each recorded free slot was freed; without, they count as freed at once
 	 */
 	private List<SlotOrder.UsedSlot<Integer>> usedSlots(LeaseRequest request, String base, int preferred,
-			Map<Integer, List<LeafWorkerIds.Claim>> leafClaims) throws Exception {
-		Set<Integer> held = ids(this.client.getChildren().forPath(base + "/holders"));
-		Set<Integer> recorded = ids(this.client.getChildren().forPath(base + "/slots"));
+			Map<Integer, List<LeafWorkerIds.Claim>> leafClaims, Set<Integer> held, Set<Integer> recorded,
+			boolean readRecords) throws Exception {
 		Set<Integer> ids = new HashSet<>(held);
 		ids.addAll(recorded);
 		ids.addAll(leafClaims.keySet());
@@ -201,7 +208,7 @@ public class ZooKeeperLeaseStore implements ISequenceManager {
 			boolean free = !held.contains(id) && takeable(leafClaims.get(id)) && id <= request.maxWorkerId()
 					&& request.allows(id);
 			if (free && recorded.contains(id)) {
-				Long freeSince = freeSince(base + "/slots/" + id);
+				Long freeSince = readRecords ? freeSince(base + "/slots/" + id) : Long.valueOf(0);
 				used.add((freeSince != null) ? new SlotOrder.UsedSlot<>(id, true, freeSince, id)
 						: SlotOrder.UsedSlot.held(id, id));
 			}
