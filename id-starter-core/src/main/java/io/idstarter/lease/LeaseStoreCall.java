@@ -2,6 +2,10 @@ package io.idstarter.lease;
 
 import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * Runs one call of a lease store whose client throws checked exceptions (ZooKeeper's Curator, etcd's jetcd), so that
  * the store's methods throw only what {@link ISequenceManager} declares: the lease exceptions pass as they are, an
@@ -9,6 +13,8 @@ import java.util.function.Function;
  * {@link LeaseStoreException}, which names the store and what to check.
  */
 public final class LeaseStoreCall {
+
+	private static final Logger logger = LoggerFactory.getLogger(LeaseStoreCall.class);
 
 	private LeaseStoreCall() {
 	}
@@ -38,6 +44,29 @@ public final class LeaseStoreCall {
 		catch (Exception ex) {
 			throw failure.apply(ex);
 		}
+	}
+
+	/**
+	 * Runs a borrow's attempts until one takes a slot, for a store that reads its slots and tries one candidate per
+	 * attempt: an attempt that lost its candidate to a concurrent borrower returns {@code null}, and the next one reads
+	 * again.
+	 * @param action what the borrow does, such as "borrow a worker ID of namespace 'orders'"
+	 * @param store the store, for the operator
+	 * @param attempts how many attempts to make before giving up
+	 * @param attempt one attempt: the lease, or {@code null} if the candidate was taken meanwhile
+	 * @return the lease
+	 * @throws Exception what an attempt threw; a {@link LeaseStoreException} after {@code attempts} lost races
+	 */
+	public static WorkerLease untilTaken(String action, String store, int attempts,
+			Body<@Nullable WorkerLease> attempt) throws Exception {
+		for (int i = 1; i <= attempts; i++) {
+			WorkerLease lease = attempt.run();
+			if (lease != null) {
+				return lease;
+			}
+			logger.debug("{} on {}: the slot chosen was taken by another node meanwhile; choosing again", action, store);
+		}
+		throw LeaseStoreException.racesLost(action, store, attempts);
 	}
 
 	/**

@@ -163,21 +163,15 @@ public class EtcdLeaseStore implements ISequenceManager {
 		String action = "borrow a worker ID of namespace '" + namespace + "'";
 		return call(action, () -> {
 			String base = namespaceKey(namespace);
-			for (int attempt = 1; attempt <= MAX_BORROW_ATTEMPTS; attempt++) {
+			return LeaseStoreCall.untilTaken(action, store(base), MAX_BORROW_ATTEMPTS, () -> {
 				SlotOrder.Candidate<@Nullable KeyValue> candidate = SlotOrder
 					.first(SlotOrder.candidates(request, usedSlots(base)));
 				if (candidate == null) {
 					throw NoFreeWorkerIdException.allHeld(request, store(base));
 				}
 				SlotOrder.UsedSlot<@Nullable KeyValue> used = candidate.used();
-				WorkerLease lease = tryTake(request, base, candidate.workerId(), (used != null) ? used.read() : null);
-				if (lease != null) {
-					return lease;
-				}
-				logger.debug("worker ID {} of namespace '{}' was taken by another node meanwhile; choosing again",
-						candidate.workerId(), namespace);
-			}
-			throw LeaseStoreException.racesLost(action, store(base), MAX_BORROW_ATTEMPTS);
+				return tryTake(request, base, candidate.workerId(), (used != null) ? used.read() : null);
+			});
 		});
 	}
 

@@ -145,7 +145,7 @@ public class ZooKeeperLeaseStore implements ISequenceManager {
 			ensurePath(base + "/holders");
 			ensurePath(base + "/slots");
 			resolveUnknownTakes();
-			for (int attempt = 1; attempt <= MAX_BORROW_ATTEMPTS; attempt++) {
+			return LeaseStoreCall.untilTaken(action, store(base), MAX_BORROW_ATTEMPTS, () -> {
 				Map<Integer, List<LeafWorkerIds.Claim>> leafClaims = (this.leaf != null) ? this.leaf.read() : Map.of();
 				int preferred = preferred(request, leafClaims);
 				Set<Integer> held = ids(this.client.getChildren().forPath(base + "/holders"));
@@ -162,15 +162,9 @@ public class ZooKeeperLeaseStore implements ISequenceManager {
 							: " or by Leaf (" + leafClaims.size() + " worker IDs under " + this.leaf.leaf().foreverPath()
 									+ ")");
 				}
-				WorkerLease lease = tryTake(request, base, candidate.workerId(), leafClaims.get(candidate.workerId()),
+				return tryTake(request, base, candidate.workerId(), leafClaims.get(candidate.workerId()),
 						sessionTimeout);
-				if (lease != null) {
-					return lease;
-				}
-				logger.debug("worker ID {} of namespace '{}' was taken by another node meanwhile; choosing again",
-						candidate.workerId(), namespace);
-			}
-			throw LeaseStoreException.racesLost(action, store(base), MAX_BORROW_ATTEMPTS);
+			});
 		});
 	}
 
