@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.locks.ReentrantLock;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.idstarter.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 
@@ -45,7 +46,8 @@ public class InMemoryLeaseStore implements ISequenceManager {
 
 	private final ReentrantLock lock = new ReentrantLock();
 
-	/** Slots by namespace and worker ID; guarded by {@link #lock}. */
+	/** Slots by namespace and worker ID; each slot is read and changed only under the lock. */
+	@GuardedBy("lock")
 	private final Map<String, Map<Integer, Slot>> namespaces = new HashMap<>();
 
 	/** Whether calls succeed; {@code false} simulates an outage. */
@@ -219,6 +221,7 @@ public class InMemoryLeaseStore implements ISequenceManager {
 		}
 	}
 
+	@GuardedBy("lock")
 	private @Nullable Slot slot(String namespace, int workerId) {
 		Map<Integer, Slot> slots = this.namespaces.get(namespace);
 		return (slots != null) ? slots.get(workerId) : null;
