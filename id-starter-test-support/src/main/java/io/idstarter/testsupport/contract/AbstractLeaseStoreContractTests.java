@@ -233,6 +233,16 @@ public abstract class AbstractLeaseStoreContractTests {
 	}
 
 	@Test
+	void slotsAboveTheBorrowersLayoutAreNeitherHandedOutNorCountedAsUsed() {
+		WorkerLease wide = borrow(7, 5);
+		this.manager.release(wide, NOW + 100);
+		assertThat(IntStream.range(0, 4).map((i) -> borrow(3, -1).workerId())).as("a narrower layout's slots")
+			.containsExactly(0, 1, 2, 3);
+		assertThatExceptionOfType(NoFreeWorkerIdException.class).isThrownBy(() -> borrow(3, -1));
+		assertThat(borrow(7, -1).workerId()).as("the wider layout's gaps come before its freed slot").isEqualTo(4);
+	}
+
+	@Test
 	void excludedSlotsAreNeverHandedOutWhetherFreeOrNeverUsed() {
 		List<WorkerLease> all = new ArrayList<>();
 		for (int i = 0; i < 3; i++) {
