@@ -14,8 +14,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The order in which a store offers slots to a borrower, as {@link ISequenceManager} states it, decided in one place:
  * the preferred slot if it is free; then slots never used, lowest worker ID first; then used slots that are free, the
- * one free for longest first (ties: lowest worker ID). A slot the request excludes, or above its
- * {@code maxWorkerId} (a wider layout sharing the namespace), is never offered.
+ * one free for longest first (ties: lowest worker ID). A slot the request excludes, or outside
+ * {@code [0, maxWorkerId]} (above it: a wider layout sharing the namespace), is never offered.
  *
  * <p>A store reads the slots it has a record of into {@link UsedSlot}s (whether each is free, and since when, by the
  * store's clock), asks for the {@link #candidates} and tries them in order, one compare-and-set per candidate: a
@@ -53,7 +53,7 @@ public final class SlotOrder {
 			Collection<UsedSlot<R>> used) {
 		Map<Integer, UsedSlot<R>> byWorkerId = new HashMap<>();
 		for (UsedSlot<R> slot : used) {
-			if (slot.workerId() <= request.maxWorkerId()) {
+			if (slot.workerId() >= 0 && slot.workerId() <= request.maxWorkerId()) {
 				byWorkerId.put(slot.workerId(), slot);
 			}
 		}

@@ -36,8 +36,8 @@ class SlotOrderTests {
 	}
 
 	@Test
-	void excludedSlotsAndSlotsAboveTheLayoutAreNeverOffered() {
-		List<UsedSlot<String>> used = List.of(free(1, 1), free(3, 2), free(9, 0));
+	void excludedSlotsAndSlotsOutsideTheLayoutAreNeverOffered() {
+		List<UsedSlot<String>> used = List.of(free(1, 1), free(3, 2), free(9, 0), free(-1, 0));
 		assertThat(workerIds(SlotOrder.candidates(request(3, -1, Set.of(0, 1)), used))).containsExactly(2, 3);
 		assertThat(workerIds(SlotOrder.candidates(request(3, 2, Set.of(0, 1)), used))).containsExactly(2, 3);
 	}
