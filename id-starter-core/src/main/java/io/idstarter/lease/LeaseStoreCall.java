@@ -27,7 +27,8 @@ public final class LeaseStoreCall {
 	 * @param call the call
 	 * @param failure turns any other failure of the client into the store's exception
 	 * @return what the call returned
-	 * @throws LeaseLostException, NoFreeWorkerIdException, LeaseStoreException as the call threw them
+	 * @throws LeaseStoreException for any failure that is not already one of the lease exceptions, which pass as the
+	 * call threw them
 	 */
 	public static <T> T run(String action, String store, Body<T> call,
 			Function<Exception, LeaseStoreException> failure) {
