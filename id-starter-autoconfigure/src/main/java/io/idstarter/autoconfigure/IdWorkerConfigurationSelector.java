@@ -3,6 +3,7 @@ package io.idstarter.autoconfigure;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
@@ -14,9 +15,10 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
 
 /**
- * Selects the configurations of the modes named by {@link EnableIdWorker @EnableIdWorker}: a switch from mode to
- * class names. Store configurations are named as strings, so their optional libraries are only loaded when a mode
- * selects them and their conditions pass.
+ * Selects the configurations of the modes named by {@link EnableIdWorker @EnableIdWorker}: a Snowflake mode's lease
+ * store configuration and every segment store configuration, as their {@link IdWorkerStoreDescriptor descriptors} name
+ * them. Store configurations are named as strings, so their optional libraries are only loaded when a mode selects
+ * them and their conditions pass.
  *
  * <p>Like {@code @ImportAutoConfiguration}, the selection joins the auto-configuration group: the selected classes are
  * deferred until the application's own configuration has been read (so {@code @ConditionalOnMissingBean} sees the
@@ -34,26 +36,6 @@ class IdWorkerConfigurationSelector extends AutoConfigurationImportSelector {
 	private static final String SEGMENT = PACKAGE + "SegmentIdWorkerConfiguration";
 
 	private static final String SNOWFLAKE = PACKAGE + "SnowflakeIdWorkerConfiguration";
-
-	private static final String JDBC_SEGMENTS = PACKAGE + "jdbc.JdbcSegmentStoreConfiguration";
-
-	private static final String REDIS_SEGMENTS = PACKAGE + "redis.RedisSegmentStoreConfiguration";
-
-	private static final String MONGO_SEGMENTS = PACKAGE + "mongo.MongoSegmentStoreConfiguration";
-
-	private static final String JDBC_LEASES = PACKAGE + "jdbc.JdbcLeaseStoreConfiguration";
-
-	private static final String REDIS_LEASES = PACKAGE + "redis.RedisLeaseStoreConfiguration";
-
-	private static final String MONGO_LEASES = PACKAGE + "mongo.MongoLeaseStoreConfiguration";
-
-	private static final String HTTP_SEGMENTS = PACKAGE + "http.HttpSegmentStoreConfiguration";
-
-	private static final String HTTP_LEASES = PACKAGE + "http.HttpLeaseStoreConfiguration";
-
-	private static final String ZOOKEEPER_LEASES = PACKAGE + "zookeeper.ZooKeeperLeaseStoreConfiguration";
-
-	private static final String ETCD_LEASES = PACKAGE + "etcd.EtcdLeaseStoreConfiguration";
 
 	private static final String IN_MEMORY_STORES = PACKAGE + "InMemoryStoresConfiguration";
 
@@ -92,15 +74,18 @@ class IdWorkerConfigurationSelector extends AutoConfigurationImportSelector {
 			return imports;
 		}
 		for (IdWorkerMode mode : IdWorkerModes.of(metadata).modes()) {
-			imports.addAll(switch (mode) {
-				case SEGMENT -> List.of(SEGMENT, JDBC_SEGMENTS, REDIS_SEGMENTS, MONGO_SEGMENTS, HTTP_SEGMENTS);
-				case DB -> List.of(SNOWFLAKE, JDBC_LEASES);
-				case REDIS -> List.of(SNOWFLAKE, REDIS_LEASES);
-				case MONGO -> List.of(SNOWFLAKE, MONGO_LEASES);
-				case ZOOKEEPER -> List.of(SNOWFLAKE, ZOOKEEPER_LEASES);
-				case ETCD -> List.of(SNOWFLAKE, ETCD_LEASES);
-				case HTTP -> List.of(SNOWFLAKE, HTTP_LEASES);
-			});
+			IdWorkerStoreDescriptor leaseStore = mode.store();
+			if (leaseStore == null) {
+				imports.add(SEGMENT);
+				for (IdWorkerStoreDescriptor store : IdWorkerStores.segmentStores()) {
+					imports.add(store.segmentConfiguration());
+				}
+			}
+			else {
+				imports.add(SNOWFLAKE);
+				imports.add(Objects.requireNonNull(leaseStore.leaseConfiguration(),
+						() -> "the store of mode " + mode + " (" + leaseStore.name() + ") names no lease configuration"));
+			}
 		}
 		return imports;
 	}

@@ -7,7 +7,9 @@ import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How an application gets its IDs; chosen with {@link EnableIdWorker#mode()}.
+ * How an application gets its IDs; chosen with {@link EnableIdWorker#mode()}. Each Snowflake mode names the
+ * {@link IdWorkerStoreDescriptor} of the store it leases worker IDs from, by class name: a new store is one constant
+ * here, and everything else about it lives in its own packages.
  *
  * @since 0.1.0
  */
@@ -22,37 +24,38 @@ public enum IdWorkerMode {
 	/**
 	 * Snowflake IDs with the worker ID leased from the relational database.
 	 */
-	DB(IdWorkerStore.JDBC),
+	DB("io.idstarter.autoconfigure.jdbc.JdbcStoreDescriptor"),
 
 	/**
 	 * Snowflake IDs with the worker ID leased from Redis.
 	 */
-	REDIS(IdWorkerStore.REDIS),
+	REDIS("io.idstarter.autoconfigure.redis.RedisStoreDescriptor"),
 
 	/**
 	 * Snowflake IDs with the worker ID leased from MongoDB.
 	 */
-	MONGO(IdWorkerStore.MONGO),
+	MONGO("io.idstarter.autoconfigure.mongo.MongoStoreDescriptor"),
 
 	/**
 	 * Snowflake IDs with the worker ID held by a ZooKeeper session (ephemeral node), through Apache Curator.
 	 */
-	ZOOKEEPER(IdWorkerStore.ZOOKEEPER),
+	ZOOKEEPER("io.idstarter.autoconfigure.zookeeper.ZooKeeperStoreDescriptor"),
 
 	/**
 	 * Snowflake IDs with the worker ID held by an etcd lease, through jetcd.
 	 */
-	ETCD(IdWorkerStore.ETCD),
+	ETCD("io.idstarter.autoconfigure.etcd.EtcdStoreDescriptor"),
 
 	/**
 	 * Snowflake IDs with the worker ID leased from the ID servers over HTTP ({@code id-worker.http.*}).
 	 */
-	HTTP(IdWorkerStore.HTTP);
+	HTTP("io.idstarter.autoconfigure.http.HttpStoreDescriptor");
 
-	private final @Nullable IdWorkerStore leaseStore;
+	/** Class name of the lease store's descriptor; {@code null} for {@link #SEGMENT}, whose store is a property. */
+	private final @Nullable String storeDescriptor;
 
-	IdWorkerMode(@Nullable IdWorkerStore leaseStore) {
-		this.leaseStore = leaseStore;
+	IdWorkerMode(@Nullable String storeDescriptor) {
+		this.storeDescriptor = storeDescriptor;
 	}
 
 	/**
@@ -60,7 +63,7 @@ public enum IdWorkerMode {
 	 * @return {@code true} for every mode but {@link #SEGMENT}
 	 */
 	public boolean isSnowflake() {
-		return this.leaseStore != null;
+		return this.storeDescriptor != null;
 	}
 
 	/**
@@ -79,10 +82,21 @@ public enum IdWorkerMode {
 
 	/**
 	 * Returns the store the worker ID is leased from.
-	 * @return the store, or {@code null} for {@link #SEGMENT}
+	 * @return the store's descriptor, or {@code null} for {@link #SEGMENT}
 	 */
+	public @Nullable IdWorkerStoreDescriptor store() {
+		return (this.storeDescriptor != null) ? IdWorkerStores.load(this.storeDescriptor) : null;
+	}
+
+	/**
+	 * Returns the store the worker ID is leased from, as an {@link IdWorkerStore} constant.
+	 * @return the store, or {@code null} for {@link #SEGMENT} and for a store that has no constant there
+	 * @deprecated since 0.1.0 for removal; use {@link #store()}, which every store has
+	 */
+	@Deprecated(since = "0.1.0", forRemoval = true)
 	public @Nullable IdWorkerStore leaseStore() {
-		return this.leaseStore;
+		IdWorkerStoreDescriptor store = store();
+		return (store != null) ? IdWorkerStore.of(store) : null;
 	}
 
 }

@@ -9,14 +9,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.idstarter.lease.LeaseSettings;
+import io.idstarter.snowflake.SnowflakeLayout;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * Settings of id-starter, under {@code id-worker}. Checked when bound: a value out of range, or values that do not
- * fit together, fail the start with the property, its value, the allowed range and where it was set.
+ * Settings every mode shares, under {@code id-worker}: the Snowflake layout, the worker-ID lease, the segments and the
+ * test switches. Checked when bound with core's rules: a value out of range, or values that do not fit together, fail
+ * the start with the property, its value, core's reason and where it was set. Each store's settings are bound by its
+ * own class ({@code id-worker.jdbc} by {@code JdbcStoreProperties}, and so on), only when the store is selected.
  *
  * @since 0.1.0
  */
@@ -28,18 +32,6 @@ public class IdWorkerProperties implements InitializingBean {
 	private final Lease lease = new Lease();
 
 	private final Segment segment = new Segment();
-
-	private final Jdbc jdbc = new Jdbc();
-
-	private final Redis redis = new Redis();
-
-	private final Mongo mongo = new Mongo();
-
-	private final Http http = new Http();
-
-	private final ZooKeeper zookeeper = new ZooKeeper();
-
-	private final Etcd etcd = new Etcd();
 
 	private final Testing testing = new Testing();
 
@@ -53,30 +45,6 @@ public class IdWorkerProperties implements InitializingBean {
 
 	public Segment getSegment() {
 		return this.segment;
-	}
-
-	public Jdbc getJdbc() {
-		return this.jdbc;
-	}
-
-	public Redis getRedis() {
-		return this.redis;
-	}
-
-	public Mongo getMongo() {
-		return this.mongo;
-	}
-
-	public Http getHttp() {
-		return this.http;
-	}
-
-	public ZooKeeper getZookeeper() {
-		return this.zookeeper;
-	}
-
-	public Etcd getEtcd() {
-		return this.etcd;
 	}
 
 	public Testing getTesting() {
@@ -227,6 +195,24 @@ public class IdWorkerProperties implements InitializingBean {
 
 		public ClockBackwards getClockBackwards() {
 			return this.clockBackwards;
+		}
+
+		/**
+		 * Returns the layout these settings describe, without a preset: a JavaScript-safe layout whose widths were
+		 * left at their 63-bit defaults takes core's default JavaScript-safe widths.
+		 * @return the layout
+		 * @throws io.idstarter.InvalidSettingException naming the setting core refuses
+		 */
+		SnowflakeLayout layout() {
+			if (!this.javascriptSafe) {
+				return SnowflakeLayout.of(this.epoch, this.timestampBits, this.workerIdBits, this.sequenceBits);
+			}
+			Snowflake defaults = new Snowflake();
+			boolean widthsLeftAtDefaults = this.timestampBits == defaults.timestampBits
+					&& this.workerIdBits == defaults.workerIdBits && this.sequenceBits == defaults.sequenceBits;
+			return widthsLeftAtDefaults ? SnowflakeLayout.javaScriptSafe(this.epoch)
+					: SnowflakeLayout.javaScriptSafe(this.epoch, this.timestampBits, this.workerIdBits,
+							this.sequenceBits);
 		}
 
 	}
@@ -396,6 +382,27 @@ public class IdWorkerProperties implements InitializingBean {
 
 		public void setCacheFile(@Nullable Path cacheFile) {
 			this.cacheFile = cacheFile;
+		}
+
+		/**
+		 * Returns core's lease settings for these properties, but for the namespace when it is not set and the cache
+		 * file, which the application's environment decides.
+		 * @return a builder that checks each value as it is set
+		 * @throws io.idstarter.InvalidSettingException naming the setting core refuses
+		 */
+		LeaseSettings.Builder settings() {
+			LeaseSettings.Builder settings = LeaseSettings.builder()
+				.ttl(this.ttl)
+				.heartbeat(this.heartbeat)
+				.safetyMargin(this.safetyMargin)
+				.maxClockSkew(this.maxClockSkew.isZero() ? null : this.maxClockSkew);
+			if (this.namespace != null) {
+				settings.namespace(this.namespace);
+			}
+			if (this.maxStartupWait != null) {
+				settings.maxStartupWait(this.maxStartupWait);
+			}
+			return settings;
 		}
 
 	}
@@ -657,586 +664,15 @@ public class IdWorkerProperties implements InitializingBean {
 			this.maxStep = maxStep;
 		}
 
-	}
-
-	/**
-	 * Relational database store settings.
-	 */
-	public static class Jdbc {
-
 		/**
-		 * Table of segment keys, in Leaf's leaf_alloc layout.
+		 * Returns core's dynamic step for these properties; a disabled one keeps the step stored for each key (a
+		 * largest step of 1 never grows past it).
+		 * @return the dynamic step
+		 * @throws io.idstarter.InvalidSettingException naming the setting core refuses
 		 */
-		private String segmentTable = "leaf_alloc";
-
-		/**
-		 * Table of worker-ID leases.
-		 */
-		private String leaseTable = "id_worker_lease";
-
-		public String getSegmentTable() {
-			return this.segmentTable;
-		}
-
-		public void setSegmentTable(String segmentTable) {
-			this.segmentTable = segmentTable;
-		}
-
-		public String getLeaseTable() {
-			return this.leaseTable;
-		}
-
-		public void setLeaseTable(String leaseTable) {
-			this.leaseTable = leaseTable;
-		}
-
-	}
-
-	/**
-	 * Redis store settings.
-	 */
-	public static class Redis {
-
-		/**
-		 * Prefix of every Redis key the stores write.
-		 */
-		private String keyPrefix = "id-starter:";
-
-		/**
-		 * Whether to accept a Redis that keeps no append-only file (only RDB snapshots, or nothing). Unsafe: a
-		 * restart of such a Redis loses worker-ID leases and segment marks, and IDs may then repeat.
-		 */
-		private boolean allowVolatile;
-
-		private final Wait wait = new Wait();
-
-		public String getKeyPrefix() {
-			return this.keyPrefix;
-		}
-
-		public void setKeyPrefix(String keyPrefix) {
-			this.keyPrefix = keyPrefix;
-		}
-
-		public boolean isAllowVolatile() {
-			return this.allowVolatile;
-		}
-
-		public void setAllowVolatile(boolean allowVolatile) {
-			this.allowVolatile = allowVolatile;
-		}
-
-		public Wait getWait() {
-			return this.wait;
-		}
-
-		/**
-		 * Replica acknowledgement of each lease and segment write (Redis WAIT).
-		 */
-		public static class Wait {
-
-			/**
-			 * Replicas that must acknowledge each lease and segment write before it counts; 0 for none. A write
-			 * acknowledged by fewer within the timeout fails as a store failure. Set it when Redis may fail over to
-			 * a replica (Sentinel, a managed service).
-			 */
-			private int replicas;
-
-			/**
-			 * How long a write waits for the replicas' acknowledgements. Keep it below the client's command timeout
-			 * and well below the lease heartbeat.
-			 */
-			private Duration timeout = Duration.ofSeconds(1);
-
-			public int getReplicas() {
-				return this.replicas;
-			}
-
-			public void setReplicas(int replicas) {
-				this.replicas = replicas;
-			}
-
-			public Duration getTimeout() {
-				return this.timeout;
-			}
-
-			public void setTimeout(Duration timeout) {
-				this.timeout = timeout;
-			}
-
-		}
-
-	}
-
-	/**
-	 * MongoDB store settings.
-	 */
-	public static class Mongo {
-
-		/**
-		 * Collection of segment keys.
-		 */
-		private String segmentCollection = "id_segments";
-
-		/**
-		 * Collection of worker-ID leases.
-		 */
-		private String leaseCollection = "id_worker_leases";
-
-		/**
-		 * Collection of the sequences that fill @SequenceId fields.
-		 */
-		private String sequenceCollection = "id_sequences";
-
-		public String getSegmentCollection() {
-			return this.segmentCollection;
-		}
-
-		public void setSegmentCollection(String segmentCollection) {
-			this.segmentCollection = segmentCollection;
-		}
-
-		public String getLeaseCollection() {
-			return this.leaseCollection;
-		}
-
-		public void setLeaseCollection(String leaseCollection) {
-			this.leaseCollection = leaseCollection;
-		}
-
-		public String getSequenceCollection() {
-			return this.sequenceCollection;
-		}
-
-		public void setSequenceCollection(String sequenceCollection) {
-			this.sequenceCollection = sequenceCollection;
-		}
-
-	}
-
-	/**
-	 * Client mode: segment ranges and worker IDs taken from ID servers over HTTP (id-worker.segment.store=http,
-	 * IdWorkerMode.HTTP).
-	 */
-	public static class Http {
-
-		/**
-		 * Base URLs of the ID servers, which share one store. Each instance starts on a random one and moves to the
-		 * next when a call fails.
-		 */
-		private List<URI> servers = new ArrayList<>();
-
-		/**
-		 * Connect timeout of a call to an ID server.
-		 */
-		private Duration connectTimeout = Duration.ofSeconds(1);
-
-		/**
-		 * Read timeout of a call to an ID server; a server that does not answer within it counts as failed and the
-		 * call moves to the next server.
-		 */
-		private Duration readTimeout = Duration.ofSeconds(3);
-
-		/**
-		 * Whether each instance starts on a server picked at random, spreading a fleet's calls over the servers;
-		 * when false, every instance starts on the first listed and moves on only when it fails (a primary with
-		 * stand-bys).
-		 */
-		private boolean spreadLoad = true;
-
-		/**
-		 * Bearer token of this client, as configured in the servers' id-server.clients.
-		 */
-		private @Nullable String token;
-
-		/**
-		 * HTTP Basic user name of this client (its name in the servers' id-server.clients); used with the password
-		 * when no token is set.
-		 */
-		private @Nullable String username;
-
-		/**
-		 * HTTP Basic password of this client.
-		 */
-		private @Nullable String password;
-
-		private final Retry retry = new Retry();
-
-		public List<URI> getServers() {
-			return this.servers;
-		}
-
-		public void setServers(List<URI> servers) {
-			this.servers = servers;
-		}
-
-		public Duration getConnectTimeout() {
-			return this.connectTimeout;
-		}
-
-		public void setConnectTimeout(Duration connectTimeout) {
-			this.connectTimeout = connectTimeout;
-		}
-
-		public Duration getReadTimeout() {
-			return this.readTimeout;
-		}
-
-		public boolean isSpreadLoad() {
-			return this.spreadLoad;
-		}
-
-		public void setSpreadLoad(boolean spreadLoad) {
-			this.spreadLoad = spreadLoad;
-		}
-
-		public void setReadTimeout(Duration readTimeout) {
-			this.readTimeout = readTimeout;
-		}
-
-		public @Nullable String getToken() {
-			return this.token;
-		}
-
-		public void setToken(@Nullable String token) {
-			this.token = token;
-		}
-
-		public @Nullable String getUsername() {
-			return this.username;
-		}
-
-		public void setUsername(@Nullable String username) {
-			this.username = username;
-		}
-
-		public @Nullable String getPassword() {
-			return this.password;
-		}
-
-		public void setPassword(@Nullable String password) {
-			this.password = password;
-		}
-
-		public Retry getRetry() {
-			return this.retry;
-		}
-
-		/**
-		 * Retries of a call to the ID servers.
-		 */
-		public static class Retry {
-
-			/**
-			 * Attempts per call in all, over the servers in turn.
-			 */
-			private int maxAttempts = 4;
-
-			/**
-			 * Wait before going round the servers a second time; doubled each further round, with random jitter.
-			 */
-			private Duration initialBackoff = Duration.ofMillis(100);
-
-			/**
-			 * Longest wait between rounds.
-			 */
-			private Duration maxBackoff = Duration.ofSeconds(2);
-
-			public int getMaxAttempts() {
-				return this.maxAttempts;
-			}
-
-			public void setMaxAttempts(int maxAttempts) {
-				this.maxAttempts = maxAttempts;
-			}
-
-			public Duration getInitialBackoff() {
-				return this.initialBackoff;
-			}
-
-			public void setInitialBackoff(Duration initialBackoff) {
-				this.initialBackoff = initialBackoff;
-			}
-
-			public Duration getMaxBackoff() {
-				return this.maxBackoff;
-			}
-
-			public void setMaxBackoff(Duration maxBackoff) {
-				this.maxBackoff = maxBackoff;
-			}
-
-		}
-
-	}
-
-	/**
-	 * ZooKeeper lease store settings ({@code @EnableIdWorker(mode = ZOOKEEPER)}); the client is built from them unless
-	 * the application defines a {@code CuratorFramework} bean.
-	 */
-	public static class ZooKeeper {
-
-		/**
-		 * Connect string of the ensemble, host:port pairs separated by commas, optionally followed by a chroot path.
-		 */
-		private @Nullable String connectString;
-
-		/**
-		 * Path under which the worker-ID slots of every lease namespace are kept.
-		 */
-		private String rootPath = "/id-starter/worker-ids";
-
-		/**
-		 * Curator namespace (a path prefix without the leading slash) applied to every path of the client built
-		 * from these settings.
-		 */
-		private @Nullable String namespace;
-
-		/**
-		 * Session timeout to ask the ensemble for; the servers bound it by their minSessionTimeout and
-		 * maxSessionTimeout. Must be at least id-worker.lease.ttl, which it defaults to: a node that loses its session
-		 * then has stopped issuing before its worker ID can be taken.
-		 */
-		private @Nullable Duration sessionTimeout;
-
-		/**
-		 * How long to wait for a connection to the ensemble, at start and per attempt.
-		 */
-		private Duration connectionTimeout = Duration.ofSeconds(15);
-
-		/**
-		 * Digest credentials, "user:password". When set, the client authenticates with them and the nodes it
-		 * creates are readable and writable only by that user (ZooKeeper's CREATOR_ALL_ACL).
-		 */
-		private @Nullable String authDigest;
-
-		/**
-		 * Leaf's leaf.name, when a Leaf Snowflake deployment shares the ensemble: every worker ID under
-		 * /snowflake/{leaf-name}/forever is then treated as held by Leaf.
-		 */
-		private @Nullable String leafName;
-
-		/**
-		 * This node's ip:port as Leaf recorded it under /snowflake/{leaf-name}/forever when Leaf ran here; the node
-		 * then takes over that worker ID above Leaf's last reported timestamp.
-		 */
-		private @Nullable String leafAddress;
-
-		public @Nullable String getConnectString() {
-			return this.connectString;
-		}
-
-		public void setConnectString(@Nullable String connectString) {
-			this.connectString = connectString;
-		}
-
-		public String getRootPath() {
-			return this.rootPath;
-		}
-
-		public void setRootPath(String rootPath) {
-			this.rootPath = rootPath;
-		}
-
-		public @Nullable String getNamespace() {
-			return this.namespace;
-		}
-
-		public void setNamespace(@Nullable String namespace) {
-			this.namespace = namespace;
-		}
-
-		public @Nullable Duration getSessionTimeout() {
-			return this.sessionTimeout;
-		}
-
-		public void setSessionTimeout(@Nullable Duration sessionTimeout) {
-			this.sessionTimeout = sessionTimeout;
-		}
-
-		public Duration getConnectionTimeout() {
-			return this.connectionTimeout;
-		}
-
-		public void setConnectionTimeout(Duration connectionTimeout) {
-			this.connectionTimeout = connectionTimeout;
-		}
-
-		public @Nullable String getAuthDigest() {
-			return this.authDigest;
-		}
-
-		public void setAuthDigest(@Nullable String authDigest) {
-			this.authDigest = authDigest;
-		}
-
-		public @Nullable String getLeafName() {
-			return this.leafName;
-		}
-
-		public void setLeafName(@Nullable String leafName) {
-			this.leafName = leafName;
-		}
-
-		public @Nullable String getLeafAddress() {
-			return this.leafAddress;
-		}
-
-		public void setLeafAddress(@Nullable String leafAddress) {
-			this.leafAddress = leafAddress;
-		}
-
-	}
-
-	/**
-	 * etcd lease store settings ({@code @EnableIdWorker(mode = ETCD)}); the client is built from them unless the
-	 * application defines a jetcd {@code Client} bean. The etcd lease lasts id-worker.lease.ttl, rounded up to whole
-	 * seconds.
-	 */
-	public static class Etcd {
-
-		/**
-		 * Client endpoints of the cluster, such as http://10.0.0.1:2379 (https:// for TLS).
-		 */
-		private java.util.List<String> endpoints = new java.util.ArrayList<>();
-
-		/**
-		 * Prefix of every key the lease store writes.
-		 */
-		private String prefix = "/id-starter/worker-ids/";
-
-		/**
-		 * User for etcd's authentication, if enabled.
-		 */
-		private @Nullable String user;
-
-		/**
-		 * Password of the user.
-		 */
-		private @Nullable String password;
-
-		/**
-		 * Longest time one call to etcd may take before it counts as failed.
-		 */
-		private Duration callTimeout = Duration.ofSeconds(5);
-
-		/**
-		 * How long to wait for a first answer from the cluster at start.
-		 */
-		private Duration connectTimeout = Duration.ofSeconds(10);
-
-		private final Tls tls = new Tls();
-
-		public java.util.List<String> getEndpoints() {
-			return this.endpoints;
-		}
-
-		public void setEndpoints(java.util.List<String> endpoints) {
-			this.endpoints = endpoints;
-		}
-
-		public String getPrefix() {
-			return this.prefix;
-		}
-
-		public void setPrefix(String prefix) {
-			this.prefix = prefix;
-		}
-
-		public @Nullable String getUser() {
-			return this.user;
-		}
-
-		public void setUser(@Nullable String user) {
-			this.user = user;
-		}
-
-		public @Nullable String getPassword() {
-			return this.password;
-		}
-
-		public void setPassword(@Nullable String password) {
-			this.password = password;
-		}
-
-		public Duration getCallTimeout() {
-			return this.callTimeout;
-		}
-
-		public void setCallTimeout(Duration callTimeout) {
-			this.callTimeout = callTimeout;
-		}
-
-		public Duration getConnectTimeout() {
-			return this.connectTimeout;
-		}
-
-		public void setConnectTimeout(Duration connectTimeout) {
-			this.connectTimeout = connectTimeout;
-		}
-
-		public Tls getTls() {
-			return this.tls;
-		}
-
-	}
-
-	/**
-	 * TLS files handed to jetcd's SSL context as they are (PEM).
-	 */
-	public static class Tls {
-
-		/**
-		 * CA certificate(s) to trust, PEM; when set, the client connects with TLS.
-		 */
-		private @Nullable Path trustCertificates;
-
-		/**
-		 * Client certificate chain, PEM, for mutual TLS.
-		 */
-		private @Nullable Path keyCertificateChain;
-
-		/**
-		 * Client private key, PKCS#8 PEM, for mutual TLS.
-		 */
-		private @Nullable Path key;
-
-		/**
-		 * Authority (server name) to verify the servers' certificates against, when it differs from the endpoints'
-		 * host names.
-		 */
-		private @Nullable String authority;
-
-		public @Nullable Path getTrustCertificates() {
-			return this.trustCertificates;
-		}
-
-		public void setTrustCertificates(@Nullable Path trustCertificates) {
-			this.trustCertificates = trustCertificates;
-		}
-
-		public @Nullable Path getKeyCertificateChain() {
-			return this.keyCertificateChain;
-		}
-
-		public void setKeyCertificateChain(@Nullable Path keyCertificateChain) {
-			this.keyCertificateChain = keyCertificateChain;
-		}
-
-		public @Nullable Path getKey() {
-			return this.key;
-		}
-
-		public void setKey(@Nullable Path key) {
-			this.key = key;
-		}
-
-		public @Nullable String getAuthority() {
-			return this.authority;
-		}
-
-		public void setAuthority(@Nullable String authority) {
-			this.authority = authority;
+		io.idstarter.segment.DynamicStep toDynamicStep() {
+			return new io.idstarter.segment.DynamicStep(this.expandBelow, this.shrinkAbove,
+					this.enabled ? this.maxStep : 1);
 		}
 
 	}

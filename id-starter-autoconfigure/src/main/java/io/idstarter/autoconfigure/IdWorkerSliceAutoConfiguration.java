@@ -86,7 +86,7 @@ public final class IdWorkerSliceAutoConfiguration {
 			return modes.modes()
 				.stream()
 				.allMatch((mode) -> (mode == IdWorkerMode.SEGMENT) ? "jdbc".equalsIgnoreCase(segmentStore)
-						: mode.leaseStore() == IdWorkerStore.JDBC);
+						: mode.store() == IdWorkerStore.JDBC.descriptor());
 		}
 
 	}

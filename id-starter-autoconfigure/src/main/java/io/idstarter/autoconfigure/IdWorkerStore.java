@@ -1,7 +1,13 @@
 package io.idstarter.autoconfigure;
 
+import java.util.Locale;
+
+import org.jspecify.annotations.Nullable;
+
 /**
- * Where worker-ID leases and segments are kept; each store works through a bean the application already has.
+ * The stores {@code id-worker.segment.store} can name, and the lease stores of the first Snowflake modes. Each
+ * constant names its store's {@link IdWorkerStoreDescriptor}, which says everything else about it. A store that holds
+ * worker-ID leases only needs no constant here: its {@link IdWorkerMode} constant names its descriptor.
  *
  * @since 0.1.0
  */
@@ -10,62 +16,50 @@ public enum IdWorkerStore {
 	/**
 	 * Relational database (MySQL/MariaDB, PostgreSQL, H2) through the application's {@code DataSource}.
 	 */
-	JDBC("the relational database", "javax.sql.DataSource", "org.springframework.boot.jdbc.EmbeddedDatabaseConnection",
-			"spring-boot-starter-jdbc (or spring-boot-starter-data-jpa) and a JDBC driver", "spring.datasource.url"),
+	JDBC("jdbc.JdbcStoreDescriptor"),
 
 	/**
 	 * Redis through the application's {@code RedisConnectionFactory}.
 	 */
-	REDIS("Redis", "org.springframework.data.redis.connection.RedisConnectionFactory",
-			"org.springframework.data.redis.connection.RedisConnectionFactory", "spring-boot-starter-data-redis",
-			"spring.data.redis.host or spring.data.redis.url"),
+	REDIS("redis.RedisStoreDescriptor"),
 
 	/**
 	 * MongoDB through the application's {@code MongoOperations} (a {@code MongoTemplate}).
 	 */
-	MONGO("MongoDB", "org.springframework.data.mongodb.core.MongoOperations",
-			"org.springframework.data.mongodb.core.MongoOperations", "spring-boot-starter-data-mongodb",
-			"spring.mongodb.uri"),
+	MONGO("mongo.MongoStoreDescriptor"),
 
 	/**
 	 * The ID servers (id-starter-sample's fleet API) over HTTP, through Spring's {@code RestClient}; the servers keep
 	 * the segments and leases in their own shared store.
 	 */
-	HTTP("the ID servers over HTTP", "org.springframework.web.client.RestClient",
-			"org.springframework.web.client.RestClient", "spring-boot-starter-restclient (or spring-web)",
-			"id-worker.http.servers"),
+	HTTP("http.HttpStoreDescriptor"),
 
 	/**
-	 * A ZooKeeper ensemble through the application's Curator {@code CuratorFramework}, or one built from
-	 * {@code id-worker.zookeeper.*}; worker-ID leases only.
+	 * A ZooKeeper ensemble; worker-ID leases only.
+	 * @deprecated since 0.1.0 for removal; a lease-only store is named by its mode, {@link IdWorkerMode#ZOOKEEPER}
 	 */
-	ZOOKEEPER("ZooKeeper", "org.apache.curator.framework.CuratorFramework",
-			"org.apache.curator.framework.CuratorFramework", "org.apache.curator:curator-framework",
-			"id-worker.zookeeper.connect-string"),
+	@Deprecated(since = "0.1.0", forRemoval = true)
+	ZOOKEEPER("zookeeper.ZooKeeperStoreDescriptor"),
 
 	/**
-	 * An etcd cluster through the application's jetcd {@code Client}, or one built from {@code id-worker.etcd.*};
-	 * worker-ID leases only.
+	 * An etcd cluster; worker-ID leases only.
+	 * @deprecated since 0.1.0 for removal; a lease-only store is named by its mode, {@link IdWorkerMode#ETCD}
 	 */
-	ETCD("etcd", "io.etcd.jetcd.Client", "io.etcd.jetcd.Client", "io.etcd:jetcd-core", "id-worker.etcd.endpoints");
+	@Deprecated(since = "0.1.0", forRemoval = true)
+	ETCD("etcd.EtcdStoreDescriptor");
 
-	private final String description;
+	private final String descriptor;
 
-	private final String beanType;
+	IdWorkerStore(String descriptor) {
+		this.descriptor = "io.idstarter.autoconfigure." + descriptor;
+	}
 
-	private final String requiredClass;
-
-	private final String dependency;
-
-	private final String connectionProperty;
-
-	IdWorkerStore(String description, String beanType, String requiredClass, String dependency,
-			String connectionProperty) {
-		this.description = description;
-		this.beanType = beanType;
-		this.requiredClass = requiredClass;
-		this.dependency = dependency;
-		this.connectionProperty = connectionProperty;
+	/**
+	 * Returns what id-starter knows about the store.
+	 * @return the store's descriptor
+	 */
+	public IdWorkerStoreDescriptor descriptor() {
+		return IdWorkerStores.load(this.descriptor);
 	}
 
 	/**
@@ -73,7 +67,7 @@ public enum IdWorkerStore {
 	 * @return a short description
 	 */
 	public String description() {
-		return this.description;
+		return descriptor().description();
 	}
 
 	/**
@@ -81,7 +75,7 @@ public enum IdWorkerStore {
 	 * @return {@code false} for the coordination services, which hold worker-ID leases only
 	 */
 	public boolean holdsSegments() {
-		return this != ZOOKEEPER && this != ETCD;
+		return descriptor().segmentConfiguration() != null;
 	}
 
 	/**
@@ -89,41 +83,21 @@ public enum IdWorkerStore {
 	 * @return a fully qualified class name
 	 */
 	public String beanType() {
-		return this.beanType;
+		return descriptor().beanType();
 	}
 
 	/**
-	 * Returns a class that is on the class path when the store's libraries are.
-	 * @return a fully qualified class name
+	 * Returns the constant of a store.
+	 * @param store the store's descriptor
+	 * @return the constant named like the store, or {@code null} when the store has none
 	 */
-	String requiredClass() {
-		return this.requiredClass;
-	}
-
-	/**
-	 * Returns the dependencies an application adds to use the store. Spring Boot manages the versions of the
-	 * starters; the clients Spring Boot does not manage come with the version id-starter-bom manages.
-	 * @return the artifact names, for messages
-	 */
-	String dependency() {
-		return switch (this) {
-			case ZOOKEEPER -> managedByOurBom(BuiltVersions.get("curator.version"));
-			case ETCD -> managedByOurBom(BuiltVersions.get("jetcd.version"));
-			default -> this.dependency;
-		};
-	}
-
-	private String managedByOurBom(String version) {
-		return this.dependency + ":" + version + " (the version id-starter was tested with; importing"
-				+ " io.idstarter:id-starter-bom manages it)";
-	}
-
-	/**
-	 * Returns the property that points Spring Boot at the server.
-	 * @return a property name, for messages
-	 */
-	String connectionProperty() {
-		return this.connectionProperty;
+	static @Nullable IdWorkerStore of(IdWorkerStoreDescriptor store) {
+		for (IdWorkerStore constant : values()) {
+			if (constant.name().toLowerCase(Locale.ROOT).equals(store.name())) {
+				return constant;
+			}
+		}
+		return null;
 	}
 
 }

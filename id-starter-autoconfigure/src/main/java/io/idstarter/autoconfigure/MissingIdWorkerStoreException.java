@@ -2,10 +2,10 @@ package io.idstarter.autoconfigure;
 
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 
 import io.idstarter.lease.ISequenceManager;
 import io.idstarter.segment.SegmentStore;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactoryUtils;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -26,13 +26,13 @@ public class MissingIdWorkerStoreException extends RuntimeException {
 
 	private final IdWorkerMode mode;
 
-	private final IdWorkerStore store;
+	private final IdWorkerStoreDescriptor store;
 
 	private final Problem problem;
 
 	private final List<String> candidates;
 
-	MissingIdWorkerStoreException(IdWorkerMode mode, IdWorkerStore store, Problem problem, List<String> candidates) {
+	MissingIdWorkerStoreException(IdWorkerMode mode, IdWorkerStoreDescriptor store, Problem problem, List<String> candidates) {
 		super(describe(mode, store, problem, candidates));
 		this.mode = mode;
 		this.store = store;
@@ -47,7 +47,7 @@ public class MissingIdWorkerStoreException extends RuntimeException {
 	 * @param beanFactory the application's beans
 	 * @return the exception to throw
 	 */
-	static MissingIdWorkerStoreException diagnose(IdWorkerMode mode, IdWorkerStore store,
+	static MissingIdWorkerStoreException diagnose(IdWorkerMode mode, IdWorkerStoreDescriptor store,
 			ConfigurableListableBeanFactory beanFactory) {
 		ClassLoader classLoader = beanFactory.getBeanClassLoader();
 		return diagnose(mode, store, beanFactory,
@@ -62,7 +62,7 @@ public class MissingIdWorkerStoreException extends RuntimeException {
 	 * @param classLoader the application's class loader
 	 * @return the exception to throw
 	 */
-	static MissingIdWorkerStoreException diagnose(IdWorkerMode mode, IdWorkerStore store,
+	static MissingIdWorkerStoreException diagnose(IdWorkerMode mode, IdWorkerStoreDescriptor store,
 			ListableBeanFactory beanFactory, ClassLoader classLoader) {
 		if (!ClassUtils.isPresent(store.requiredClass(), classLoader)
 				|| !ClassUtils.isPresent(store.beanType(), classLoader)) {
@@ -75,10 +75,10 @@ public class MissingIdWorkerStoreException extends RuntimeException {
 				candidates.isEmpty() ? Problem.BEAN_MISSING : Problem.BEAN_NOT_UNIQUE, candidates);
 	}
 
-	private static String describe(IdWorkerMode mode, IdWorkerStore store, Problem problem, List<String> candidates) {
+	private static String describe(IdWorkerMode mode, IdWorkerStoreDescriptor store, Problem problem, List<String> candidates) {
 		String what = (mode == IdWorkerMode.SEGMENT)
 				? "@EnableIdWorker(mode = SEGMENT) with id-worker.segment.store="
-						+ store.name().toLowerCase(Locale.ROOT) + " allocates segments from " + store.description()
+						+ store.name() + " allocates segments from " + store.description()
 				: "@EnableIdWorker(mode = " + mode + ") leases worker IDs from " + store.description();
 		return what + ", but " + switch (problem) {
 			case LIBRARY_MISSING -> "the library for it is not on the class path (" + store.requiredClass()
@@ -99,10 +99,20 @@ public class MissingIdWorkerStoreException extends RuntimeException {
 
 	/**
 	 * Returns the store that is missing.
-	 * @return the store
+	 * @return the store's descriptor
 	 */
-	public IdWorkerStore getStore() {
+	public IdWorkerStoreDescriptor getStoreDescriptor() {
 		return this.store;
+	}
+
+	/**
+	 * Returns the store that is missing, as an {@link IdWorkerStore} constant.
+	 * @return the store, or {@code null} for a store that has no constant there
+	 * @deprecated since 0.1.0 for removal; use {@link #getStoreDescriptor()}, which every store has
+	 */
+	@Deprecated(since = "0.1.0", forRemoval = true)
+	public @Nullable IdWorkerStore getStore() {
+		return IdWorkerStore.of(this.store);
 	}
 
 	/**

@@ -1,7 +1,6 @@
 package io.idstarter.autoconfigure;
 
 import java.util.List;
-import java.util.Locale;
 
 import org.jspecify.annotations.Nullable;
 
@@ -25,13 +24,13 @@ class MissingIdWorkerStoreFailureAnalyzer extends AbstractFailureAnalyzer<Missin
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, MissingIdWorkerStoreException cause) {
-		IdWorkerStore store = cause.getStore();
+		IdWorkerStoreDescriptor store = cause.getStoreDescriptor();
 		String bean = ClassUtils.getShortName(store.beanType());
 		List<String> unknownKeys = (this.environment != null)
 				? UnknownPropertiesReporter.describeUnknownKeys(this.environment) : List.of();
 		String typos = unknownKeys.isEmpty() ? "" : " " + String.join(" ", unknownKeys);
 		String action = switch (cause.getProblem()) {
-			case LIBRARY_MISSING -> "Add " + store.dependency() + " to the application's dependencies and set "
+			case LIBRARY_MISSING -> "Add " + dependency(store) + " to the application's dependencies and set "
 					+ store.connectionProperty() + ".";
 			case BEAN_MISSING -> "Set " + store.connectionProperty() + " so that Spring Boot defines the " + bean
 					+ " bean, or define a " + bean + " bean.";
@@ -44,20 +43,31 @@ class MissingIdWorkerStoreFailureAnalyzer extends AbstractFailureAnalyzer<Missin
 	private String alternatives(MissingIdWorkerStoreException cause) {
 		if (cause.getMode() == IdWorkerMode.SEGMENT) {
 			return " Alternatively, set id-worker.segment.store to a store the application has ("
-					+ otherStores(cause.getStore()) + "), or define a SegmentStore bean.";
+					+ otherStores(cause.getStoreDescriptor()) + "), or define a SegmentStore bean.";
 		}
 		return " Alternatively, choose the mode of a store the application has, or define an ISequenceManager bean"
 				+ " that leases worker IDs from a store of your own.";
 	}
 
-	private String otherStores(IdWorkerStore missing) {
-		StringBuilder others = new StringBuilder();
-		for (IdWorkerStore store : IdWorkerStore.values()) {
-			if (store != missing && store.holdsSegments()) {
-				others.append((others.length() > 0) ? " or " : "").append(store.name().toLowerCase(Locale.ROOT));
-			}
+	private static String otherStores(IdWorkerStoreDescriptor missing) {
+		return String.join(" or ", IdWorkerStores.segmentStores()
+			.stream()
+			.map(IdWorkerStoreDescriptor::name)
+			.filter((name) -> !name.equals(missing.name()))
+			.toList());
+	}
+
+	/**
+	 * Returns the dependencies to add; a client Spring Boot does not manage comes with the version id-starter-bom
+	 * manages.
+	 */
+	private static String dependency(IdWorkerStoreDescriptor store) {
+		String versionKey = store.managedVersionKey();
+		if (versionKey == null) {
+			return store.dependency();
 		}
-		return others.toString();
+		return store.dependency() + ":" + BuiltVersions.get(versionKey) + " (the version id-starter was tested with;"
+				+ " importing io.idstarter:id-starter-bom manages it)";
 	}
 
 }

@@ -5,7 +5,6 @@ import java.util.concurrent.Executor;
 
 import io.idstarter.IdWorker;
 import io.idstarter.IdWorkerListener;
-import io.idstarter.segment.DynamicStep;
 import io.idstarter.segment.SegmentIdGenerator;
 import io.idstarter.segment.SegmentMarks;
 import io.idstarter.segment.SegmentOptions;
@@ -96,7 +95,8 @@ public final class SegmentIdWorkerConfiguration {
 			ObjectProvider<SegmentMarks> marks, ConfigurableListableBeanFactory beanFactory) {
 		SegmentStore segmentStore = store.getIfAvailable();
 		if (segmentStore == null) {
-			throw MissingIdWorkerStoreException.diagnose(IdWorkerMode.SEGMENT, properties.getSegment().getStore(),
+			throw MissingIdWorkerStoreException.diagnose(IdWorkerMode.SEGMENT,
+					properties.getSegment().getStore().descriptor(),
 					beanFactory);
 		}
 		SegmentMarks nodeMarks = marks.getIfAvailable(SegmentMarks::inMemory);
@@ -128,15 +128,12 @@ public final class SegmentIdWorkerConfiguration {
 	}
 
 	static SegmentOptions options(IdWorkerProperties.Segment segment) {
-		IdWorkerProperties.DynamicStep dynamicStep = segment.getDynamicStep();
-		// A maximum of 1 keeps every segment at the step stored for its key: the disabled dynamic step.
-		int maxStep = dynamicStep.isEnabled() ? dynamicStep.getMaxStep() : 1;
 		return SegmentOptions.builder()
 			.prefetchThreshold(segment.getPrefetchThreshold())
 			.maxWait(segment.getMaxWait())
 			.keyRefreshInterval(segment.getKeyRefreshInterval())
 			.defaultKey(segment.getDefaultKey())
-			.dynamicStep(new DynamicStep(dynamicStep.getExpandBelow(), dynamicStep.getShrinkAbove(), maxStep))
+			.dynamicStep(segment.getDynamicStep().toDynamicStep())
 			.threadChunkSize(segment.getThreadChunkSize())
 			.healForward(segment.isHealForward())
 			.healMargin(segment.getHealMargin())

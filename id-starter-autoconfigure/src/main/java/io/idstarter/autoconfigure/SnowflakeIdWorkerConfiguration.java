@@ -49,12 +49,9 @@ public final class SnowflakeIdWorkerConfiguration {
 			logger.info("Snowflake layout: Leaf's preset: {}", leaf);
 			return leaf;
 		}
-		int[] bits = IdWorkerPropertiesValidator.bits(snowflake);
-		SnowflakeLayout layout = snowflake.isJavascriptSafe()
-				? SnowflakeLayout.javaScriptSafe(snowflake.getEpoch(), bits[0], bits[1], bits[2])
-				: SnowflakeLayout.of(snowflake.getEpoch(), bits[0], bits[1], bits[2]);
-		logger.info("Snowflake layout: {} timestamp, {} worker-ID, {} sequence bits from {}: {}", bits[0], bits[1],
-				bits[2], layout.epoch(), layout);
+		SnowflakeLayout layout = snowflake.layout();
+		logger.info("Snowflake layout: {} timestamp, {} worker-ID, {} sequence bits from {}: {}",
+				layout.timestampBits(), layout.workerIdBits(), layout.sequenceBits(), layout.epoch(), layout);
 		return layout;
 	}
 
@@ -104,7 +101,7 @@ public final class SnowflakeIdWorkerConfiguration {
 		private static RuntimeException missingStore(@Nullable IdWorkerModes modes,
 				ConfigurableListableBeanFactory beanFactory) {
 			IdWorkerMode mode = (modes != null) ? modes.snowflake() : null;
-			IdWorkerStore store = (mode != null) ? mode.leaseStore() : null;
+			IdWorkerStoreDescriptor store = (mode != null) ? mode.store() : null;
 			if (mode == null || store == null) {
 				return new IllegalStateException("A Snowflake generator needs an ISequenceManager bean to lease its "
 						+ "worker ID from; none was found");
@@ -132,16 +129,7 @@ public final class SnowflakeIdWorkerConfiguration {
 		if (namespace == null) {
 			namespace = environment.getProperty("spring.application.name", LeaseSettings.DEFAULT_NAMESPACE);
 		}
-		LeaseSettings.Builder settings = LeaseSettings.builder()
-			.namespace(namespace)
-			.ttl(lease.getTtl())
-			.heartbeat(lease.getHeartbeat())
-			.safetyMargin(lease.getSafetyMargin())
-			.cacheFile(cacheFile)
-			.maxClockSkew(lease.getMaxClockSkew().isZero() ? null : lease.getMaxClockSkew());
-		if (lease.getMaxStartupWait() != null) {
-			settings.maxStartupWait(lease.getMaxStartupWait());
-		}
+		LeaseSettings.Builder settings = lease.settings().namespace(namespace).cacheFile(cacheFile);
 		return settings.build();
 	}
 

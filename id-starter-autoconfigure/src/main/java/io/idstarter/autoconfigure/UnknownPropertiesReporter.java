@@ -29,12 +29,21 @@ import org.springframework.core.env.Environment;
 
 /**
  * Warns at start about {@code id-worker.*} keys that no id-starter property has, such as {@code id-worker.lease.tll},
- * naming the nearest valid key and where the unknown one was set: Spring Boot binds what it knows and silently
- * ignores the rest, so a typo would otherwise leave a default in force. The valid keys are read from the
- * configuration metadata on the class path (that of every module that adds {@code id-worker.*} properties); keys
- * under a map property (such as the entries of a map of key definitions) are valid. The warnings come before any bean
- * is created, so that they precede the failure a typo may cause; the failure analyses of a missing setting repeat
- * them ({@link #describeUnknownKeys}).
+ * naming the nearest valid key and where the unknown one was set. It does what Spring Boot cannot:
+ * <ul>
+ * <li>Spring Boot refuses unknown keys only under a properties class that binds a prefix of its own
+ * ({@code ignoreUnknownFields = false}), as each store's class does for its group when the store is selected. The
+ * shared groups ({@code id-worker.lease}, {@code .snowflake}, {@code .segment}, {@code .testing}) are bound by
+ * {@link IdWorkerProperties} under the {@code id-worker} prefix the stores' classes share, so a typo there, in a
+ * group's name, or in the group of a store that is not selected would be ignored silently and leave a default in
+ * force.</li>
+ * <li>Spring Boot's refusal names the unknown key but no valid one; the warning says which key was probably meant,
+ * ahead of that failure.</li>
+ * </ul>
+ * The valid keys are read from the configuration metadata on the class path (that of every module that adds
+ * {@code id-worker.*} properties); keys under a map property (such as the entries of a map of key definitions) are
+ * valid. The warnings come before any bean is created, so that they precede the failure a typo may cause; the failure
+ * analyses of a missing setting repeat them ({@link #describeUnknownKeys}).
  */
 class UnknownPropertiesReporter implements BeanFactoryPostProcessor {
 

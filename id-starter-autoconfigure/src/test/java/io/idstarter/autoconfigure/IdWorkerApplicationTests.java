@@ -58,7 +58,7 @@ class IdWorkerApplicationTests {
 				"--spring.config.location=classpath:idworker-invalid-heartbeat.yml"));
 		assertThat(output).contains("Invalid value '20s' for configuration property 'id-worker.lease.heartbeat' "
 				+ "(originating from 'class path resource [idworker-invalid-heartbeat.yml] - 4:16')")
-			.contains("must be less than id-worker.lease.ttl (15s) minus id-worker.lease.safety-margin (5s)");
+			.contains("heartbeat (20s) + safetyMargin (5s) must be less than ttl (15s)");
 	}
 
 	private static ConfigurableApplicationContext run(Class<?> application, String... args) {

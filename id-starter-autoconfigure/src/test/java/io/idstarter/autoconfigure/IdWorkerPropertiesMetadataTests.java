@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Checks the metadata IDEs complete {@code id-worker.*} from: generated from the field javadoc of
- * {@link IdWorkerProperties}, merged with {@code additional-spring-configuration-metadata.json}.
+ * {@link IdWorkerProperties} and the stores' properties classes, merged with {@code additional-spring-configuration-metadata.json}.
  */
 class IdWorkerPropertiesMetadataTests {
 
@@ -44,6 +44,30 @@ class IdWorkerPropertiesMetadataTests {
 		assertThat(hints).extracting((hint) -> hint.get("name"))
 			.contains("id-worker.segment.store", "id-worker.snowflake.clock-backwards.policy",
 					"id-worker.jdbc.initialize-schema");
+	}
+
+	/**
+	 * The keys users set, with their defaults, as the first snapshots published them ({@code id-worker-properties.txt}):
+	 * moving a property to another class must neither rename, drop nor re-default it.
+	 */
+	@Test
+	@SuppressWarnings("unchecked")
+	void everyPublishedKeyKeepsItsNameAndDefault() throws IOException {
+		List<Map<String, Object>> properties = (List<Map<String, Object>>) read().get("properties");
+		JsonMapper json = JsonMapper.builder().build();
+		List<String> keys = properties.stream()
+			.filter((property) -> ((String) property.get("name")).startsWith("id-worker."))
+			.map((property) -> property.get("name")
+					+ ((property.get("defaultValue") != null) ? " = " + json.writeValueAsString(property.get("defaultValue"))
+							: ""))
+			.sorted()
+			.distinct()
+			.toList();
+		try (InputStream in = getClass().getResourceAsStream("/id-worker-properties.txt")) {
+			List<String> published = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines()
+				.toList();
+			assertThat(keys).containsExactlyElementsOf(published);
+		}
 	}
 
 	private static Object defaultOf(List<Map<String, Object>> properties, String name) {

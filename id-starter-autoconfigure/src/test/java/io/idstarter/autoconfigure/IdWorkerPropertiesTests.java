@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 
 import io.idstarter.autoconfigure.IdWorkerProperties.ClockBackwardsAction;
+import io.idstarter.snowflake.SnowflakeLayout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -45,10 +46,7 @@ class IdWorkerPropertiesTests {
 				"id-worker.segment.default-key=orders", "id-worker.segment.thread-chunk-size=8",
 				"id-worker.segment.dynamic-step.enabled=false", "id-worker.segment.dynamic-step.expand-below=5m",
 				"id-worker.segment.dynamic-step.shrink-above=20m",
-				"id-worker.segment.dynamic-step.max-step=5000", "id-worker.jdbc.segment-table=ids.segments",
-				"id-worker.jdbc.lease-table=worker_leases", "id-worker.jdbc.initialize-schema=never",
-				"id-worker.redis.key-prefix={ids}:", "id-worker.mongo.segment-collection=segments",
-				"id-worker.mongo.lease-collection=leases")
+				"id-worker.segment.dynamic-step.max-step=5000")
 			.run((context) -> {
 				IdWorkerProperties properties = context.getBean(IdWorkerProperties.class);
 				IdWorkerProperties.Snowflake snowflake = properties.getSnowflake();
@@ -77,11 +75,6 @@ class IdWorkerPropertiesTests {
 				assertThat(segment.getDynamicStep().getExpandBelow()).isEqualTo(Duration.ofMinutes(5));
 				assertThat(segment.getDynamicStep().getShrinkAbove()).isEqualTo(Duration.ofMinutes(20));
 				assertThat(segment.getDynamicStep().getMaxStep()).isEqualTo(5000);
-				assertThat(properties.getJdbc().getSegmentTable()).isEqualTo("ids.segments");
-				assertThat(properties.getJdbc().getLeaseTable()).isEqualTo("worker_leases");
-				assertThat(properties.getRedis().getKeyPrefix()).isEqualTo("{ids}:");
-				assertThat(properties.getMongo().getSegmentCollection()).isEqualTo("segments");
-				assertThat(properties.getMongo().getLeaseCollection()).isEqualTo("leases");
 			});
 	}
 
@@ -89,7 +82,9 @@ class IdWorkerPropertiesTests {
 	void javascriptSafeLayoutDefaultsTo41And6And6() {
 		this.contextRunner.withPropertyValues("id-worker.snowflake.javascript-safe=true")
 			.run((context) -> assertThat(context).hasNotFailed());
-		assertThat(IdWorkerPropertiesValidator.bits(javascriptSafe())).containsExactly(41, 6, 6);
+		SnowflakeLayout layout = javascriptSafe().layout();
+		assertThat(new int[] { layout.timestampBits(), layout.workerIdBits(), layout.sequenceBits() })
+			.containsExactly(41, 6, 6);
 	}
 
 	@Test
@@ -104,7 +99,7 @@ class IdWorkerPropertiesTests {
 					.isInstanceOf(InvalidConfigurationPropertyValueException.class)
 					.hasMessageContaining("id-worker.snowflake.worker-id-bits")
 					.hasMessageContaining("at most 53 so that every ID stays below 2^53, but 41 + 8 + 6 = 55")
-					.hasMessageContaining("worker-id-bits to 6 (64 workers)");
+					.hasMessageContaining("workerIdBits to 6 (64 workers)");
 			});
 	}
 
@@ -116,40 +111,35 @@ class IdWorkerPropertiesTests {
 
 	@ParameterizedTest(name = "{0}={1}")
 	@CsvSource(delimiter = '|', textBlock = """
-			id-worker.snowflake.timestamp-bits           | 0                    | between 1 and 61
-			id-worker.snowflake.worker-id-bits           | 32                   | between 1 and 31
+			id-worker.snowflake.timestamp-bits           | 0                    | timestampBits must be at least 1: 0
+			id-worker.snowflake.worker-id-bits           | 32                   | workerIdBits must be in [1, 31]: 32
 			id-worker.snowflake.worker-id-bits           | 11                   | 41 + 11 + 12 = 64
-			id-worker.snowflake.sequence-bits            | 0                    | between 1 and 61
+			id-worker.snowflake.sequence-bits            | 0                    | sequenceBits must be at least 1: 0
 			id-worker.snowflake.sequence-bits            | 10                   | 41 + 10 + 10 = 61
-			id-worker.snowflake.worker-id-bits           | 13                   | lower timestamp-bits to 38 (IDs until 2028), or worker-id-bits to 10 (1024 workers), or sequence-bits to 9 (512 IDs/ms per worker)
-			id-worker.snowflake.epoch                    | 2999-01-01T00:00:00Z | must be between 1970-01-01T00:00:00Z and now
-			id-worker.snowflake.clock-backwards.max-wait | -1ms                 | between 0 and 1m
-			id-worker.snowflake.clock-backwards.max-wait | 61s                  | between 0 and 1m
-			id-worker.snowflake.epoch                    | 1969-12-31T00:00:00Z | must be between 1970-01-01T00:00:00Z and now
+			id-worker.snowflake.worker-id-bits           | 13                   | lower timestampBits to 38 (IDs until 2028), or workerIdBits to 10 (1024 workers), or sequenceBits to 9 (512 IDs/ms per worker)
+			id-worker.snowflake.epoch                    | 2999-01-01T00:00:00Z | epoch must not be in the future
+			id-worker.snowflake.clock-backwards.max-wait | -1ms                 | maxWait must be in [0ms, 60000ms]
+			id-worker.snowflake.clock-backwards.max-wait | 61s                  | maxWait must be in [0ms, 60000ms]
+			id-worker.snowflake.epoch                    | 1969-12-31T00:00:00Z | epoch must not be before 1970-01-01T00:00:00Z
 			id-worker.lease.namespace                    | ' '                  | 1 to 128 characters
 			id-worker.lease.ttl                          | 500ms                | at least 1s
-			id-worker.lease.heartbeat                    | 0s                   | must be positive
-			id-worker.lease.heartbeat                    | 25s                  | less than 25s
-			id-worker.lease.safety-margin                | -1s                  | must be positive
+			id-worker.lease.heartbeat                    | 0s                   | must be at least 1ms
+			id-worker.lease.heartbeat                    | 25s                  | heartbeat (25s) + safetyMargin (5s) must be less than ttl (30s)
+			id-worker.lease.safety-margin                | -1s                  | must be at least 1ms
 			id-worker.lease.max-startup-wait             | -1s                  | must not be negative
-			id-worker.lease.max-clock-skew               | -1s                  | must not be negative
-			id-worker.segment.prefetch-threshold         | 1                    | between 0 and 1 exclusive
-			id-worker.segment.prefetch-threshold         | 0                    | between 0 and 1 exclusive
-			id-worker.segment.max-wait                   | 0s                   | must be positive
-			id-worker.segment.key-refresh-interval       | 0s                   | must be positive
+			id-worker.lease.max-clock-skew               | -1s                  | must be positive
+			id-worker.segment.prefetch-threshold         | 1                    | prefetchThreshold must be in (0, 1)
+			id-worker.segment.prefetch-threshold         | 0                    | prefetchThreshold must be in (0, 1)
+			id-worker.segment.max-wait                   | 0s                   | maxWait must be positive
+			id-worker.segment.key-refresh-interval       | 0s                   | keyRefreshInterval must be positive
 			id-worker.segment.default-key                | ' '                  | 1 to 128 characters
-			id-worker.segment.thread-chunk-size          | -1                   | between 0 and 65536 (0 turns it off)
-			id-worker.segment.dynamic-step.expand-below | 0s                  | must be positive
-			id-worker.segment.dynamic-step.shrink-above | 15m                 | greater than id-worker.segment.dynamic-step.expand-below (15m)
-			id-worker.segment.dynamic-step.max-step      | 0                    | between 1 and 2147483647
-			id-worker.jdbc.segment-table                 | leaf_alloc;drop      | SQL identifier
-			id-worker.jdbc.lease-table                   | 1leases              | SQL identifier
-			id-worker.redis.key-prefix                   | ' '                  | 1 to 128 characters
-			id-worker.mongo.segment-collection           | system.ids           | MongoDB collection name
-			id-worker.mongo.lease-collection             | a$b                  | MongoDB collection name
+			id-worker.segment.thread-chunk-size          | -1                   | threadChunkSize must be 0 (off) or in [1, 65536]
+			id-worker.segment.dynamic-step.expand-below | 0s                  | expandBelow must be positive
+			id-worker.segment.dynamic-step.shrink-above | 15m                 | shrinkAbove (PT15M) must be greater than expandBelow (PT15M)
+			id-worker.segment.dynamic-step.max-step      | 0                    | maxStep must be at least 1
 			""")
 	void invalidValueFailsNamingTheProperty(String name, String value, String reason) {
-		// The bit-sum reason also says which width to change, by how much, and what that gives.
+		// Core's reason: the bit-sum one also says which width to change, by how much, and what that gives.
 		this.contextRunner.withPropertyValues(name + "=" + value).run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(context).getFailure()
@@ -180,9 +170,9 @@ class IdWorkerPropertiesTests {
 			.withPropertyValues("id-worker.lease.ttl=15s", "id-worker.lease.heartbeat=20s")
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
-				.hasMessage("Property id-worker.lease.heartbeat with value '20s' is invalid: must be less than "
-						+ "id-worker.lease.ttl (15s) minus id-worker.lease.safety-margin (5s), that is less than 10s, "
-						+ "so that a renewal is tried before an instance must stop issuing IDs"));
+				.hasMessage("Property id-worker.lease.heartbeat with value '20s' is invalid: heartbeat (20s) + "
+						+ "safetyMargin (5s) must be less than ttl (15s), or the lease runs out before the first "
+						+ "renewal"));
 	}
 
 	private static Throwable rootCause(Throwable failure) {

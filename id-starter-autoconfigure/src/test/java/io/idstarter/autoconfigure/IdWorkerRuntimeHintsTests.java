@@ -15,7 +15,7 @@ import org.springframework.core.io.support.SpringFactoriesLoader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The runtime hints cover every resource the stores load and the Hibernate generators, and are registered through
+ * The runtime hints cover every resource the stores load, the stores' descriptors and the Hibernate generators, and are registered through
  * {@code aot.factories}.
  */
 class IdWorkerRuntimeHintsTests {
@@ -52,6 +52,20 @@ class IdWorkerRuntimeHintsTests {
 		}
 		assertThat(RuntimeHintsPredicates.resource().forResource("io/idstarter/store/redis/other.txt"))
 			.rejects(this.hints);
+	}
+
+	@Test
+	void everyStoreDescriptorCanBeCreatedByName() {
+		for (IdWorkerMode mode : IdWorkerMode.values()) {
+			IdWorkerStoreDescriptor store = mode.store();
+			if (store != null) {
+				assertThat(RuntimeHintsPredicates.reflection()
+					.onType(store.getClass())
+					.withMemberCategory(org.springframework.aot.hint.MemberCategory.INVOKE_PUBLIC_CONSTRUCTORS))
+					.as(mode.name())
+					.accepts(this.hints);
+			}
+		}
 	}
 
 	@Test

@@ -28,7 +28,7 @@ class MissingIdWorkerStoreFailureAnalyzerTests {
 
 	@Test
 	void missingLibraryNamesTheStarterToAdd() {
-		FailureAnalysis analysis = analyze(new MissingIdWorkerStoreException(IdWorkerMode.REDIS, IdWorkerStore.REDIS,
+		FailureAnalysis analysis = analyze(new MissingIdWorkerStoreException(IdWorkerMode.REDIS, IdWorkerStore.REDIS.descriptor(),
 				Problem.LIBRARY_MISSING, List.of()));
 		assertThat(analysis.getDescription()).isEqualTo("@EnableIdWorker(mode = REDIS) leases worker IDs from Redis, "
 				+ "but the library for it is not on the class path "
@@ -41,19 +41,19 @@ class MissingIdWorkerStoreFailureAnalyzerTests {
 	@Test
 	void missingClientThatSpringBootDoesNotManageComesWithTheTestedVersion() {
 		FailureAnalysis analysis = analyze(new MissingIdWorkerStoreException(IdWorkerMode.ZOOKEEPER,
-				IdWorkerStore.ZOOKEEPER, Problem.LIBRARY_MISSING, List.of()));
+				IdWorkerMode.ZOOKEEPER.store(), Problem.LIBRARY_MISSING, List.of()));
 		assertThat(analysis.getAction()).startsWith("Add org.apache.curator:curator-framework:"
 				+ CuratorFrameworkFactory.class.getPackage().getImplementationVersion()
 				+ " (the version id-starter was tested with; importing io.idstarter:id-starter-bom manages it) to the"
 				+ " application's dependencies and set id-worker.zookeeper.connect-string.");
-		assertThat(analyze(new MissingIdWorkerStoreException(IdWorkerMode.ETCD, IdWorkerStore.ETCD,
+		assertThat(analyze(new MissingIdWorkerStoreException(IdWorkerMode.ETCD, IdWorkerMode.ETCD.store(),
 				Problem.LIBRARY_MISSING, List.of()))
 			.getAction()).matches("Add io\\.etcd:jetcd-core:\\d+\\.\\d+\\.\\d+ \\(the version id-starter was tested with.*");
 	}
 
 	@Test
 	void missingBeanNamesThePropertyThatCreatesIt() {
-		FailureAnalysis analysis = analyze(new MissingIdWorkerStoreException(IdWorkerMode.DB, IdWorkerStore.JDBC,
+		FailureAnalysis analysis = analyze(new MissingIdWorkerStoreException(IdWorkerMode.DB, IdWorkerStore.JDBC.descriptor(),
 				Problem.BEAN_MISSING, List.of()));
 		assertThat(analysis.getDescription()).isEqualTo(
 				"@EnableIdWorker(mode = DB) leases worker IDs from the relational database, but the application has no "
@@ -64,7 +64,7 @@ class MissingIdWorkerStoreFailureAnalyzerTests {
 
 	@Test
 	void severalBeansAskForAPrimaryOne() {
-		FailureAnalysis analysis = analyze(new MissingIdWorkerStoreException(IdWorkerMode.MONGO, IdWorkerStore.MONGO,
+		FailureAnalysis analysis = analyze(new MissingIdWorkerStoreException(IdWorkerMode.MONGO, IdWorkerStore.MONGO.descriptor(),
 				Problem.BEAN_NOT_UNIQUE, List.of("ordersTemplate", "usersTemplate")));
 		assertThat(analysis.getDescription()).endsWith("the application has 2 "
 				+ "org.springframework.data.mongodb.core.MongoOperations beans [ordersTemplate, usersTemplate] and "
@@ -75,7 +75,7 @@ class MissingIdWorkerStoreFailureAnalyzerTests {
 
 	@Test
 	void segmentStoreActionOffersTheOtherStores() {
-		FailureAnalysis analysis = analyze(new MissingIdWorkerStoreException(IdWorkerMode.SEGMENT, IdWorkerStore.REDIS,
+		FailureAnalysis analysis = analyze(new MissingIdWorkerStoreException(IdWorkerMode.SEGMENT, IdWorkerStore.REDIS.descriptor(),
 				Problem.BEAN_MISSING, List.of()));
 		assertThat(analysis.getDescription()).startsWith(
 				"@EnableIdWorker(mode = SEGMENT) with id-worker.segment.store=redis allocates segments from Redis, but");
@@ -88,10 +88,10 @@ class MissingIdWorkerStoreFailureAnalyzerTests {
 		DefaultListableBeanFactory beanFactory = new DefaultListableBeanFactory();
 		ClassLoader withoutRedis = new FilteredClassLoader("org.springframework.data.redis");
 		assertThat(MissingIdWorkerStoreException
-			.diagnose(IdWorkerMode.REDIS, IdWorkerStore.REDIS, beanFactory, withoutRedis)
+			.diagnose(IdWorkerMode.REDIS, IdWorkerStore.REDIS.descriptor(), beanFactory, withoutRedis)
 			.getProblem()).isEqualTo(Problem.LIBRARY_MISSING);
 		assertThat(MissingIdWorkerStoreException
-			.diagnose(IdWorkerMode.REDIS, IdWorkerStore.REDIS, beanFactory, getClass().getClassLoader())
+			.diagnose(IdWorkerMode.REDIS, IdWorkerStore.REDIS.descriptor(), beanFactory, getClass().getClassLoader())
 			.getProblem()).isEqualTo(Problem.BEAN_MISSING);
 	}
 

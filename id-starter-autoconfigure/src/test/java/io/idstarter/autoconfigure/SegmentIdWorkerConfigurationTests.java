@@ -235,7 +235,7 @@ class SegmentIdWorkerConfigurationTests {
 		MissingIdWorkerStoreException failure = (MissingIdWorkerStoreException) SnowflakeIdWorkerConfigurationTests
 			.rootCause(context.getStartupFailure());
 		assertThat(failure.getMode()).isEqualTo(IdWorkerMode.SEGMENT);
-		assertThat(failure.getStore()).isEqualTo(store);
+		assertThat(failure.getStoreDescriptor()).isEqualTo(store.descriptor());
 		assertThat(failure.getProblem()).isEqualTo(problem);
 	}
 

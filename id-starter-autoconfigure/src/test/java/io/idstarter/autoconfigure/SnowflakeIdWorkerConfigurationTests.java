@@ -388,7 +388,7 @@ class SnowflakeIdWorkerConfigurationTests {
 		assertThat(context).getFailure().rootCause().isInstanceOf(MissingIdWorkerStoreException.class);
 		MissingIdWorkerStoreException failure = (MissingIdWorkerStoreException) rootCause(context.getStartupFailure());
 		assertThat(failure.getMode()).isEqualTo(mode);
-		assertThat(failure.getStore()).isEqualTo(mode.leaseStore());
+		assertThat(failure.getStoreDescriptor()).isEqualTo(mode.store());
 		assertThat(failure.getProblem()).isEqualTo(problem);
 	}
 

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 
+import io.idstarter.InvalidSettingException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -220,7 +221,7 @@ public final class LeaseSettings {
 		 */
 		public Builder namespace(String namespace) {
 			Objects.requireNonNull(namespace, "namespace");
-			requireArgument(!namespace.isBlank() && namespace.length() <= LeaseRequest.MAX_NAMESPACE_LENGTH,
+			requireArgument("namespace", !namespace.isBlank() && namespace.length() <= LeaseRequest.MAX_NAMESPACE_LENGTH,
 					"namespace must be 1 to " + LeaseRequest.MAX_NAMESPACE_LENGTH + " characters, not blank: '"
 							+ namespace + "'");
 			this.namespace = namespace;
@@ -234,7 +235,7 @@ public final class LeaseSettings {
 		 */
 		public Builder ttl(Duration ttl) {
 			Objects.requireNonNull(ttl, "ttl");
-			requireArgument(ttl.compareTo(MIN_TTL) >= 0,
+			requireArgument("ttl", ttl.compareTo(MIN_TTL) >= 0,
 					"ttl (" + format(ttl) + ") must be at least " + format(MIN_TTL));
 			this.ttl = ttl;
 			return this;
@@ -247,7 +248,7 @@ public final class LeaseSettings {
 		 */
 		public Builder heartbeat(Duration heartbeat) {
 			Objects.requireNonNull(heartbeat, "heartbeat");
-			requireArgument(heartbeat.toMillis() > 0, "heartbeat (" + format(heartbeat) + ") must be at least 1ms");
+			requireArgument("heartbeat", heartbeat.toMillis() > 0, "heartbeat (" + format(heartbeat) + ") must be at least 1ms");
 			this.heartbeat = heartbeat;
 			return this;
 		}
@@ -259,7 +260,7 @@ public final class LeaseSettings {
 		 */
 		public Builder safetyMargin(Duration safetyMargin) {
 			Objects.requireNonNull(safetyMargin, "safetyMargin");
-			requireArgument(safetyMargin.toMillis() > 0,
+			requireArgument("safetyMargin", safetyMargin.toMillis() > 0,
 					"safetyMargin (" + format(safetyMargin) + ") must be at least 1ms");
 			this.safetyMargin = safetyMargin;
 			return this;
@@ -272,7 +273,7 @@ public final class LeaseSettings {
 		 */
 		public Builder instance(String instance) {
 			Objects.requireNonNull(instance, "instance");
-			requireArgument(!instance.isBlank(), "instance must not be blank: '" + instance + "'");
+			requireArgument("instance", !instance.isBlank(), "instance must not be blank: '" + instance + "'");
 			this.instance = instance;
 			return this;
 		}
@@ -294,7 +295,7 @@ public final class LeaseSettings {
 		 */
 		public Builder maxStartupWait(Duration maxStartupWait) {
 			Objects.requireNonNull(maxStartupWait, "maxStartupWait");
-			requireArgument(!maxStartupWait.isNegative(),
+			requireArgument("maxStartupWait", !maxStartupWait.isNegative(),
 					"maxStartupWait (" + format(maxStartupWait) + ") must not be negative");
 			this.maxStartupWait = maxStartupWait;
 			return this;
@@ -307,7 +308,7 @@ public final class LeaseSettings {
 		 * @return this builder
 		 */
 		public Builder maxClockSkew(@Nullable Duration maxClockSkew) {
-			requireArgument(maxClockSkew == null || (!maxClockSkew.isNegative() && !maxClockSkew.isZero()),
+			requireArgument("maxClockSkew", maxClockSkew == null || (!maxClockSkew.isNegative() && !maxClockSkew.isZero()),
 					"maxClockSkew (" + ((maxClockSkew != null) ? format(maxClockSkew) : "") + ") must be positive");
 			this.maxClockSkew = maxClockSkew;
 			return this;
@@ -316,22 +317,20 @@ public final class LeaseSettings {
 		/**
 		 * Builds the settings.
 		 * @return the settings
-		 * @throws IllegalArgumentException if the heartbeat is not less than the TTL, or heartbeat plus safety
-		 * margin is not less than the TTL
+		 * @throws IllegalArgumentException if heartbeat plus safety margin is not less than the TTL (so neither is
+		 * the heartbeat alone)
 		 */
 		public LeaseSettings build() {
-			requireArgument(this.heartbeat.compareTo(this.ttl) < 0,
-					"heartbeat (" + format(this.heartbeat) + ") must be less than ttl (" + format(this.ttl) + ")");
-			requireArgument(this.heartbeat.plus(this.safetyMargin).compareTo(this.ttl) < 0,
+			requireArgument("heartbeat", this.heartbeat.plus(this.safetyMargin).compareTo(this.ttl) < 0,
 					"heartbeat (" + format(this.heartbeat) + ") + safetyMargin (" + format(this.safetyMargin)
 							+ ") must be less than ttl (" + format(this.ttl) + "), or the lease runs out before "
 							+ "the first renewal");
 			return new LeaseSettings(this);
 		}
 
-		private static void requireArgument(boolean expression, String message) {
+		private static void requireArgument(String setting, boolean expression, String message) {
 			if (!expression) {
-				throw new IllegalArgumentException(message);
+				throw new InvalidSettingException(setting, message);
 			}
 		}
 

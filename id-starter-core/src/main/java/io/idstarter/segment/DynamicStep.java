@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
 
+import io.idstarter.InvalidSettingException;
+
 /**
  * Leaf's dynamic step: how big the next range of a key is, from how long the previous range lasted.
  *
@@ -50,14 +52,14 @@ public record DynamicStep(Duration expandBelow, Duration shrinkAbove, int maxSte
 		Objects.requireNonNull(expandBelow, "expandBelow");
 		Objects.requireNonNull(shrinkAbove, "shrinkAbove");
 		if (expandBelow.isNegative() || expandBelow.isZero()) {
-			throw new IllegalArgumentException("expandBelow must be positive: " + expandBelow);
+			throw new InvalidSettingException("expandBelow", "expandBelow must be positive: " + expandBelow);
 		}
 		if (shrinkAbove.compareTo(expandBelow) <= 0) {
-			throw new IllegalArgumentException(String.format(Locale.ROOT,
+			throw new InvalidSettingException("shrinkAbove", String.format(Locale.ROOT,
 					"shrinkAbove (%s) must be greater than expandBelow (%s)", shrinkAbove, expandBelow));
 		}
 		if (maxStep < 1) {
-			throw new IllegalArgumentException("maxStep must be at least 1: " + maxStep);
+			throw new InvalidSettingException("maxStep", "maxStep must be at least 1: " + maxStep);
 		}
 	}
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
 
+import io.idstarter.InvalidSettingException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -203,7 +204,7 @@ public final class SegmentOptions {
 		 */
 		public Builder prefetchThreshold(double prefetchThreshold) {
 			if (!(prefetchThreshold > 0 && prefetchThreshold < 1)) {
-				throw new IllegalArgumentException("prefetchThreshold must be in (0, 1): " + prefetchThreshold);
+				throw new InvalidSettingException("prefetchThreshold", "prefetchThreshold must be in (0, 1): " + prefetchThreshold);
 			}
 			this.prefetchThreshold = prefetchThreshold;
 			return this;
@@ -235,11 +236,13 @@ public final class SegmentOptions {
 		 * Sets the key {@link SegmentIdGenerator#nextId()} uses.
 		 * @param defaultKey the key, or {@code null} for none
 		 * @return this builder
-		 * @throws IllegalArgumentException if the key is empty or blank
+		 * @throws IllegalArgumentException if the key is blank or longer than {@value SegmentKeys#MAX_KEY_LENGTH}
+		 * characters
 		 */
 		public Builder defaultKey(@Nullable String defaultKey) {
-			if (defaultKey != null && defaultKey.isBlank()) {
-				throw new IllegalArgumentException("defaultKey must not be blank: '" + defaultKey + "'");
+			if (defaultKey != null && (defaultKey.isBlank() || defaultKey.length() > SegmentKeys.MAX_KEY_LENGTH)) {
+				throw new InvalidSettingException("defaultKey", "defaultKey must be 1 to " + SegmentKeys.MAX_KEY_LENGTH
+						+ " characters and not blank: '" + defaultKey + "'");
 			}
 			this.defaultKey = defaultKey;
 			return this;
@@ -274,7 +277,7 @@ public final class SegmentOptions {
 		 */
 		public Builder threadChunkSize(int threadChunkSize) {
 			if (threadChunkSize < 0 || threadChunkSize > MAX_THREAD_CHUNK_SIZE) {
-				throw new IllegalArgumentException(String.format(Locale.ROOT,
+				throw new InvalidSettingException("threadChunkSize", String.format(Locale.ROOT,
 						"threadChunkSize must be 0 (off) or in [1, %d]: %d", MAX_THREAD_CHUNK_SIZE, threadChunkSize));
 			}
 			this.threadChunkSize = threadChunkSize;
@@ -310,7 +313,7 @@ public final class SegmentOptions {
 		 */
 		public Builder healMargin(long healMargin) {
 			if (healMargin < 0) {
-				throw new IllegalArgumentException("healMargin must be at least 0: " + healMargin);
+				throw new InvalidSettingException("healMargin", "healMargin must be at least 0: " + healMargin);
 			}
 			this.healMargin = healMargin;
 			return this;
@@ -327,7 +330,7 @@ public final class SegmentOptions {
 		private static Duration requirePositive(String option, Duration value) {
 			Objects.requireNonNull(value, option);
 			if (value.isNegative() || value.isZero()) {
-				throw new IllegalArgumentException(option + " must be positive: " + value);
+				throw new InvalidSettingException(option, option + " must be positive: " + value);
 			}
 			return value;
 		}

@@ -1,9 +1,11 @@
 package io.idstarter.snowflake;
 
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.Locale;
 import java.util.Objects;
 
+import io.idstarter.InvalidSettingException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -39,6 +41,15 @@ public final class SnowflakeLayout {
 
 	/** Most worker-ID bits: worker IDs are {@code int}s. */
 	public static final int MAX_WORKER_ID_BITS = 31;
+
+	/**
+	 * Worker-ID bits of the default JavaScript-safe layout: 64 workers. With {@link #DEFAULT_TIMESTAMP_BITS} and
+	 * {@link #JAVASCRIPT_SAFE_DEFAULT_SEQUENCE_BITS} it uses 53 bits, and lasts as long as the default layout.
+	 */
+	public static final int JAVASCRIPT_SAFE_DEFAULT_WORKER_ID_BITS = 6;
+
+	/** Sequence bits of the default JavaScript-safe layout: 64 IDs per millisecond and worker. */
+	public static final int JAVASCRIPT_SAFE_DEFAULT_SEQUENCE_BITS = 6;
 
 	private static final SnowflakeLayout DEFAULTS = new SnowflakeLayout(DEFAULT_EPOCH.toEpochMilli(),
 			DEFAULT_TIMESTAMP_BITS, DEFAULT_WORKER_ID_BITS, DEFAULT_SEQUENCE_BITS);
@@ -111,27 +122,44 @@ public final class SnowflakeLayout {
 		return create(epoch, timestampBits, workerIdBits, sequenceBits, true);
 	}
 
+	/**
+	 * Returns the default JavaScript-safe layout: {@value #DEFAULT_TIMESTAMP_BITS} timestamp bits,
+	 * {@value #JAVASCRIPT_SAFE_DEFAULT_WORKER_ID_BITS} worker-ID bits and {@value #JAVASCRIPT_SAFE_DEFAULT_SEQUENCE_BITS}
+	 * sequence bits (64 workers, 64 IDs per millisecond each), for an application that asked for IDs below
+	 * {@code 2^53} without choosing the widths.
+	 * @param epoch when timestamp 0 is; not in the future and not before 1970-01-01T00:00:00Z
+	 * @return the layout
+	 * @throws IllegalArgumentException if the epoch is out of range
+	 */
+	public static SnowflakeLayout javaScriptSafe(Instant epoch) {
+		return javaScriptSafe(epoch, DEFAULT_TIMESTAMP_BITS, JAVASCRIPT_SAFE_DEFAULT_WORKER_ID_BITS,
+				JAVASCRIPT_SAFE_DEFAULT_SEQUENCE_BITS);
+	}
+
 	private static SnowflakeLayout create(Instant epoch, int timestampBits, int workerIdBits, int sequenceBits,
 			boolean javaScriptSafe) {
 		Objects.requireNonNull(epoch, "epoch");
-		requireArgument(timestampBits >= 1, "timestampBits must be at least 1: %s", timestampBits);
-		requireArgument(workerIdBits >= 1 && workerIdBits <= MAX_WORKER_ID_BITS,
+		requireSetting("timestampBits", timestampBits >= 1, "timestampBits must be at least 1: %s", timestampBits);
+		requireSetting("workerIdBits", workerIdBits >= 1 && workerIdBits <= MAX_WORKER_ID_BITS,
 				"workerIdBits must be in [1, %s]: %s", MAX_WORKER_ID_BITS, workerIdBits);
-		requireArgument(sequenceBits >= 1, "sequenceBits must be at least 1: %s", sequenceBits);
+		requireSetting("sequenceBits", sequenceBits >= 1, "sequenceBits must be at least 1: %s", sequenceBits);
 		long sum = (long) timestampBits + workerIdBits + sequenceBits;
+		int[] widths = { timestampBits, workerIdBits, sequenceBits };
 		if (javaScriptSafe) {
-			requireArgument(sum <= JAVASCRIPT_SAFE_BITS, "timestampBits + workerIdBits + sequenceBits must be at most "
-					+ "%s so IDs stay below 2^53: %s + %s + %s = %s", JAVASCRIPT_SAFE_BITS, timestampBits,
-					workerIdBits, sequenceBits, sum);
+			requireSetting(changedWidth(widths), sum <= JAVASCRIPT_SAFE_BITS, "timestampBits + workerIdBits + "
+					+ "sequenceBits must be at most %s so that every ID stays below 2^53, but %s + %s + %s = %s: %s",
+					JAVASCRIPT_SAFE_BITS, timestampBits, workerIdBits, sequenceBits, sum,
+					fixes(epoch, widths, (int) (JAVASCRIPT_SAFE_BITS - sum)));
 		}
 		else {
-			requireArgument(sum == TOTAL_BITS,
-					"timestampBits + workerIdBits + sequenceBits must be %s so IDs stay positive: %s + %s + %s = %s",
-					TOTAL_BITS, timestampBits, workerIdBits, sequenceBits, sum);
+			requireSetting(changedWidth(widths), sum == TOTAL_BITS, "timestampBits + workerIdBits + sequenceBits "
+					+ "must be %s so that every ID is a positive long, but %s + %s + %s = %s: %s", TOTAL_BITS,
+					timestampBits, workerIdBits, sequenceBits, sum, fixes(epoch, widths, (int) (TOTAL_BITS - sum)));
 		}
-		requireArgument(!epoch.isBefore(Instant.EPOCH), "epoch must not be before %s: %s", Instant.EPOCH, epoch);
+		requireSetting("epoch", !epoch.isBefore(Instant.EPOCH), "epoch must not be before %s: %s", Instant.EPOCH,
+				epoch);
 		Instant now = Instant.now();
-		requireArgument(!epoch.isAfter(now), "epoch must not be in the future: %s (now %s)", epoch, now);
+		requireSetting("epoch", !epoch.isAfter(now), "epoch must not be in the future: %s (now %s)", epoch, now);
 		return new SnowflakeLayout(epoch.toEpochMilli(), timestampBits, workerIdBits, sequenceBits);
 	}
 
@@ -249,6 +277,64 @@ public final class SnowflakeLayout {
 	public String toString() {
 		return (1L << this.workerIdBits) + " workers, " + (1L << this.sequenceBits) + " IDs/ms, valid until "
 				+ exhaustedAt() + (isJavaScriptSafe() ? ", JavaScript-safe (IDs below 2^53)" : "");
+	}
+
+	/**
+	 * Checks that the layout's timestamps have not run out: a layout whose last millisecond has passed cannot issue.
+	 * @param now the current time
+	 * @return this layout
+	 * @throws InvalidSettingException naming {@code timestampBits} if the millisecond after {@link #exhaustedAt()}
+	 * is not after {@code now}
+	 */
+	public SnowflakeLayout requireNotExhausted(Instant now) {
+		Instant end = exhaustedAt().plusMillis(1);
+		requireSetting("timestampBits", end.isAfter(now), "with epoch %s, %s timestamp bits ran out at %s: use more "
+				+ "timestamp bits or a later epoch", epoch(), this.timestampBits, end);
+		return this;
+	}
+
+	/**
+	 * Returns the width to blame when the widths do not add up: the one that differs from the default layout, the
+	 * worker-ID bits first, as the one most often changed.
+	 */
+	private static String changedWidth(int[] widths) {
+		if (widths[1] != DEFAULT_WORKER_ID_BITS) {
+			return "workerIdBits";
+		}
+		return (widths[2] != DEFAULT_SEQUENCE_BITS) ? "sequenceBits" : "timestampBits";
+	}
+
+	/**
+	 * Says which width to change by how many bits to reach the total, with what each change gives.
+	 * @param epoch the epoch, for the year the timestamp runs out
+	 * @param widths timestamp, worker-ID and sequence widths
+	 * @param missing bits to add (positive) or remove (negative)
+	 */
+	private static String fixes(Instant epoch, int[] widths, int missing) {
+		String[] names = { "timestampBits", "workerIdBits", "sequenceBits" };
+		StringBuilder options = new StringBuilder();
+		for (int i = 0; i < 3; i++) {
+			int width = widths[i] + missing;
+			if (width < 1 || (i == 1 && width > MAX_WORKER_ID_BITS)) {
+				continue;
+			}
+			String gives = switch (i) {
+				case 0 -> (width < 62) ? "IDs until " + epoch.plusMillis(1L << width).atZone(ZoneOffset.UTC).getYear()
+						: width + " bits of milliseconds";
+				case 1 -> (1L << width) + " workers";
+				default -> (1L << width) + " IDs/ms per worker";
+			};
+			options.append((options.length() > 0) ? ", or " : "").append(names[i]).append(" to ").append(width)
+				.append(" (").append(gives).append(")");
+		}
+		return (options.length() == 0) ? "change the widths so that they add up"
+				: ((missing < 0) ? "lower " : "raise ") + options;
+	}
+
+	private static void requireSetting(String setting, boolean expression, String template, Object... args) {
+		if (!expression) {
+			throw new InvalidSettingException(setting, String.format(Locale.ROOT, template, args));
+		}
 	}
 
 	private static void requireArgument(boolean expression, String template, Object... args) {

@@ -3,6 +3,7 @@ package io.idstarter.lease;
 import java.nio.file.Path;
 import java.time.Duration;
 
+import io.idstarter.InvalidSettingException;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -60,7 +61,10 @@ class LeaseSettingsTests {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> LeaseSettings.builder().ttl(Duration.ofSeconds(15)).heartbeat(Duration.ofSeconds(20))
 				.build())
-			.withMessage("heartbeat (20s) must be less than ttl (15s)");
+			.withMessage("heartbeat (20s) + safetyMargin (5s) must be less than ttl (15s), or the lease runs out "
+					+ "before the first renewal")
+			.isInstanceOfSatisfying(InvalidSettingException.class,
+					(ex) -> assertThat(ex.getSetting()).isEqualTo("heartbeat"));
 	}
 
 	@Test

@@ -59,7 +59,8 @@ class SegmentOptionsTests {
 	@Test
 	void blankDefaultKeyIsRejected() {
 		assertThatIllegalArgumentException().isThrownBy(() -> SegmentOptions.builder().defaultKey(" "))
-			.withMessage("defaultKey must not be blank: ' '");
+			.withMessage("defaultKey must be 1 to 128 characters and not blank: ' '");
+		assertThatIllegalArgumentException().isThrownBy(() -> SegmentOptions.builder().defaultKey("k".repeat(129)));
 	}
 
 }

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.stream.Stream;
 
+import io.idstarter.InvalidSettingException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -80,8 +81,11 @@ class SnowflakeLayoutTests {
 	void javaScriptSafeBitsMustSumToAtMost53() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> SnowflakeLayout.javaScriptSafe(SnowflakeLayout.DEFAULT_EPOCH, 41, 7, 6))
-			.withMessage("timestampBits + workerIdBits + sequenceBits must be at most 53 so IDs stay below 2^53: "
-					+ "41 + 7 + 6 = 54");
+			.withMessage("timestampBits + workerIdBits + sequenceBits must be at most 53 so that every ID stays below "
+					+ "2^53, but 41 + 7 + 6 = 54: lower timestampBits to 40 (IDs until 2054), or workerIdBits to 6 (64 "
+					+ "workers), or sequenceBits to 5 (32 IDs/ms per worker)")
+			.isInstanceOfSatisfying(InvalidSettingException.class,
+					(ex) -> assertThat(ex.getSetting()).isEqualTo("workerIdBits"));
 		assertThat(SnowflakeLayout.javaScriptSafe(SnowflakeLayout.DEFAULT_EPOCH, 40, 6, 6).maxWorkerId()).isEqualTo(63);
 	}
 
@@ -89,11 +93,16 @@ class SnowflakeLayoutTests {
 	void bitsMustSumTo63() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH, 41, 10, 13))
-			.withMessage("timestampBits + workerIdBits + sequenceBits must be 63 so IDs stay positive: "
-					+ "41 + 10 + 13 = 64");
+			.withMessage("timestampBits + workerIdBits + sequenceBits must be 63 so that every ID is a positive long, "
+					+ "but 41 + 10 + 13 = 64: lower timestampBits to 40 (IDs until 2054), or workerIdBits to 9 (512 "
+					+ "workers), or sequenceBits to 12 (4096 IDs/ms per worker)")
+			.isInstanceOfSatisfying(InvalidSettingException.class,
+					(ex) -> assertThat(ex.getSetting()).isEqualTo("sequenceBits"));
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH, 40, 10, 12))
-			.withMessageEndingWith("40 + 10 + 12 = 62");
+			.withMessageContaining("40 + 10 + 12 = 62: raise timestampBits to 41")
+			.isInstanceOfSatisfying(InvalidSettingException.class,
+					(ex) -> assertThat(ex.getSetting()).isEqualTo("timestampBits"));
 	}
 
 	@Test
@@ -149,6 +158,25 @@ class SnowflakeLayoutTests {
 	void parseRejectsNegativeIds() {
 		assertThatIllegalArgumentException().isThrownBy(() -> SnowflakeLayout.defaults().parse(-1))
 			.withMessage("id must not be negative: -1");
+	}
+
+	@Test
+	void aLayoutWhoseTimestampsRanOutIsRefusedNamingTheTimestampBits() {
+		SnowflakeLayout layout = SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH, 30, 20, 13);
+		assertThatIllegalArgumentException().isThrownBy(() -> layout.requireNotExhausted(Instant.now()))
+			.withMessage("with epoch 2020-01-01T00:00:00Z, 30 timestamp bits ran out at 2020-01-13T10:15:41.824Z: use "
+					+ "more timestamp bits or a later epoch")
+			.isInstanceOfSatisfying(InvalidSettingException.class,
+					(ex) -> assertThat(ex.getSetting()).isEqualTo("timestampBits"));
+		assertThat(SnowflakeLayout.defaults().requireNotExhausted(Instant.now())).isSameAs(SnowflakeLayout.defaults());
+	}
+
+	@Test
+	void theDefaultJavaScriptSafeLayoutHas64WorkersAnd64IdsPerMillisecondForAsLongAsTheDefaultLayout() {
+		SnowflakeLayout layout = SnowflakeLayout.javaScriptSafe(SnowflakeLayout.DEFAULT_EPOCH);
+		assertThat(layout.timestampBits()).isEqualTo(SnowflakeLayout.defaults().timestampBits());
+		assertThat(layout.maxWorkerId()).isEqualTo(63);
+		assertThat(layout.maxSequence()).isEqualTo(63);
 	}
 
 }

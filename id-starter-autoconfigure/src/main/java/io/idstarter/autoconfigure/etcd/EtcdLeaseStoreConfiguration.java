@@ -12,7 +12,6 @@ import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.ClientBuilder;
 import io.idstarter.autoconfigure.CoordinationServiceUnreachableException;
-import io.idstarter.autoconfigure.IdWorkerProperties;
 import io.idstarter.lease.ISequenceManager;
 import io.idstarter.store.etcd.EtcdLeaseStore;
 
@@ -39,7 +38,7 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
  */
 @AutoConfiguration
 @ConditionalOnClass(Client.class)
-@EnableConfigurationProperties(IdWorkerProperties.class)
+@EnableConfigurationProperties(EtcdStoreProperties.class)
 public final class EtcdLeaseStoreConfiguration {
 
 	private static final String ENDPOINTS = "id-worker.etcd.endpoints";
@@ -50,8 +49,7 @@ public final class EtcdLeaseStoreConfiguration {
 	static class ClientConfiguration {
 
 		@Bean(destroyMethod = "close")
-		Client idWorkerEtcdClient(IdWorkerProperties properties) {
-			IdWorkerProperties.Etcd etcd = properties.getEtcd();
+		Client idWorkerEtcdClient(EtcdStoreProperties etcd) {
 			// A member cut off from the leader refuses at once instead of holding each call until it times out.
 			ClientBuilder builder = EtcdLeaseStore.requireLeader(Client.builder()
 				.endpoints(etcd.getEndpoints().toArray(String[]::new))
@@ -60,7 +58,7 @@ public final class EtcdLeaseStoreConfiguration {
 				builder.user(ByteSequence.from(etcd.getUser(), StandardCharsets.UTF_8))
 					.password(ByteSequence.from(etcd.getPassword(), StandardCharsets.UTF_8));
 			}
-			IdWorkerProperties.Tls tls = etcd.getTls();
+			EtcdStoreProperties.Tls tls = etcd.getTls();
 			if (tls.getTrustCertificates() != null || tls.getKeyCertificateChain() != null) {
 				try {
 					builder.sslContext((ssl) -> {
@@ -90,8 +88,7 @@ public final class EtcdLeaseStoreConfiguration {
 	@Bean
 	@ConditionalOnSingleCandidate(Client.class)
 	@ConditionalOnMissingBean(ISequenceManager.class)
-	EtcdLeaseStore etcdLeaseStore(Client client, IdWorkerProperties properties) {
-		IdWorkerProperties.Etcd etcd = properties.getEtcd();
+	EtcdLeaseStore etcdLeaseStore(Client client, EtcdStoreProperties etcd) {
 		String endpoints = etcd.getEndpoints().isEmpty() ? "(the application's etcd Client)"
 				: String.join(",", etcd.getEndpoints());
 		try {

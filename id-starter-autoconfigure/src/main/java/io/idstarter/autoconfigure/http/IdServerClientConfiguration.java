@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 import io.idstarter.actuate.health.IdServersHealthIndicator;
-import io.idstarter.autoconfigure.IdWorkerProperties;
 import io.idstarter.metrics.IdServerMetrics;
 import io.idstarter.store.http.IdServerClient;
 import io.idstarter.store.http.IdServerStatuses;
@@ -41,7 +40,7 @@ import org.springframework.web.client.RestClient;
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(RestClient.class)
-@EnableConfigurationProperties(IdWorkerProperties.class)
+@EnableConfigurationProperties(HttpStoreProperties.class)
 public class IdServerClientConfiguration {
 
 	/** The properties that hold this client's credentials, for messages. */
@@ -51,13 +50,12 @@ public class IdServerClientConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	IdServerClient idServerClient(IdWorkerProperties properties, ObjectProvider<RestClient.Builder> builder) {
-		IdWorkerProperties.Http http = properties.getHttp();
+	IdServerClient idServerClient(HttpStoreProperties http, ObjectProvider<RestClient.Builder> builder) {
 		List<URI> servers = validate(http);
 		RestClient rest = builder.getIfAvailable(RestClient::builder)
 			.requestFactory(requestFactory(http.getConnectTimeout(), http.getReadTimeout()))
 			.build();
-		IdWorkerProperties.Http.Retry retry = http.getRetry();
+		HttpStoreProperties.Retry retry = http.getRetry();
 		int firstServer = http.isSpreadLoad() ? ThreadLocalRandom.current().nextInt(servers.size()) : 0;
 		IdServerClient client = new IdServerClient(rest, servers, retry.getMaxAttempts(), retry.getInitialBackoff(),
 				retry.getMaxBackoff(), authorization(http), CREDENTIALS, firstServer);
@@ -65,7 +63,7 @@ public class IdServerClientConfiguration {
 		return client;
 	}
 
-	static List<URI> validate(IdWorkerProperties.Http http) {
+	static List<URI> validate(HttpStoreProperties http) {
 		List<URI> servers = http.getServers();
 		if (servers.isEmpty()) {
 			throw new InvalidConfigurationPropertyValueException("id-worker.http.servers", "(empty)",
@@ -81,7 +79,7 @@ public class IdServerClientConfiguration {
 		}
 		positive("id-worker.http.connect-timeout", http.getConnectTimeout());
 		positive("id-worker.http.read-timeout", http.getReadTimeout());
-		IdWorkerProperties.Http.Retry retry = http.getRetry();
+		HttpStoreProperties.Retry retry = http.getRetry();
 		if (retry.getMaxAttempts() < 1 || retry.getMaxAttempts() > 100) {
 			throw new InvalidConfigurationPropertyValueException("id-worker.http.retry.max-attempts",
 					retry.getMaxAttempts(), "must be between 1 and 100");
@@ -113,7 +111,7 @@ public class IdServerClientConfiguration {
 		}
 	}
 
-	static @Nullable String authorization(IdWorkerProperties.Http http) {
+	static @Nullable String authorization(HttpStoreProperties http) {
 		if (StringUtils.hasText(http.getToken())) {
 			return "Bearer " + http.getToken();
 		}

@@ -16,7 +16,6 @@ import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
 
-import io.idstarter.autoconfigure.IdWorkerProperties;
 import io.idstarter.store.jdbc.JdbcSegmentStore;
 import io.idstarter.store.jdbc.JdbcLeaseStore;
 import org.jspecify.annotations.Nullable;
@@ -41,7 +40,7 @@ import org.springframework.core.io.Resource;
  * @since 0.1.0
  */
 public class IdWorkerSchemaInitializer
-		extends PropertiesBasedDataSourceScriptDatabaseInitializer<IdWorkerJdbcInitializationProperties> {
+		extends PropertiesBasedDataSourceScriptDatabaseInitializer<JdbcStoreProperties> {
 
 	private static final Logger logger = LoggerFactory.getLogger(IdWorkerSchemaInitializer.class);
 
@@ -60,17 +59,15 @@ public class IdWorkerSchemaInitializer
 	/**
 	 * Creates an initializer.
 	 * @param dataSource the database
-	 * @param properties when and with which script to create the tables
-	 * @param tables the table names
+	 * @param properties the table names, and when and with which script to create the tables
 	 */
-	public IdWorkerSchemaInitializer(DataSource dataSource, IdWorkerJdbcInitializationProperties properties,
-			IdWorkerProperties.Jdbc tables) {
+	public IdWorkerSchemaInitializer(DataSource dataSource, JdbcStoreProperties properties) {
 		super(dataSource, properties, PLATFORMS);
 		this.dataSource = dataSource;
-		this.segmentTable = tables.getSegmentTable();
-		this.leaseTable = tables.getLeaseTable();
-		this.schemaLocation = IdWorkerJdbcInitializationProperties.DEFAULT_SCHEMA_LOCATION.equals(properties.getSchema())
-				? IdWorkerJdbcInitializationProperties.SCRIPTS : String.valueOf(properties.getSchema());
+		this.segmentTable = properties.getSegmentTable();
+		this.leaseTable = properties.getLeaseTable();
+		this.schemaLocation = JdbcStoreProperties.DEFAULT_SCHEMA_LOCATION.equals(properties.getSchema())
+				? JdbcStoreProperties.SCRIPTS : String.valueOf(properties.getSchema());
 	}
 
 	@Override

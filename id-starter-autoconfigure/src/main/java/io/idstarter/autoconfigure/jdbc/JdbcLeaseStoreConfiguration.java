@@ -4,7 +4,6 @@ import java.util.List;
 
 import javax.sql.DataSource;
 
-import io.idstarter.autoconfigure.IdWorkerProperties;
 import io.idstarter.lease.ISequenceManager;
 import io.idstarter.store.jdbc.JdbcLeaseStore;
 
@@ -27,17 +26,17 @@ import org.springframework.context.annotation.Import;
 @AutoConfiguration(afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
 @ConditionalOnClass({ DataSource.class, EmbeddedDatabaseConnection.class })
 @ConditionalOnSingleCandidate(DataSource.class)
-@EnableConfigurationProperties(IdWorkerProperties.class)
+@EnableConfigurationProperties(JdbcStoreProperties.class)
 @Import(JdbcSchemaConfiguration.class)
 public final class JdbcLeaseStoreConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(ISequenceManager.class)
 	@DependsOnDatabaseInitialization
-	JdbcLeaseStore jdbcLeaseStore(DataSource dataSource, IdWorkerProperties properties,
+	JdbcLeaseStore jdbcLeaseStore(DataSource dataSource, JdbcStoreProperties properties,
 			IdWorkerSchemaInitializer schemaInitializer) {
-		String table = properties.getJdbc().getLeaseTable();
-		String script = IdWorkerJdbcInitializationProperties.SCRIPTS;
+		String table = properties.getLeaseTable();
+		String script = JdbcStoreProperties.SCRIPTS;
 		if (!IdWorkerSchemaInitializer.missingTables(dataSource, List.of(table), script).isEmpty()) {
 			throw IdWorkerSchemaException.tableMissing(table, script);
 		}

@@ -2,7 +2,6 @@ package io.idstarter.autoconfigure.jdbc;
 
 import javax.sql.DataSource;
 
-import io.idstarter.autoconfigure.IdWorkerProperties;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -15,16 +14,16 @@ import org.springframework.context.annotation.Lazy;
  * only once when both are.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(IdWorkerJdbcInitializationProperties.class)
+@EnableConfigurationProperties(JdbcStoreProperties.class)
 class JdbcSchemaConfiguration {
 
 	@Bean
 	@Lazy
 	@ConditionalOnMissingBean
 	IdWorkerSchemaInitializer idWorkerSchemaInitializer(DataSource dataSource,
-			IdWorkerJdbcInitializationProperties initialization, IdWorkerProperties properties) {
+			JdbcStoreProperties properties) {
 		try {
-			return new IdWorkerSchemaInitializer(dataSource, initialization, properties.getJdbc());
+			return new IdWorkerSchemaInitializer(dataSource, properties);
 		}
 		catch (IdWorkerSchemaException ex) {
 			throw ex;
@@ -32,8 +31,8 @@ class JdbcSchemaConfiguration {
 		catch (RuntimeException ex) {
 			// Resolving the script's platform asks the database which one it is.
 			throw IdWorkerSchemaException.of(
-					java.util.List.of(properties.getJdbc().getSegmentTable(), properties.getJdbc().getLeaseTable()),
-					IdWorkerJdbcInitializationProperties.SCRIPTS, "check", ex);
+					java.util.List.of(properties.getSegmentTable(), properties.getLeaseTable()),
+					JdbcStoreProperties.SCRIPTS, "check", ex);
 		}
 	}
 

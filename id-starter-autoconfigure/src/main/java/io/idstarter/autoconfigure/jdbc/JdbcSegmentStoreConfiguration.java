@@ -4,7 +4,6 @@ import java.util.List;
 
 import javax.sql.DataSource;
 
-import io.idstarter.autoconfigure.IdWorkerProperties;
 import io.idstarter.segment.SegmentStore;
 import io.idstarter.store.jdbc.JdbcSegmentStore;
 
@@ -29,17 +28,17 @@ import org.springframework.context.annotation.Import;
 @ConditionalOnClass({ DataSource.class, EmbeddedDatabaseConnection.class })
 @ConditionalOnProperty(name = "id-worker.segment.store", havingValue = "jdbc", matchIfMissing = true)
 @ConditionalOnSingleCandidate(DataSource.class)
-@EnableConfigurationProperties(IdWorkerProperties.class)
+@EnableConfigurationProperties(JdbcStoreProperties.class)
 @Import(JdbcSchemaConfiguration.class)
 public final class JdbcSegmentStoreConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(SegmentStore.class)
 	@DependsOnDatabaseInitialization
-	JdbcSegmentStore jdbcSegmentStore(DataSource dataSource, IdWorkerProperties properties,
+	JdbcSegmentStore jdbcSegmentStore(DataSource dataSource, JdbcStoreProperties properties,
 			IdWorkerSchemaInitializer schemaInitializer) {
-		String table = properties.getJdbc().getSegmentTable();
-		String script = IdWorkerJdbcInitializationProperties.SCRIPTS;
+		String table = properties.getSegmentTable();
+		String script = JdbcStoreProperties.SCRIPTS;
 		if (!IdWorkerSchemaInitializer.missingTables(dataSource, List.of(table), script).isEmpty()) {
 			throw IdWorkerSchemaException.tableMissing(table, script);
 		}

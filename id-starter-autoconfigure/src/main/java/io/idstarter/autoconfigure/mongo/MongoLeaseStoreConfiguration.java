@@ -1,6 +1,5 @@
 package io.idstarter.autoconfigure.mongo;
 
-import io.idstarter.autoconfigure.IdWorkerProperties;
 import io.idstarter.lease.ISequenceManager;
 import io.idstarter.store.mongo.MongoLeaseStore;
 
@@ -21,13 +20,13 @@ import org.springframework.data.mongodb.core.MongoOperations;
 @AutoConfiguration(afterName = "org.springframework.boot.data.mongodb.autoconfigure.DataMongoAutoConfiguration")
 @ConditionalOnClass(MongoOperations.class)
 @ConditionalOnSingleCandidate(MongoOperations.class)
-@EnableConfigurationProperties(IdWorkerProperties.class)
+@EnableConfigurationProperties(MongoStoreProperties.class)
 public final class MongoLeaseStoreConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(ISequenceManager.class)
-	MongoLeaseStore mongoLeaseStore(MongoOperations mongo, IdWorkerProperties properties) {
-		return new MongoLeaseStore(mongo, properties.getMongo().getLeaseCollection());
+	MongoLeaseStore mongoLeaseStore(MongoOperations mongo, MongoStoreProperties properties) {
+		return new MongoLeaseStore(mongo, properties.getLeaseCollection());
 	}
 
 }

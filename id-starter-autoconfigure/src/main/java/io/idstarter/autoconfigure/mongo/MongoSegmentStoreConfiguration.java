@@ -1,6 +1,5 @@
 package io.idstarter.autoconfigure.mongo;
 
-import io.idstarter.autoconfigure.IdWorkerProperties;
 import io.idstarter.segment.SegmentStore;
 import io.idstarter.store.mongo.MongoSegmentStore;
 
@@ -23,13 +22,13 @@ import org.springframework.data.mongodb.core.MongoOperations;
 @ConditionalOnClass(MongoOperations.class)
 @ConditionalOnProperty(name = "id-worker.segment.store", havingValue = "mongo")
 @ConditionalOnSingleCandidate(MongoOperations.class)
-@EnableConfigurationProperties(IdWorkerProperties.class)
+@EnableConfigurationProperties(MongoStoreProperties.class)
 public final class MongoSegmentStoreConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(SegmentStore.class)
-	MongoSegmentStore mongoSegmentStore(MongoOperations mongo, IdWorkerProperties properties) {
-		return new MongoSegmentStore(mongo, properties.getMongo().getSegmentCollection());
+	MongoSegmentStore mongoSegmentStore(MongoOperations mongo, MongoStoreProperties properties) {
+		return new MongoSegmentStore(mongo, properties.getSegmentCollection());
 	}
 
 }

@@ -1,6 +1,5 @@
 package io.idstarter.autoconfigure.redis;
 
-import io.idstarter.autoconfigure.IdWorkerProperties;
 import io.idstarter.lease.ISequenceManager;
 import io.idstarter.store.redis.RedisLeaseStore;
 
@@ -22,14 +21,14 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 @AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
 @ConditionalOnClass(RedisConnectionFactory.class)
 @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
-@EnableConfigurationProperties(IdWorkerProperties.class)
+@EnableConfigurationProperties(RedisStoreProperties.class)
 public final class RedisLeaseStoreConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(ISequenceManager.class)
-	RedisLeaseStore redisLeaseStore(RedisConnectionFactory connectionFactory, IdWorkerProperties properties,
+	RedisLeaseStore redisLeaseStore(RedisConnectionFactory connectionFactory, RedisStoreProperties properties,
 			Environment environment) {
-		return new RedisLeaseStore(connectionFactory, properties.getRedis().getKeyPrefix(),
+		return new RedisLeaseStore(connectionFactory, properties.getKeyPrefix(),
 				RedisStoreDurability.of(properties, connectionFactory, environment, "lease store"));
 	}
 

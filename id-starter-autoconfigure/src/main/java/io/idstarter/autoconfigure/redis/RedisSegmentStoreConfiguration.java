@@ -1,6 +1,5 @@
 package io.idstarter.autoconfigure.redis;
 
-import io.idstarter.autoconfigure.IdWorkerProperties;
 import io.idstarter.segment.SegmentStore;
 import io.idstarter.store.redis.RedisSegmentStore;
 
@@ -24,14 +23,14 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 @ConditionalOnClass(RedisConnectionFactory.class)
 @ConditionalOnProperty(name = "id-worker.segment.store", havingValue = "redis")
 @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
-@EnableConfigurationProperties(IdWorkerProperties.class)
+@EnableConfigurationProperties(RedisStoreProperties.class)
 public final class RedisSegmentStoreConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(SegmentStore.class)
-	RedisSegmentStore redisSegmentStore(RedisConnectionFactory connectionFactory, IdWorkerProperties properties,
+	RedisSegmentStore redisSegmentStore(RedisConnectionFactory connectionFactory, RedisStoreProperties properties,
 			Environment environment) {
-		return new RedisSegmentStore(connectionFactory, properties.getRedis().getKeyPrefix(),
+		return new RedisSegmentStore(connectionFactory, properties.getKeyPrefix(),
 				RedisStoreDurability.of(properties, connectionFactory, environment, "segment store"));
 	}
 

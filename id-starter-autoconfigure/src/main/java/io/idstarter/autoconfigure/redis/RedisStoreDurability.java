@@ -3,7 +3,6 @@ package io.idstarter.autoconfigure.redis;
 import java.lang.reflect.Method;
 import java.time.Duration;
 
-import io.idstarter.autoconfigure.IdWorkerProperties;
 import io.idstarter.store.redis.RedisDurability;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,9 +25,8 @@ final class RedisStoreDurability {
 	private RedisStoreDurability() {
 	}
 
-	static RedisDurability of(IdWorkerProperties properties, RedisConnectionFactory factory, Environment environment,
+	static RedisDurability of(RedisStoreProperties redis, RedisConnectionFactory factory, Environment environment,
 			String store) {
-		IdWorkerProperties.Redis redis = properties.getRedis();
 		int replicas = redis.getWait().getReplicas();
 		Duration waitTimeout = redis.getWait().getTimeout();
 		Duration commandTimeout = Binder.get(environment)

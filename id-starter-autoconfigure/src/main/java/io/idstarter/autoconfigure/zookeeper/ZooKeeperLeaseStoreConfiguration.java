@@ -35,7 +35,7 @@ import org.springframework.context.annotation.Configuration;
  */
 @AutoConfiguration
 @ConditionalOnClass(CuratorFramework.class)
-@EnableConfigurationProperties(IdWorkerProperties.class)
+@EnableConfigurationProperties({ ZooKeeperStoreProperties.class, IdWorkerProperties.class })
 public final class ZooKeeperLeaseStoreConfiguration {
 
 	/** Curator's retries of one operation while the connection is down, before it fails to the keeper. */
@@ -47,10 +47,10 @@ public final class ZooKeeperLeaseStoreConfiguration {
 	static class ClientConfiguration {
 
 		@Bean(destroyMethod = "close")
-		CuratorFramework idWorkerCuratorFramework(IdWorkerProperties properties) {
-			IdWorkerProperties.ZooKeeper zookeeper = properties.getZookeeper();
-			Duration sessionTimeout = (zookeeper.getSessionTimeout() != null) ? zookeeper.getSessionTimeout()
-					: properties.getLease().getTtl();
+		CuratorFramework idWorkerCuratorFramework(ZooKeeperStoreProperties zookeeper, IdWorkerProperties properties) {
+			Duration leaseTtl = properties.getLease().getTtl();
+			zookeeper.checkSessionTimeout(leaseTtl);
+			Duration sessionTimeout = (zookeeper.getSessionTimeout() != null) ? zookeeper.getSessionTimeout() : leaseTtl;
 			int connectionTimeout = (int) zookeeper.getConnectionTimeout().toMillis();
 			CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
 				.connectString(zookeeper.getConnectString())
@@ -76,8 +76,9 @@ public final class ZooKeeperLeaseStoreConfiguration {
 	@Bean
 	@ConditionalOnSingleCandidate(CuratorFramework.class)
 	@ConditionalOnMissingBean(ISequenceManager.class)
-	ZooKeeperLeaseStore zooKeeperLeaseStore(CuratorFramework client, IdWorkerProperties properties) {
-		IdWorkerProperties.ZooKeeper zookeeper = properties.getZookeeper();
+	ZooKeeperLeaseStore zooKeeperLeaseStore(CuratorFramework client, ZooKeeperStoreProperties zookeeper,
+			IdWorkerProperties properties) {
+		zookeeper.checkSessionTimeout(properties.getLease().getTtl());
 		awaitConnection(client, zookeeper.getConnectionTimeout());
 		LeafSnowflake leaf = (zookeeper.getLeafName() != null)
 				? new LeafSnowflake(zookeeper.getLeafName(), zookeeper.getLeafAddress()) : null;

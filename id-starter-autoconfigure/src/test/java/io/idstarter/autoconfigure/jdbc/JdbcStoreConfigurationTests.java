@@ -80,13 +80,12 @@ class JdbcStoreConfigurationTests {
 		given(connection.getMetaData()).willReturn(metaData);
 		given(metaData.getDatabaseProductName()).willReturn("PostgreSQL");
 		given(metaData.getURL()).willReturn("jdbc:postgresql://db:5432/ids");
-		IdWorkerJdbcInitializationProperties settings = new IdWorkerJdbcInitializationProperties();
+		JdbcStoreProperties settings = new JdbcStoreProperties();
 		settings.setPlatform("postgresql");
-		IdWorkerProperties.Jdbc tables = new IdWorkerProperties.Jdbc();
 		// embedded (the default) on PostgreSQL: nothing to do, so the database is not asked for its tables.
-		assertThat(new IdWorkerSchemaInitializer(postgres, settings, tables).initializeDatabase()).isFalse();
+		assertThat(new IdWorkerSchemaInitializer(postgres, settings).initializeDatabase()).isFalse();
 		settings.setInitializeSchema(org.springframework.boot.sql.init.DatabaseInitializationMode.NEVER);
-		assertThat(new IdWorkerSchemaInitializer(postgres, settings, tables).initializeDatabase()).isFalse();
+		assertThat(new IdWorkerSchemaInitializer(postgres, settings).initializeDatabase()).isFalse();
 	}
 
 	@Test

@@ -141,11 +141,7 @@ public class EtcdLeaseStore implements ISequenceManager {
 	 */
 	public EtcdLeaseStore(Client client, String prefix, Duration callTimeout, String endpoints) {
 		this.client = Objects.requireNonNull(client, "client");
-		Objects.requireNonNull(prefix, "prefix");
-		if (prefix.isEmpty()) {
-			throw new IllegalArgumentException("prefix must not be empty; use something like '" + DEFAULT_PREFIX + "'");
-		}
-		this.prefix = prefix;
+		this.prefix = EtcdKeyPrefix.check(prefix);
 		this.callTimeout = Objects.requireNonNull(callTimeout, "callTimeout");
 		this.endpoints = Objects.requireNonNull(endpoints, "endpoints");
 	}

@@ -35,6 +35,18 @@ public final class JdbcSchema {
 	}
 
 	/**
+	 * Checks a table name the stores are given: they write it into SQL, so only an identifier, optionally qualified by
+	 * a schema, is accepted.
+	 * @param tableName the name
+	 * @return the name
+	 * @throws IllegalArgumentException if it is not an SQL identifier (a letter or '_', then letters, digits or '_',
+	 * at most 63 characters, optionally {@code schema.} in front)
+	 */
+	public static String checkTableName(String tableName) {
+		return JdbcAccess.checkTableName(tableName);
+	}
+
+	/**
 	 * Creates the {@value JdbcSegmentStore#DEFAULT_TABLE_NAME} and {@value JdbcLeaseStore#DEFAULT_TABLE_NAME}
 	 * tables unless they exist.
 	 * @param dataSource the database

@@ -1,7 +1,6 @@
 package io.idstarter.store.mongo;
 
 import java.util.List;
-import java.util.Objects;
 
 import com.mongodb.ErrorCategory;
 import com.mongodb.MongoWriteException;
@@ -24,14 +23,11 @@ final class StoreSupport {
 	 * Checks a collection name given to a store.
 	 * @param collection the name
 	 * @return the name
-	 * @throws IllegalArgumentException if it is blank
+	 * @throws IllegalArgumentException if MongoDB would refuse it or keep it for itself
+	 * @see MongoCollectionNames#check(String)
 	 */
 	static String requireCollection(String collection) {
-		Objects.requireNonNull(collection, "collection");
-		if (collection.isBlank()) {
-			throw new IllegalArgumentException("collection name must not be blank");
-		}
-		return collection;
+		return MongoCollectionNames.check(collection);
 	}
 
 	/**

@@ -18,13 +18,16 @@ import java.util.Objects;
  */
 public record RedisDurability(int waitReplicas, Duration waitTimeout, boolean requirePersistence) {
 
+	/** Most replicas a write may wait for: more is a typo, not a deployment. */
+	public static final int MAX_WAIT_REPLICAS = 64;
+
 	/** Default time a write waits for replica acknowledgements. */
 	public static final Duration DEFAULT_WAIT_TIMEOUT = Duration.ofSeconds(1);
 
 	public RedisDurability {
 		Objects.requireNonNull(waitTimeout, "waitTimeout");
-		if (waitReplicas < 0) {
-			throw new IllegalArgumentException("waitReplicas must be at least 0: " + waitReplicas);
+		if (waitReplicas < 0 || waitReplicas > MAX_WAIT_REPLICAS) {
+			throw new IllegalArgumentException("waitReplicas must be in [0, " + MAX_WAIT_REPLICAS + "]: " + waitReplicas);
 		}
 		if (waitTimeout.toMillis() < 1 || waitTimeout.compareTo(Duration.ofMinutes(10)) > 0) {
 			// WAIT with timeout 0 blocks for ever; a store call must end.

@@ -5,7 +5,6 @@ import java.io.InputStream;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 
@@ -30,12 +29,7 @@ final class RedisSupport {
 	}
 
 	static String requireKeyPrefix(String keyPrefix) {
-		Objects.requireNonNull(keyPrefix, "keyPrefix");
-		if (keyPrefix.isEmpty()) {
-			throw new IllegalArgumentException("keyPrefix must not be empty; the default is '" + DEFAULT_KEY_PREFIX
-					+ "' (on Redis Cluster use a hash tag, for example '{id-starter}:')");
-		}
-		return keyPrefix;
+		return RedisKeyPrefix.check(keyPrefix);
 	}
 
 	/**

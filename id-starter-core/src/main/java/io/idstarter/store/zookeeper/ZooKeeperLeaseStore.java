@@ -119,12 +119,7 @@ public class ZooKeeperLeaseStore implements ISequenceManager {
 	}
 
 	static String requirePath(String path) {
-		Objects.requireNonNull(path, "rootPath");
-		if (!path.startsWith("/") || path.length() < 2 || path.endsWith("/") || path.contains("//")) {
-			throw new IllegalArgumentException("rootPath must be an absolute ZooKeeper path such as '"
-					+ DEFAULT_ROOT_PATH + "' (no trailing or double slash): '" + path + "'");
-		}
-		return path;
+		return ZooKeeperPaths.checkRootPath(path);
 	}
 
 	@Override

@@ -1,6 +1,6 @@
 package io.idstarter.autoconfigure.data.mongo;
 
-import io.idstarter.autoconfigure.IdWorkerProperties;
+import io.idstarter.autoconfigure.mongo.MongoStoreProperties;
 import io.idstarter.data.mongo.SequenceIdEntityCallback;
 import io.idstarter.sequence.SequenceService;
 import io.idstarter.store.mongo.MongoSequenceService;
@@ -25,13 +25,13 @@ import org.springframework.data.mongodb.core.mapping.event.BeforeConvertCallback
 @AutoConfiguration(afterName = "org.springframework.boot.data.mongodb.autoconfigure.DataMongoAutoConfiguration")
 @ConditionalOnClass({ MongoOperations.class, BeforeConvertCallback.class })
 @ConditionalOnBean(MongoOperations.class)
-@EnableConfigurationProperties(IdWorkerProperties.class)
+@EnableConfigurationProperties(MongoStoreProperties.class)
 public final class IdWorkerMongoSequenceAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(SequenceService.class)
-	MongoSequenceService mongoSequenceService(MongoOperations mongo, IdWorkerProperties properties) {
-		return new MongoSequenceService(mongo, properties.getMongo().getSequenceCollection());
+	MongoSequenceService mongoSequenceService(MongoOperations mongo, MongoStoreProperties properties) {
+		return new MongoSequenceService(mongo, properties.getSequenceCollection());
 	}
 
 	@Bean
