@@ -85,7 +85,8 @@ import org.slf4j.LoggerFactory;
  * cannot be known. A borrow that finds nothing else free says which objects are in the way and why.
  *
  * <p>The calls need the verbs {@code get}, {@code list}, {@code create} and {@code update} on {@code leases} in the
- * namespace; a refusal is a {@link KubernetesAccessDeniedException} naming the verb.
+ * namespace; a refusal is a {@link KubernetesAccessDeniedException} naming the verb, a server that does not answer
+ * a {@link KubernetesApiUnreachableException}.
  */
 public class KubernetesLeaseStore implements ISequenceManager {
 
@@ -384,6 +385,25 @@ public class KubernetesLeaseStore implements ISequenceManager {
 	}
 
 	/**
+	 * Lists the {@code Lease} objects of the Kubernetes namespace once, to learn at start that the API server answers
+	 * and grants the {@code list} verb, with the server's clock in its answer.
+	 * @throws KubernetesAccessDeniedException if the service account may not list leases there
+	 * @throws KubernetesApiUnreachableException if the API server does not answer
+	 * @throws LeaseStoreException if it answers something else
+	 */
+	public void checkAccess() {
+		call("list", "GET", leasesUrl(), null, "list the Lease objects of namespace '" + this.kubernetesNamespace + "'");
+	}
+
+	/**
+	 * Returns the Kubernetes namespace of the {@code Lease} objects.
+	 * @return the namespace
+	 */
+	public String getKubernetesNamespace() {
+		return this.kubernetesNamespace;
+	}
+
+	/**
 	 * Returns the first part of the names of a lease namespace's objects: {@code <prefix>-<namespace>-}, where a
 	 * namespace that is not a DNS-1123 label is written in lower case with other characters as {@code -}, followed by
 	 * 8 hex digits of its SHA-256, so that two namespaces never share names.
@@ -471,14 +491,14 @@ public class KubernetesLeaseStore implements ISequenceManager {
 					+ this.client.getMasterUrl(), ex);
 		}
 		catch (TimeoutException ex) {
-			throw new LeaseStoreException("the Kubernetes API server " + this.client.getMasterUrl()
-					+ " did not answer within " + this.callTimeout.toMillis() + " ms when trying to " + action
+			throw new KubernetesApiUnreachableException(this.client.getMasterUrl().toString(),
+					"the Kubernetes API server " + this.client.getMasterUrl() + " did not answer within " + this.callTimeout.toMillis() + " ms when trying to " + action
 					+ "; check that it is reachable from this pod", ex);
 		}
 		catch (ExecutionException ex) {
 			Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
-			throw new LeaseStoreException("could not reach the Kubernetes API server " + this.client.getMasterUrl()
-					+ " to " + action + ": " + cause + "; check the cluster configuration (in-cluster service "
+			throw new KubernetesApiUnreachableException(this.client.getMasterUrl().toString(),
+					"could not reach the Kubernetes API server " + this.client.getMasterUrl() + " to " + action + ": " + cause + "; check the cluster configuration (in-cluster service "
 					+ "account, or the kubeconfig) and that the API server is reachable from this pod", cause);
 		}
 		int code = response.code();

@@ -291,7 +291,7 @@ class KubernetesLeaseStoreIntegrationTests extends AbstractLeaseStoreContractTes
 			.withConfig(new ConfigBuilder().withMasterUrl("http://127.0.0.1:9").withRequestRetryBackoffLimit(0).build())
 			.build()) {
 			KubernetesLeaseStore store = new KubernetesLeaseStore(nowhere, "test", PREFIX, -1, Duration.ofSeconds(2));
-			assertThatExceptionOfType(LeaseStoreException.class).isThrownBy(() -> store.borrow(request(0, -1)))
+			assertThatExceptionOfType(KubernetesApiUnreachableException.class).isThrownBy(() -> store.borrow(request(0, -1)))
 				.withMessageContaining("127.0.0.1:9");
 		}
 	}
