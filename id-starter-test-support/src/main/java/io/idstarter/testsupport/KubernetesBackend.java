@@ -45,6 +45,8 @@ public final class KubernetesBackend implements AutoCloseable {
 	/** Environment variable naming the namespace to use on a real cluster ({@code default} if unset). */
 	public static final String NAMESPACE = "IDSTARTER_KUBERNETES_NAMESPACE";
 
+	private static @Nullable KubernetesBackend shared;
+
 	private final @Nullable KubernetesMockServer server;
 
 	private final @Nullable TestApiServer dispatcher;
@@ -92,11 +94,7 @@ public final class KubernetesBackend implements AutoCloseable {
 			throw new IllegalStateException("cannot start the in-JVM Kubernetes API server on port " + port + ": " + ex
 					+ "; set " + CONTEXT + " to test against a real cluster instead", ex);
 		}
-		Config config = new ConfigBuilder(Config.empty()).withMasterUrl("http://127.0.0.1:" + server.getPort())
-			.withNamespace("test")
-			.withTrustCerts(true)
-			.withRequestRetryBackoffLimit(0)
-			.build();
+		Config config = inJvmConfig("http://127.0.0.1:" + server.getPort() + "/");
 		return new KubernetesBackend(server, dispatcher, config, "test",
 				"the fabric8 in-JVM API server (CRUD mode) on port " + server.getPort());
 	}
@@ -116,8 +114,50 @@ public final class KubernetesBackend implements AutoCloseable {
 		if (namespace == null || namespace.isBlank()) {
 			namespace = "default";
 		}
+		config.setNamespace(namespace);
 		return new KubernetesBackend(null, null, config, namespace,
 				"the cluster of " + CONTEXT + "='" + context + "' at " + config.getMasterUrl());
+	}
+
+	/**
+	 * Returns the backend of this JVM, started at the first call and stopped when the JVM exits: for drills whose child
+	 * processes reach it at {@link #address()}.
+	 * @return the shared backend
+	 */
+	public static synchronized KubernetesBackend shared() {
+		if (shared == null) {
+			KubernetesBackend backend = start();
+			Runtime.getRuntime().addShutdownHook(new Thread(backend::close, "kubernetes-backend-shutdown"));
+			shared = backend;
+		}
+		return shared;
+	}
+
+	/**
+	 * Returns how another process reaches this API server, for {@link #clientFor(String)}: the in-JVM server's URL, or
+	 * {@code context:} and the value of {@value #CONTEXT}.
+	 * @return the address
+	 */
+	public String address() {
+		return (this.server != null) ? this.config.getMasterUrl() : "context:" + System.getenv(CONTEXT).trim();
+	}
+
+	/**
+	 * Returns a client of the API server at an {@link #address()}, in the namespace the tests use.
+	 * @param address what {@link #address()} returned, possibly in another process
+	 * @return a client; close it when done
+	 */
+	public static KubernetesClient clientFor(String address) {
+		KubernetesBackend backend = address.startsWith("context:") ? real(address.substring("context:".length()))
+				: new KubernetesBackend(null, null, inJvmConfig(address), "test", address);
+		return backend.newClient();
+	}
+
+	private static Config inJvmConfig(String masterUrl) {
+		return new ConfigBuilder(Config.empty()).withMasterUrl(masterUrl)
+			.withNamespace("test")
+			.withRequestRetryBackoffLimit(0)
+			.build();
 	}
 
 	/**
