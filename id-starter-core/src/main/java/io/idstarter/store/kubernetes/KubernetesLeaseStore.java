@@ -15,8 +15,10 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -281,7 +283,7 @@ public class KubernetesLeaseStore implements ISequenceManager {
 
 	private static String excludedNote(LeaseRequest request) {
 		return request.excludedWorkerIds().isEmpty() ? ""
-				: " or excluded by this node (" + new java.util.TreeSet<>(request.excludedWorkerIds()) + ")";
+				: " or excluded by this node (" + new TreeSet<>(request.excludedWorkerIds()) + ")";
 	}
 
 	/**
@@ -414,7 +416,7 @@ public class KubernetesLeaseStore implements ISequenceManager {
 		if (namespace.length() <= MAX_LABEL_LENGTH && DNS_LABEL.matcher(namespace).matches()) {
 			return this.namePrefix + "-" + namespace + "-";
 		}
-		String cleaned = namespace.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "-");
+		String cleaned = namespace.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-");
 		cleaned = cleaned.replaceAll("^-+|-+$", "");
 		String hash = HexFormat.of().formatHex(sha256(namespace), 0, 4);
 		return this.namePrefix + "-" + (cleaned.isEmpty() ? "" : cleaned + "-") + hash + "-";
@@ -492,14 +494,18 @@ public class KubernetesLeaseStore implements ISequenceManager {
 		}
 		catch (TimeoutException ex) {
 			throw new KubernetesApiUnreachableException(this.client.getMasterUrl().toString(),
-					"the Kubernetes API server " + this.client.getMasterUrl() + " did not answer within " + this.callTimeout.toMillis() + " ms when trying to " + action
-					+ "; check that it is reachable from this pod", ex);
+					"the Kubernetes API server " + this.client.getMasterUrl() + " did not answer within "
+							+ this.callTimeout.toMillis() + " ms when trying to " + action
+							+ "; check that it is reachable from this pod",
+					ex);
 		}
 		catch (ExecutionException ex) {
 			Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
 			throw new KubernetesApiUnreachableException(this.client.getMasterUrl().toString(),
-					"could not reach the Kubernetes API server " + this.client.getMasterUrl() + " to " + action + ": " + cause + "; check the cluster configuration (in-cluster service "
-					+ "account, or the kubeconfig) and that the API server is reachable from this pod", cause);
+					"could not reach the Kubernetes API server " + this.client.getMasterUrl() + " to " + action + ": "
+							+ cause + "; check the cluster configuration (in-cluster service account, or the "
+							+ "kubeconfig) and that the API server is reachable from this pod",
+					cause);
 		}
 		int code = response.code();
 		String text = (response.body() != null) ? response.body() : "";

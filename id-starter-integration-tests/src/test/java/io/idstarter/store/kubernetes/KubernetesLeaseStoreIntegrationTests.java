@@ -8,8 +8,8 @@ import java.util.regex.Pattern;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.idstarter.lease.ISequenceManager;
 import io.idstarter.lease.LeaseLostException;
 import io.idstarter.lease.LeaseRequest;
@@ -291,7 +291,8 @@ class KubernetesLeaseStoreIntegrationTests extends AbstractLeaseStoreContractTes
 			.withConfig(new ConfigBuilder().withMasterUrl("http://127.0.0.1:9").withRequestRetryBackoffLimit(0).build())
 			.build()) {
 			KubernetesLeaseStore store = new KubernetesLeaseStore(nowhere, "test", PREFIX, -1, Duration.ofSeconds(2));
-			assertThatExceptionOfType(KubernetesApiUnreachableException.class).isThrownBy(() -> store.borrow(request(0, -1)))
+			assertThatExceptionOfType(KubernetesApiUnreachableException.class)
+				.isThrownBy(() -> store.borrow(request(0, -1)))
 				.withMessageContaining("127.0.0.1:9");
 		}
 	}
