@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -36,8 +35,10 @@ import io.fabric8.kubernetes.client.http.HttpResponse;
 import io.idstarter.lease.ISequenceManager;
 import io.idstarter.lease.LeaseLostException;
 import io.idstarter.lease.LeaseRequest;
+import io.idstarter.lease.LeaseStoreCall;
 import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.NoFreeWorkerIdException;
+import io.idstarter.lease.SlotOrder;
 import io.idstarter.lease.WorkerLease;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -210,80 +211,60 @@ public class KubernetesLeaseStore implements ISequenceManager {
 	public WorkerLease borrow(LeaseRequest request) {
 		Objects.requireNonNull(request, "request");
 		String action = "borrow a worker ID of namespace '" + request.namespace() + "'";
-		for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+		String store = store(request.namespace());
+		return LeaseStoreCall.run(action, store, () -> LeaseStoreCall.untilTaken(action, store, MAX_ATTEMPTS, () -> {
 			Listing listing = list(request, action);
-			Slot candidate = choose(request, listing);
-			WorkerLease lease = take(request, candidate, listing.date(), action);
-			if (lease != null) {
-				return lease;
+			SlotOrder.Candidate<Slot> candidate = SlotOrder
+				.first(SlotOrder.candidates(request, preferred(request, listing), listing.used()));
+			if (candidate == null) {
+				throw noneFree(request, listing);
 			}
-			logger.debug("Worker ID {} of namespace '{}' was taken by another pod meanwhile; choosing again",
-					candidate.workerId(), request.namespace());
-		}
-		throw new LeaseStoreException("could not " + action + " in Kubernetes namespace '" + this.kubernetesNamespace
-				+ "': lost " + MAX_ATTEMPTS + " races in a row to other pods borrowing at the same time; retry later");
+			Slot slot = (candidate.used() != null) ? candidate.used().read() : Slot.absent(candidate.workerId());
+			return take(request, slot, listing.date(), action);
+		}), (ex) -> new LeaseStoreException("could not " + action + " on " + store + ": " + ex, ex));
 	}
 
 	/**
-	 * Slot order: the request's preferred slot, then this pod's ordinal, if free; then the lowest slot without an
-	 * object; then the slot free for longest by the API server's clock; never an excluded or unreadable one.
+	 * Returns the slot to try first: the request's preferred slot if it may be taken, else this pod's ordinal.
 	 */
-	private Slot choose(LeaseRequest request, Listing listing) {
-		long now = listing.date();
-		for (int wanted : new int[] { request.preferredWorkerId(), this.podOrdinal }) {
-			if (wanted >= 0 && wanted <= request.maxWorkerId() && request.allows(wanted)) {
-				Slot slot = listing.slots().get(wanted);
-				if (slot == null) {
-					return Slot.absent(wanted);
-				}
-				if (slot.problem() == null && slot.isFree(now)) {
-					return slot;
-				}
+	private int preferred(LeaseRequest request, Listing listing) {
+		int preferred = request.preferredWorkerId();
+		if (preferred >= 0 && request.allows(preferred)) {
+			Slot slot = listing.slots().get(preferred);
+			if (slot == null || (slot.problem() == null && slot.isFree(listing.date()))) {
+				return preferred;
 			}
 		}
-		for (int id = 0; id <= request.maxWorkerId(); id++) {
-			if (request.allows(id) && !listing.slots().containsKey(id)) {
-				return Slot.absent(id);
-			}
-			if (id == Integer.MAX_VALUE) {
-				break;
-			}
-		}
-		Slot longestFree = null;
-		List<String> unreadable = new ArrayList<>();
-		for (Slot slot : listing.slots().values()) {
-			if (slot.workerId() > request.maxWorkerId() || !request.allows(slot.workerId())) {
-				continue;
-			}
-			if (slot.problem() != null) {
-				unreadable.add("Lease " + slot.name() + " " + slot.problem());
-			}
-			else if (slot.isFree(now) && (longestFree == null || slot.freeSince() < longestFree.freeSince()
-					|| (slot.freeSince() == longestFree.freeSince() && slot.workerId() < longestFree.workerId()))) {
-				longestFree = slot;
-			}
-		}
-		if (longestFree != null) {
-			return longestFree;
-		}
-		if (!unreadable.isEmpty()) {
-			throw new LeaseStoreException("no free worker ID in namespace '" + request.namespace() + "' (Kubernetes "
-					+ "namespace '" + this.kubernetesNamespace + "'), and some Lease objects were edited outside "
-					+ "id-starter so that they cannot be lent safely: " + String.join("; ", unreadable) + ". Repair "
-					+ "them (the mark annotation " + MARK_ANNOTATION + " must be at least the last timestamp issued "
-					+ "under the slot), or delete one whose worker ID no pod uses any more");
-		}
-		throw new NoFreeWorkerIdException("all " + (request.maxWorkerId() + 1L) + " worker IDs [0, "
-				+ request.maxWorkerId() + "] of namespace '" + request.namespace() + "' are held by live leases "
-				+ "(Lease objects " + namePrefix(request.namespace()) + "* in Kubernetes namespace '"
-				+ this.kubernetesNamespace + "')" + excludedNote(request) + "; use more worker-ID bits, a separate "
-				+ "namespace, or fewer pods (the lease of a stopped pod frees its worker ID after its TTL, "
-				+ request.ttl().toMillis() + " ms)");
+		return this.podOrdinal;
 	}
 
-	private static String excludedNote(LeaseRequest request) {
-		return request.excludedWorkerIds().isEmpty() ? ""
-				: " or excluded by this node (" + new TreeSet<>(request.excludedWorkerIds()) + ")";
+	/**
+	 * Returns the refusal of a borrow that found no slot to take: the shared one, unless objects edited outside
+	 * id-starter are in the way, which it names.
+	 */
+	private RuntimeException noneFree(LeaseRequest request, Listing listing) {
+		List<String> unreadable = new ArrayList<>();
+		for (Slot slot : listing.slots().values()) {
+			if (slot.problem() != null && slot.workerId() <= request.maxWorkerId() && request.allows(slot.workerId())) {
+				unreadable.add("Lease " + slot.name() + " " + slot.problem());
+			}
+		}
+		if (unreadable.isEmpty()) {
+			return NoFreeWorkerIdException.allHeld(request, store(request.namespace()));
+		}
+		return new LeaseStoreException("no free worker ID in namespace '" + request.namespace() + "' ("
+				+ store(request.namespace()) + "), and some Lease objects were edited outside id-starter so that they "
+				+ "cannot be lent safely: " + String.join("; ", unreadable) + ". Repair them (the mark annotation "
+				+ MARK_ANNOTATION + " must be at least the last timestamp issued under the slot), or delete one whose "
+				+ "worker ID no pod uses any more");
+	}
+
+	/**
+	 * Names where a lease namespace's slots are, for messages.
+	 */
+	private String store(String namespace) {
+		return "Kubernetes Lease objects " + namePrefix(namespace) + "* in namespace '" + this.kubernetesNamespace
+				+ "'";
 	}
 
 	/**
@@ -331,11 +312,11 @@ public class KubernetesLeaseStore implements ISequenceManager {
 			Read read = get(lease, action);
 			Slot slot = read.slot();
 			if (slot == null) {
-				throw new LeaseLostException(lost(lease, "its Lease object was deleted"));
+				throw LeaseLostException.notHeld(lease, store(lease.namespace()), "its Lease object was deleted");
 			}
 			if (!lease.ownerToken().equals(slot.holder())) {
-				throw new LeaseLostException(lost(lease, (slot.holder() == null) ? "it was released"
-						: "its lease expired and " + slot.instance() + " holds it now"));
+				throw LeaseLostException.notHeld(lease, store(lease.namespace()), (slot.holder() == null)
+						? "it was released" : "its lease expired and instance '" + slot.instance() + "' holds it now");
 			}
 			if (slot.mark() == Long.MIN_VALUE) {
 				throw new LeaseStoreException("cannot " + action + ": Lease " + slot.name() + " " + slot.problem()
@@ -370,9 +351,9 @@ public class KubernetesLeaseStore implements ISequenceManager {
 						lease.workerId(), lease.namespace());
 				return;
 			}
-			long known = (slot.mark() != Long.MIN_VALUE) ? slot.mark() : lease.timestampCeiling();
-			// Never below the floor: the previous owners may have issued up to it.
-			long mark = (lastIssuedTimestamp >= 0) ? Math.max(lastIssuedTimestamp, lease.timestampFloor()) : known;
+			long reported = lease.releaseMark(lastIssuedTimestamp);
+			long mark = (reported >= 0) ? reported
+					: (slot.mark() != Long.MIN_VALUE) ? slot.mark() : lease.timestampCeiling();
 			Lease updated = Objects.requireNonNull(slot.lease());
 			updated.getMetadata().getAnnotations().put(MARK_ANNOTATION, Long.toString(mark));
 			updated.getSpec().setHolderIdentity(null);
@@ -584,11 +565,6 @@ public class KubernetesLeaseStore implements ISequenceManager {
 		}
 	}
 
-	private static String lost(WorkerLease lease, String why) {
-		return "worker ID " + lease.workerId() + " of namespace '" + lease.namespace()
-				+ "' is no longer leased to this owner (" + why + "); stop issuing and borrow again";
-	}
-
 	/**
 	 * One answer of the API server.
 	 * @param date its {@code Date} header, ms since the Unix epoch (whole seconds)
@@ -606,6 +582,17 @@ public class KubernetesLeaseStore implements ISequenceManager {
 	 * A namespace's slots that have an object, and the server's {@code Date} of the answer that listed them.
 	 */
 	private record Listing(Map<Integer, Slot> slots, long date) {
+
+		/** The slots as {@link SlotOrder} reads them: an unreadable one counts as held, so it is never offered. */
+		List<SlotOrder.UsedSlot<Slot>> used() {
+			List<SlotOrder.UsedSlot<Slot>> used = new ArrayList<>();
+			for (Slot slot : this.slots.values()) {
+				used.add((slot.problem() == null && slot.isFree(this.date))
+						? new SlotOrder.UsedSlot<>(slot.workerId(), true, slot.freeSince(), slot)
+						: SlotOrder.UsedSlot.held(slot.workerId(), slot));
+			}
+			return used;
+		}
 
 	}
 
