@@ -21,10 +21,13 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.options.DeleteOption;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.idstarter.lease.ISequenceManager;
 import io.idstarter.segment.SegmentKeyAdmin;
 import io.idstarter.segment.SegmentStore;
 import io.idstarter.store.etcd.EtcdLeaseStore;
+import io.idstarter.store.kubernetes.KubernetesLeaseStore;
+import io.idstarter.testsupport.KubernetesBackend;
 import io.idstarter.store.jdbc.JdbcSchema;
 import io.idstarter.store.jdbc.JdbcSegmentStore;
 import io.idstarter.store.jdbc.JdbcLeaseStore;
@@ -84,6 +87,7 @@ abstract sealed class DrillStore implements AutoCloseable {
 			case MONGO -> new Mongo(spec, timeouts);
 			case ZOOKEEPER -> new ZooKeeper(spec, timeouts);
 			case ETCD -> new Etcd(spec, timeouts);
+			case KUBERNETES -> new Kubernetes(spec, timeouts);
 		};
 	}
 
@@ -450,6 +454,44 @@ abstract sealed class DrillStore implements AutoCloseable {
 			catch (Exception ex) {
 				throw new IllegalStateException("cannot delete the keys under " + this.prefix, ex);
 			}
+		}
+
+		@Override
+		public void close() {
+			this.client.close();
+		}
+
+	}
+
+	/**
+	 * Lease objects named {@code drill-<run name>-<worker ID>} in the namespace the tests use.
+	 */
+	static final class Kubernetes extends DrillStore {
+
+		private final String name;
+
+		private final KubernetesClient client;
+
+		Kubernetes(StoreSpec spec, Timeouts timeouts) {
+			this.name = spec.name();
+			this.client = KubernetesBackend.clientFor(spec.url());
+			KubernetesLeaseStore store = new KubernetesLeaseStore(this.client, this.client.getNamespace(), "drill", -1,
+					timeouts.command());
+			// Reach the API server before the drill starts, as the auto-configuration does.
+			store.checkAccess();
+			use(store);
+		}
+
+		@Override
+		void dropAll() {
+			this.client.leases()
+				.withLabel(KubernetesLeaseStore.MANAGED_BY_LABEL)
+				.list()
+				.getItems()
+				.stream()
+				.filter((lease) -> this.name
+					.equals(lease.getMetadata().getAnnotations().get(KubernetesLeaseStore.NAMESPACE_ANNOTATION)))
+				.forEach((lease) -> this.client.leases().resource(lease).delete());
 		}
 
 		@Override

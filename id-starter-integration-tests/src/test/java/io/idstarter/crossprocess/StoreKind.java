@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
+import io.idstarter.testsupport.KubernetesBackend;
 import io.idstarter.testsupport.TestBackends;
 import io.idstarter.testsupport.TestBackends.JdbcBackend;
 import io.idstarter.testsupport.TestBackends.MongoBackend;
@@ -30,7 +31,13 @@ enum StoreKind {
 	ZOOKEEPER,
 
 	/** A three-member etcd cluster through jetcd; worker-ID leases only. */
-	ETCD;
+	ETCD,
+
+	/**
+	 * The Kubernetes API server: a real cluster named by {@code IDSTARTER_KUBERNETES_CONTEXT}, else the fabric8
+	 * in-JVM API server of this (the test) JVM, which the children reach over HTTP; worker-ID leases only.
+	 */
+	KUBERNETES;
 
 	/** System property that narrows a run to some stores, for example {@code -Didstarter.drill.stores=REDIS,MONGO}. */
 	static final String SELECTED_PROPERTY = "idstarter.drill.stores";
@@ -49,20 +56,21 @@ enum StoreKind {
 	}
 
 	/**
-	 * Returns the stores to drill that are one server reached at one address (every store but the ensembles), for
-	 * drills that cut a store off with one proxy or read one server's clock.
+	 * Returns the stores to drill that are one server reached at one address (every store but the ensembles and the
+	 * Kubernetes API, whose outage and clock drills are not written yet), for drills that cut a store off with one
+	 * proxy or read one server's clock.
 	 * @return the stores
 	 */
 	static List<StoreKind> singleServers() {
-		return selected().stream().filter((kind) -> kind != ZOOKEEPER && kind != ETCD).toList();
+		return selected().stream().filter((kind) -> kind != ZOOKEEPER && kind != ETCD && kind != KUBERNETES).toList();
 	}
 
 	/**
 	 * Returns whether the store allocates segments as well as leasing worker IDs.
-	 * @return {@code false} for the ensembles
+	 * @return {@code false} for the ensembles and Kubernetes
 	 */
 	boolean holdsSegments() {
-		return this != ZOOKEEPER && this != ETCD;
+		return this != ZOOKEEPER && this != ETCD && this != KUBERNETES;
 	}
 
 	/**
@@ -86,6 +94,7 @@ enum StoreKind {
 					null, name);
 			case ETCD -> new StoreSpec(this,
 					"etcd://" + TestBackends.etcd().connectString().replace("http://", ""), null, null, name);
+			case KUBERNETES -> new StoreSpec(this, KubernetesBackend.shared().address(), null, null, name);
 		};
 	}
 
@@ -101,6 +110,7 @@ enum StoreKind {
 			case MONGO -> TestBackends.mongo().origin();
 			case ZOOKEEPER -> TestBackends.zookeeper().origin();
 			case ETCD -> TestBackends.etcd().origin();
+			case KUBERNETES -> KubernetesBackend.shared().toString();
 		};
 	}
 
