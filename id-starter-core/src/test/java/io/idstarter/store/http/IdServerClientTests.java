@@ -18,6 +18,7 @@ import java.util.regex.Pattern;
 
 import com.sun.net.httpserver.HttpServer;
 import io.idstarter.lease.LeaseLostException;
+import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.WorkerLease;
 import io.idstarter.segment.SegmentAllocation;
 import io.idstarter.segment.SegmentStoreException;
@@ -85,6 +86,23 @@ class IdServerClientTests {
 			.isThrownBy(() -> new HttpLeaseStore(client(1, unknown.url, lost.url)).renew(lease, 1));
 		assertThat(unknown.bodies).hasSize(1);
 		assertThat(lost.bodies).hasSize(1);
+	}
+
+	@Test
+	void aRangeWithoutItsEndIsRefusedAsInvalid() throws IOException {
+		Scripted partial = serve(() -> 200, "{\"key\":\"order\",\"start\":1,\"configuredStep\":100}");
+		assertThatExceptionOfType(SegmentStoreException.class)
+			.isThrownBy(() -> new HttpSegmentStore(client(0, partial.url)).allocate("order", 100))
+			.withMessageContaining("order");
+	}
+
+	@Test
+	void aLeaseWithoutItsOwnerTokenIsRefusedAsInvalid() throws IOException {
+		Scripted partial = serve(() -> 200, "{\"namespace\":\"ns\",\"workerId\":3,\"ttlMillis\":10000,"
+				+ "\"timestampFloor\":-1,\"timestampCeiling\":0,\"storeTimeMillis\":0}");
+		WorkerLease lease = new WorkerLease("ns", 3, "token", Duration.ofSeconds(10), -1, 0, 0);
+		assertThatExceptionOfType(LeaseStoreException.class)
+			.isThrownBy(() -> new HttpLeaseStore(client(0, partial.url)).renew(lease, 1));
 	}
 
 	@Test
