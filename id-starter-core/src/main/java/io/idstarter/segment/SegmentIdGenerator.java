@@ -54,9 +54,6 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(SegmentIdGenerator.class);
 
-	/** Threads the prefetch pool created when no executor is given keeps while idle. */
-	static final int PREFETCH_THREADS = SegmentExecutors.PREFETCH_THREADS;
-
 	/** Lifecycle: constructed, {@link #start()} not called yet. */
 	private static final int NEW = 0;
 

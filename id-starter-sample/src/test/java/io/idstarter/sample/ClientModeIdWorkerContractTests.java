@@ -40,17 +40,31 @@ class ClientModeIdWorkerContractTests extends AbstractIdServerTests {
 		}
 	}
 
-	@Nested
-	class SegmentIds extends AbstractIdWorkerContractTests {
+	/**
+	 * The kit over one generator bean of a client application started for each test.
+	 */
+	abstract class ClientGenerator extends AbstractIdWorkerContractTests {
+
+		abstract Class<? extends IdWorker> generatorType();
 
 		@Override
 		protected IdWorker createIdWorker() {
-			return start(SegmentIdGenerator.class);
+			return start(generatorType());
 		}
 
 		@Override
 		protected void closeIdWorker(IdWorker worker) {
 			stop();
+		}
+
+	}
+
+	@Nested
+	class SegmentIds extends ClientGenerator {
+
+		@Override
+		Class<? extends IdWorker> generatorType() {
+			return SegmentIdGenerator.class;
 		}
 
 		@Override
@@ -66,16 +80,11 @@ class ClientModeIdWorkerContractTests extends AbstractIdServerTests {
 	}
 
 	@Nested
-	class SnowflakeIds extends AbstractIdWorkerContractTests {
+	class SnowflakeIds extends ClientGenerator {
 
 		@Override
-		protected IdWorker createIdWorker() {
-			return start(SnowflakeIdGenerator.class);
-		}
-
-		@Override
-		protected void closeIdWorker(IdWorker worker) {
-			stop();
+		Class<? extends IdWorker> generatorType() {
+			return SnowflakeIdGenerator.class;
 		}
 
 	}
