@@ -98,12 +98,9 @@ class FleetApiTests extends AbstractIdServerTests {
 
 	@Test
 	void aRetriedBorrowGetsTheSameLease() {
-		DocumentContext lease = json(this.http.send("POST", "/api/fleet/leases", borrow(-1, "borrow-req-0001"),
-				ORDERS), 200);
-		DocumentContext retry = json(this.http.send("POST", "/api/fleet/leases", borrow(-1, "borrow-req-0001"),
-				ORDERS), 200);
-		DocumentContext second = json(this.http.send("POST", "/api/fleet/leases", borrow(-1, "borrow-req-0002"),
-				ORDERS), 200);
+		DocumentContext lease = borrowed("borrow-req-0001");
+		DocumentContext retry = borrowed("borrow-req-0001");
+		DocumentContext second = borrowed("borrow-req-0002");
 		int workerId = lease.read("$.workerId", Integer.class);
 		assertThat(retry.read("$.workerId", Integer.class)).isEqualTo(workerId);
 		assertThat(retry.read("$.ownerToken", String.class)).isEqualTo(lease.read("$.ownerToken", String.class));
@@ -117,10 +114,8 @@ class FleetApiTests extends AbstractIdServerTests {
 
 	@Test
 	void leasesWorkerIdsLikeTheLeaseStores() {
-		DocumentContext lease = json(this.http.send("POST", "/api/fleet/leases", borrow(-1, "borrow-req-0003"),
-				ORDERS), 200);
-		DocumentContext second = json(this.http.send("POST", "/api/fleet/leases", borrow(-1, "borrow-req-0004"),
-				ORDERS), 200);
+		DocumentContext lease = borrowed("borrow-req-0003");
+		DocumentContext second = borrowed("borrow-req-0004");
 		String token = lease.read("$.ownerToken", String.class);
 		assertThat(lease.read("$.ttlMillis", Long.class)).isEqualTo(5000);
 
@@ -173,6 +168,11 @@ class FleetApiTests extends AbstractIdServerTests {
 
 	private DocumentContext range(String key, String body, String... headers) {
 		return json(this.http.send("POST", "/api/fleet/segments/" + key + "/ranges", body, headers), 200);
+	}
+
+	/** Borrows a worker ID of namespace {@code fleet-tests} for client {@code orders}, expecting 200. */
+	private DocumentContext borrowed(String requestId) {
+		return json(this.http.send("POST", "/api/fleet/leases", borrow(-1, requestId), ORDERS), 200);
 	}
 
 	private static String borrow(int preferred, String requestId) {
