@@ -25,6 +25,27 @@ package io.idstarter.lease;
  * <p>Implementations must make each method a single atomic step in the store (a transaction, a Lua script, a
  * single-document update), and must check the owner token on renew and release so that a node whose lease expired
  * can never extend or free a slot that another node holds now.
+ *
+ * <p><b>Writing a store.</b> What every store shares is written once in this package; a store supplies its reads and
+ * one compare-and-set per protocol step:
+ * <ul>
+ * <li>{@link #borrow}: read the namespace's slots (whether each is free, and since when by the store's clock) into
+ * {@link SlotOrder.UsedSlot}s, and try {@link SlotOrder#candidates} in order with one compare-and-set each (take a
+ * used slot only if it is still as read; create a never-used one only if it is still absent), moving on when one is
+ * lost to a concurrent borrower and reading again when all were; with none to try, throw
+ * {@link NoFreeWorkerIdException#allHeld}. The new owner's floor is the mark read; the mark becomes
+ * {@code max(floor, request's ceiling)}.</li>
+ * <li>{@link #renew}: a compare-and-set on the slot and the owner token; a lease that is not held with that token
+ * throws {@link LeaseLostException#notHeld}.</li>
+ * <li>{@link #release}: the same condition; the mark becomes {@link WorkerLease#releaseMark}, kept as it is when that
+ * is {@code -1}; nothing happens when the token no longer holds the slot.</li>
+ * <li>A client that throws checked exceptions runs each call through {@link LeaseStoreCall}, whose failures become a
+ * {@link LeaseStoreException} naming the store and what to check.</li>
+ * </ul>
+ * A store whose atomic step is a script (Redis's {@code lease-borrow.lua}) writes the order in the script instead, and
+ * says so. Every store proves the contract by extending {@code AbstractLeaseStoreContractTests} of
+ * {@code id-starter-test-support}, which checks the order, the tokens, expiry by the store's clock, the marks and the
+ * refusals' messages the same way for each.
  */
 public interface ISequenceManager {
 

@@ -1,13 +1,16 @@
 package io.idstarter.lease;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.locks.ReentrantLock;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.idstarter.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 
@@ -36,11 +39,15 @@ import org.jspecify.annotations.Nullable;
  */
 public class InMemoryLeaseStore implements ISequenceManager {
 
+	/** Where the slots are, in messages. */
+	private static final String STORE = "in-memory lease store";
+
 	private final TimeSource storeClock;
 
 	private final ReentrantLock lock = new ReentrantLock();
 
-	/** Slots by namespace and worker ID; guarded by {@link #lock}. */
+	/** Slots by namespace and worker ID; each slot is read and changed only under the lock. */
+	@GuardedBy("lock")
 	private final Map<String, Map<Integer, Slot>> namespaces = new HashMap<>();
 
 	/** Whether calls succeed; {@code false} simulates an outage. */
@@ -85,42 +92,13 @@ public class InMemoryLeaseStore implements ISequenceManager {
 	}
 
 	private int choose(Map<Integer, Slot> slots, LeaseRequest request, long now) {
-		int preferred = request.preferredWorkerId();
-		if (preferred >= 0 && isFree(slots.get(preferred), now)) {
-			return preferred;
+		List<SlotOrder.UsedSlot<Slot>> used = new ArrayList<>();
+		slots.forEach((id, slot) -> used.add(new SlotOrder.UsedSlot<>(id, isFree(slot, now), slot.freeSince(), slot)));
+		SlotOrder.Candidate<Slot> first = SlotOrder.first(SlotOrder.candidates(request, used));
+		if (first == null) {
+			throw NoFreeWorkerIdException.allHeld(request, STORE);
 		}
-		for (int id = 0; id <= request.maxWorkerId(); id++) {
-			if (!slots.containsKey(id) && request.allows(id)) {
-				return id;
-			}
-			if (id == Integer.MAX_VALUE) {
-				break;
-			}
-		}
-		int longestFree = -1;
-		long longestFreeSince = Long.MAX_VALUE;
-		for (Map.Entry<Integer, Slot> entry : slots.entrySet()) {
-			Slot slot = entry.getValue();
-			int id = entry.getKey();
-			if (id <= request.maxWorkerId() && isFree(slot, now) && request.allows(id)) {
-				long freeSince = slot.freeSince();
-				if (freeSince < longestFreeSince || (freeSince == longestFreeSince && id < longestFree)) {
-					longestFree = id;
-					longestFreeSince = freeSince;
-				}
-			}
-		}
-		if (longestFree < 0) {
-			throw new NoFreeWorkerIdException("all " + (request.maxWorkerId() + 1L) + " worker IDs of namespace '"
-					+ request.namespace() + "' are held by live leases" + excludedNote(request) + "; use more "
-					+ "worker-ID bits, a separate namespace, or fewer instances");
-		}
-		return longestFree;
-	}
-
-	static String excludedNote(LeaseRequest request) {
-		return request.excludedWorkerIds().isEmpty() ? ""
-				: " or excluded by this node (" + new java.util.TreeSet<>(request.excludedWorkerIds()) + ")";
+		return first.workerId();
 	}
 
 	private static boolean isFree(@Nullable Slot slot, long now) {
@@ -136,7 +114,7 @@ public class InMemoryLeaseStore implements ISequenceManager {
 			long now = this.storeClock.currentTimeMillis();
 			Slot slot = slot(lease.namespace(), lease.workerId());
 			if (slot == null || !lease.ownerToken().equals(slot.ownerToken)) {
-				throw new LeaseLostException(lost(lease, slot));
+				throw lost(lease, slot);
 			}
 			slot.expiresAt = now + lease.ttl().toMillis();
 			slot.maxTimestamp = Math.max(slot.maxTimestamp, timestampCeiling);
@@ -148,14 +126,13 @@ public class InMemoryLeaseStore implements ISequenceManager {
 		}
 	}
 
-	private static String lost(WorkerLease lease, @Nullable Slot slot) {
-		String where = "worker ID " + lease.workerId() + " of namespace '" + lease.namespace() + "'";
+	private static LeaseLostException lost(WorkerLease lease, @Nullable Slot slot) {
 		if (slot == null || slot.ownerToken == null) {
-			return where + " is no longer leased to this owner (it was released); stop issuing and borrow again";
+			return LeaseLostException.notHeld(lease, STORE, "it was released");
 		}
-		return where + " is now leased to " + slot.instance + " (this lease expired at "
-				+ Instant.ofEpochMilli(lease.storeTimeMillis() + lease.ttl().toMillis())
-				+ " by the store's clock, or earlier); stop issuing and borrow again";
+		return LeaseLostException.notHeld(lease, STORE, "instance '" + slot.instance + "' holds it now (this lease "
+				+ "expired at " + Instant.ofEpochMilli(lease.storeTimeMillis() + lease.ttl().toMillis())
+				+ " by the store's clock, or earlier)");
 	}
 
 	@Override
@@ -171,8 +148,9 @@ public class InMemoryLeaseStore implements ISequenceManager {
 			long now = this.storeClock.currentTimeMillis();
 			slot.ownerToken = null;
 			slot.releasedAt = now;
-			if (lastIssuedTimestamp >= 0) {
-				slot.maxTimestamp = Math.max(lastIssuedTimestamp, lease.timestampFloor());
+			long mark = lease.releaseMark(lastIssuedTimestamp);
+			if (mark >= 0) {
+				slot.maxTimestamp = mark;
 			}
 		}
 		finally {
@@ -243,6 +221,7 @@ public class InMemoryLeaseStore implements ISequenceManager {
 		}
 	}
 
+	@GuardedBy("lock")
 	private @Nullable Slot slot(String namespace, int workerId) {
 		Map<Integer, Slot> slots = this.namespaces.get(namespace);
 		return (slots != null) ? slots.get(workerId) : null;
@@ -250,7 +229,7 @@ public class InMemoryLeaseStore implements ISequenceManager {
 
 	private void checkAvailable() {
 		if (!this.available) {
-			throw new LeaseStoreException("in-memory lease store is unavailable (simulated outage); "
+			throw new LeaseStoreException(STORE + " is unavailable (simulated outage); "
 					+ "call setAvailable(true) to end it");
 		}
 	}

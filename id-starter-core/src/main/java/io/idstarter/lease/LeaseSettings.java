@@ -165,6 +165,14 @@ public final class LeaseSettings {
 				+ ", maxClockSkew=" + ((this.maxClockSkew != null) ? format(this.maxClockSkew) : "off") + "]";
 	}
 
+	/**
+	 * Returns the prefix of the keeper's log lines and messages about a slot of this namespace.
+	 * @param workerId the slot, or -1 for none yet
+	 */
+	String logPrefix(int workerId) {
+		return "[" + this.namespace + "/worker " + ((workerId >= 0) ? workerId : "-") + "] ";
+	}
+
 	static String format(Duration duration) {
 		long millis = duration.toMillis();
 		return (millis % 1000 == 0) ? (millis / 1000) + "s" : millis + "ms";

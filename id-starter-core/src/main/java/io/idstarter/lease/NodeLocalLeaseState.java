@@ -2,9 +2,11 @@ package io.idstarter.lease;
 
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.OptionalInt;
 import java.util.function.Supplier;
 
+import io.idstarter.StoreRegressionException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -131,6 +133,25 @@ final class NodeLocalLeaseState {
 	 */
 	String marksLocation() {
 		return (this.marks != null) ? this.marks.file().toString() : "memory";
+	}
+
+	/**
+	 * Returns the refusal of a store's answer below the mark this node knows for the slot: the store lost writes.
+	 * @param prefix log prefix naming the namespace and slot
+	 * @param lease the store's answer
+	 * @param known the mark this node knows
+	 * @param answered the store's floor or ceiling
+	 * @param what "floor" or "ceiling"
+	 */
+	StoreRegressionException regression(String prefix, WorkerLease lease, long known, long answered, String what) {
+		String subject = "worker slot " + lease.workerId() + " of namespace '" + lease.namespace() + "'";
+		return new StoreRegressionException(subject, known, answered, prefix + "the lease store answered a timestamp "
+				+ what + " of " + answered + " for " + subject + ", below " + known + " (" + Instant.ofEpochMilli(known)
+				+ "), the mark it granted this node before (kept in " + marksLocation() + "): the store has lost writes "
+				+ "(a restart without persistence, a failover to a replica that missed them, a restore from an old "
+				+ "backup); no ID is issued from that answer; the keeper reports the known mark back to the store "
+				+ "(giving the slot back with it, or asking for it at the next renewal); make the store durable (see "
+				+ "docs/redis.md), and check the other nodes, which may not know their own marks");
 	}
 
 }

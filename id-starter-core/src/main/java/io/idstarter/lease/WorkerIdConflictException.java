@@ -1,5 +1,7 @@
 package io.idstarter.lease;
 
+import java.time.Instant;
+
 /**
  * Thrown by {@link ISequenceManager#renew} when a program outside the lease protocol (a Leaf Snowflake node, for one)
  * claims the worker ID this lease holds: the lease is lost, and IDs of that worker ID may have been issued twice, so
@@ -11,6 +13,21 @@ public class WorkerIdConflictException extends LeaseLostException {
 
 	public WorkerIdConflictException(String message) {
 		super(message);
+	}
+
+	/**
+	 * Returns the refusal of a renewal whose worker ID another program claims.
+	 * @param lease the lease the caller holds
+	 * @param store where the slot is, for the operator
+	 * @param claim who claims it, and how the store knows
+	 * @param heldSince since when the lease's owner held the worker ID
+	 * @return the exception
+	 */
+	public static WorkerIdConflictException claimedOutside(WorkerLease lease, String store, String claim,
+			Instant heldSince) {
+		return new WorkerIdConflictException(LeaseLostException.notHeldMessage(lease, store, claim) + ". IDs of worker ID "
+				+ lease.workerId() + " may have been issued by both since " + heldSince
+				+ "; stop the other program and check those IDs");
 	}
 
 }

@@ -24,4 +24,15 @@ public record WorkerLease(String namespace, int workerId, String ownerToken, Dur
 		Objects.requireNonNull(ttl, "ttl");
 	}
 
+	/**
+	 * Returns the mark a release of this lease leaves on its slot: what the owner reports it issued, but never below
+	 * this lease's floor, since the previous owners may have issued up to it.
+	 * @param lastIssuedTimestamp the greatest timestamp issued under this lease, or {@code -1} if unknown
+	 * @return {@code max(lastIssuedTimestamp, timestampFloor)}, or {@code -1} when the last timestamp is unknown (the
+	 * store then keeps the slot's mark as it is)
+	 */
+	public long releaseMark(long lastIssuedTimestamp) {
+		return (lastIssuedTimestamp >= 0) ? Math.max(lastIssuedTimestamp, this.timestampFloor) : -1;
+	}
+
 }

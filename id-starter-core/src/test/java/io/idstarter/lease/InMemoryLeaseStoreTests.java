@@ -48,8 +48,9 @@ class InMemoryLeaseStoreTests {
 		this.manager.borrow(request(1, -1, "b", 0));
 		assertThatExceptionOfType(NoFreeWorkerIdException.class)
 			.isThrownBy(() -> this.manager.borrow(request(1, -1, "c", 0)))
-			.withMessage("all 2 worker IDs of namespace 'ns' are held by live leases; use more worker-ID bits, a "
-					+ "separate namespace, or fewer instances");
+			.withMessage("no free worker ID in namespace 'ns': all 2 slots [0, 1] are held by live leases (in-memory "
+					+ "lease store); use more worker bits, a separate namespace, or fewer instances (a stopped "
+					+ "instance's worker ID is free again when its lease expires, within 30s)");
 	}
 
 	@Test
@@ -87,8 +88,9 @@ class InMemoryLeaseStoreTests {
 		this.manager.expire("ns", 0);
 		this.manager.borrow(request(0, 0, "thief", 0));
 		assertThatExceptionOfType(LeaseLostException.class).isThrownBy(() -> this.manager.renew(stale, 0))
-			.withMessage("worker ID 0 of namespace 'ns' is now leased to thief (this lease expired at "
-					+ "2026-01-01T00:00:30Z by the store's clock, or earlier); stop issuing and borrow again");
+			.withMessage("worker ID 0 of namespace 'ns' is no longer leased to this owner: instance 'thief' holds it now "
+					+ "(this lease expired at 2026-01-01T00:00:30Z by the store's clock, or earlier) (in-memory lease "
+					+ "store); stop issuing IDs under it and borrow a worker ID again");
 	}
 
 	@Test
@@ -108,7 +110,7 @@ class InMemoryLeaseStoreTests {
 		assertThat(this.manager.holder("ns", 0)).isEmpty();
 		assertThat(this.manager.highWaterMark("ns", 0)).isEqualTo(START_MILLIS + 5);
 		assertThatExceptionOfType(LeaseLostException.class).isThrownBy(() -> this.manager.renew(lease, 0))
-			.withMessageContaining("no longer leased to this owner (it was released)");
+			.withMessageContaining("no longer leased to this owner: it was released");
 		WorkerLease next = this.manager.borrow(request(0, -1, "b", START_MILLIS + 30_000));
 		assertThat(next.timestampFloor()).isEqualTo(START_MILLIS + 5);
 		// unknown: the mark stays

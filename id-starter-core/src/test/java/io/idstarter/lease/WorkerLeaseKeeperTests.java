@@ -157,7 +157,7 @@ class WorkerLeaseKeeperTests {
 		assertThat(keeper.status().state()).isEqualTo(State.LOST);
 		assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(generator::nextId)
 			.withMessageStartingWith("worker ID 0 was revoked (lease lost: worker ID 0 of namespace '"
-					+ this.namespace + "' is now leased to other")
+					+ this.namespace + "' is no longer leased to this owner: instance 'other")
 			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.REVOKED));
 
 		// every slot is held: still lost, and trying
@@ -246,7 +246,7 @@ class WorkerLeaseKeeperTests {
 		keeper.heartbeat();
 		assertThat(keeper.status().state()).isEqualTo(State.LOST);
 		assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(generator::nextId)
-			.withMessageContaining("is now leased to node-b")
+			.withMessageContaining("instance 'node-b' holds it now")
 			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.REVOKED));
 
 		// slot 1 expired too, nobody holds it: A borrows it and goes on above its own last timestamp
@@ -393,8 +393,9 @@ class WorkerLeaseKeeperTests {
 		assertThatExceptionOfType(IdGenerationException.class).isThrownBy(keeper::start)
 			.withMessageStartingWith("[" + this.namespace + "/worker -] no worker ID can be used: the floors of free "
 					+ "slots [0, 1] are further ahead of this node's clock than maxStartupWait (60s), the nearest by "
-					+ "86400000 ms, and the store has no other free slot (all 2 worker IDs of namespace '"
-					+ this.namespace + "' are held by live leases or excluded by this node ([0, 1])");
+					+ "86400000 ms, and the store has no other free slot (no free worker ID in namespace '"
+					+ this.namespace + "': all 2 slots [0, 1] are held by live leases or excluded by this node "
+					+ "([0, 1]) (in-memory lease store)");
 		assertThat(this.manager.highWaterMark(this.namespace, 0)).isEqualTo(farAhead);
 		assertThat(this.manager.highWaterMark(this.namespace, 1)).isEqualTo(farAhead + 1);
 	}
@@ -441,8 +442,9 @@ class WorkerLeaseKeeperTests {
 		SnowflakeIdGenerator generator = generator(TWO_WORKERS, this.nodeClock);
 		WorkerLeaseKeeper third = keeper(generator, this.nodeClock, "node-c");
 		assertThatExceptionOfType(NoFreeWorkerIdException.class).isThrownBy(third::start)
-			.withMessage("all 2 worker IDs of namespace '" + this.namespace + "' are held by live leases; use more "
-					+ "worker-ID bits, a separate namespace, or fewer instances");
+			.withMessage("no free worker ID in namespace '" + this.namespace + "': all 2 slots [0, 1] are held by live "
+					+ "leases (in-memory lease store); use more worker bits, a separate namespace, or fewer instances "
+					+ "(a stopped instance's worker ID is free again when its lease expires, within 60s)");
 		assertThat(third.status().state()).isEqualTo(State.NOT_STARTED);
 		assertThat(third.status().consecutiveFailures()).isEqualTo(1);
 		assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(generator::nextId)

@@ -3,9 +3,13 @@ package io.idstarter.store.etcd;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -29,8 +33,10 @@ import io.etcd.jetcd.options.PutOption;
 import io.idstarter.lease.ISequenceManager;
 import io.idstarter.lease.LeaseLostException;
 import io.idstarter.lease.LeaseRequest;
+import io.idstarter.lease.LeaseStoreCall;
 import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.NoFreeWorkerIdException;
+import io.idstarter.lease.SlotOrder;
 import io.idstarter.lease.WorkerLease;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -154,61 +160,37 @@ public class EtcdLeaseStore implements ISequenceManager {
 	public WorkerLease borrow(LeaseRequest request) {
 		Objects.requireNonNull(request, "request");
 		String namespace = request.namespace();
-		String action = "borrow a worker id of namespace '" + namespace + "'";
+		String action = "borrow a worker ID of namespace '" + namespace + "'";
 		return call(action, () -> {
 			String base = namespaceKey(namespace);
-			for (int attempt = 1; attempt <= MAX_BORROW_ATTEMPTS; attempt++) {
-				Map<Integer, KeyValue> holders = range(base + "holders/");
-				Map<Integer, KeyValue> slots = range(base + "slots/");
-				int candidate = choose(request, holders, slots, base);
-				WorkerLease lease = tryTake(request, base, candidate, slots.get(candidate));
-				if (lease != null) {
-					return lease;
+			return LeaseStoreCall.untilTaken(action, store(base), MAX_BORROW_ATTEMPTS, () -> {
+				SlotOrder.Candidate<@Nullable KeyValue> candidate = SlotOrder
+					.first(SlotOrder.candidates(request, usedSlots(base)));
+				if (candidate == null) {
+					throw NoFreeWorkerIdException.allHeld(request, store(base));
 				}
-				logger.debug("worker id {} of namespace '{}' was taken by another node meanwhile; choosing again",
-						candidate, namespace);
-			}
-			throw new LeaseStoreException("could not " + action + " on etcd " + this.endpoints + ": lost "
-					+ MAX_BORROW_ATTEMPTS + " races in a row to other nodes borrowing at the same time; retry later");
+				SlotOrder.UsedSlot<@Nullable KeyValue> used = candidate.used();
+				return tryTake(request, base, candidate.workerId(), (used != null) ? used.read() : null);
+			});
 		});
 	}
 
 	/**
-	 * Slot order: the preferred slot if free, then the lowest slot never used, then the slot whose last write is
-	 * oldest; never a slot the request excludes.
+	 * Reads a namespace's slots: a slot with a holder key is held; one with only its record is free since the
+	 * revision of the record's last write (etcd's logical clock).
 	 */
-	private int choose(LeaseRequest request, Map<Integer, KeyValue> holders, Map<Integer, KeyValue> slots,
-			String base) {
-		int preferred = request.preferredWorkerId();
-		if (preferred >= 0 && request.allows(preferred) && !holders.containsKey(preferred)) {
-			return preferred;
+	private List<SlotOrder.UsedSlot<@Nullable KeyValue>> usedSlots(String base) throws Exception {
+		Map<Integer, KeyValue> holders = range(base + "holders/");
+		Map<Integer, KeyValue> slots = range(base + "slots/");
+		Set<Integer> ids = new HashSet<>(holders.keySet());
+		ids.addAll(slots.keySet());
+		List<SlotOrder.UsedSlot<@Nullable KeyValue>> used = new ArrayList<>();
+		for (int id : ids) {
+			KeyValue slot = slots.get(id);
+			used.add(holders.containsKey(id) ? SlotOrder.UsedSlot.held(id, slot)
+					: new SlotOrder.UsedSlot<>(id, true, Objects.requireNonNull(slot).getModRevision(), slot));
 		}
-		for (int id = 0; id <= request.maxWorkerId(); id++) {
-			if (request.allows(id) && !holders.containsKey(id) && !slots.containsKey(id)) {
-				return id;
-			}
-			if (id == Integer.MAX_VALUE) {
-				break;
-			}
-		}
-		int longestFree = -1;
-		long oldestRevision = Long.MAX_VALUE;
-		for (Map.Entry<Integer, KeyValue> entry : slots.entrySet()) {
-			int id = entry.getKey();
-			long revision = entry.getValue().getModRevision();
-			if (id <= request.maxWorkerId() && request.allows(id) && !holders.containsKey(id)
-					&& (revision < oldestRevision || (revision == oldestRevision && id < longestFree))) {
-				longestFree = id;
-				oldestRevision = revision;
-			}
-		}
-		if (longestFree < 0) {
-			throw new NoFreeWorkerIdException("no free worker id in namespace '" + request.namespace() + "': all "
-					+ (request.maxWorkerId() + 1L) + " slots [0, " + request.maxWorkerId() + "] are held by live leases "
-					+ "(etcd, " + this.endpoints + ", keys " + base + "*); use more worker bits, a separate "
-					+ "namespace, or fewer instances");
-		}
-		return longestFree;
+		return used;
 	}
 
 	private @Nullable WorkerLease tryTake(LeaseRequest request, String base, int workerId, @Nullable KeyValue slot)
@@ -239,19 +221,19 @@ public class EtcdLeaseStore implements ISequenceManager {
 	@Override
 	public WorkerLease renew(WorkerLease lease, long timestampCeiling) {
 		Objects.requireNonNull(lease, "lease");
-		String action = "renew worker id " + lease.workerId() + " of namespace '" + lease.namespace() + "'";
+		String action = "renew worker ID " + lease.workerId() + " of namespace '" + lease.namespace() + "'";
 		return call(action, () -> {
 			String base = namespaceKey(lease.namespace());
 			String holderKey = base + "holders/" + lease.workerId();
 			String recordKey = base + "slots/" + lease.workerId();
 			KeyValue slot = single(recordKey);
 			if (slot == null) {
-				throw new LeaseLostException(lost(lease, "its record " + recordKey + " is gone"));
+				throw lost(lease, "its record " + recordKey + " is gone");
 			}
 			Record record = Record.parse(slot.getValue(), recordKey);
 			if (!record.owner().equals(lease.ownerToken())) {
-				throw new LeaseLostException(lost(lease,
-						record.owner().equals(FREE) ? "it was released" : "it is now leased to " + record.instance()));
+				throw lost(lease, record.owner().equals(FREE) ? "it was released"
+						: "instance '" + record.instance() + "' holds it now");
 			}
 			long mark = Math.max(record.mark(), timestampCeiling);
 			ByteSequence updated = new Record(mark, lease.ownerToken(), record.instance()).bytes();
@@ -285,7 +267,7 @@ public class EtcdLeaseStore implements ISequenceManager {
 				}
 			}
 			if (!response.isSucceeded()) {
-				throw new LeaseLostException(lost(lease, "another node took it during this renewal"));
+				throw lost(lease, "another node took it during this renewal");
 			}
 			return new WorkerLease(lease.namespace(), lease.workerId(), lease.ownerToken(), lease.ttl(),
 					lease.timestampFloor(), mark, System.currentTimeMillis());
@@ -295,7 +277,7 @@ public class EtcdLeaseStore implements ISequenceManager {
 	@Override
 	public void release(WorkerLease lease, long lastIssuedTimestamp) {
 		Objects.requireNonNull(lease, "lease");
-		String action = "release worker id " + lease.workerId() + " of namespace '" + lease.namespace() + "'";
+		String action = "release worker ID " + lease.workerId() + " of namespace '" + lease.namespace() + "'";
 		call(action, () -> {
 			String base = namespaceKey(lease.namespace());
 			String holderKey = base + "holders/" + lease.workerId();
@@ -308,8 +290,8 @@ public class EtcdLeaseStore implements ISequenceManager {
 			if (!record.owner().equals(lease.ownerToken())) {
 				return null;
 			}
-			long mark = (lastIssuedTimestamp >= 0) ? Math.max(lastIssuedTimestamp, lease.timestampFloor())
-					: record.mark();
+			long reported = lease.releaseMark(lastIssuedTimestamp);
+			long mark = (reported >= 0) ? reported : record.mark();
 			KeyValue holder = single(holderKey);
 			TxnResponse response = await(() -> this.client.getKVClient()
 				.txn()
@@ -438,9 +420,13 @@ public class EtcdLeaseStore implements ISequenceManager {
 		return ByteSequence.from(text, StandardCharsets.UTF_8);
 	}
 
-	private static String lost(WorkerLease lease, String why) {
-		return "worker id " + lease.workerId() + " of namespace '" + lease.namespace()
-				+ "' is no longer leased to this owner (" + why + "); stop issuing and borrow again";
+	private LeaseLostException lost(WorkerLease lease, String why) {
+		return LeaseLostException.notHeld(lease, store(namespaceKey(lease.namespace())), why);
+	}
+
+	/** Where a namespace's slots are, in messages. */
+	private String store(String base) {
+		return "etcd " + this.endpoints + ", keys " + base + "*";
 	}
 
 	/**
@@ -458,35 +444,18 @@ public class EtcdLeaseStore implements ISequenceManager {
 		return false;
 	}
 
-	private <T> T call(String action, EtcdCall<T> call) {
-		try {
-			return call.run();
-		}
-		catch (LeaseLostException | LeaseStoreException | NoFreeWorkerIdException ex) {
-			throw ex;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new LeaseStoreException("interrupted while trying to " + action + " on etcd " + this.endpoints, ex);
-		}
-		catch (TimeoutException ex) {
-			throw new LeaseStoreException("etcd " + this.endpoints + " did not answer within "
-					+ this.callTimeout.toMillis() + " ms when trying to " + action + "; check that a majority of the "
-					+ "cluster is up and reachable from this node", ex);
-		}
-		catch (Exception ex) {
+	private <T> T call(String action, LeaseStoreCall.Body<T> call) {
+		return LeaseStoreCall.run(action, "etcd " + this.endpoints, call, (ex) -> {
+			if (ex instanceof TimeoutException) {
+				return new LeaseStoreException("etcd " + this.endpoints + " did not answer within "
+						+ this.callTimeout.toMillis() + " ms when trying to " + action + "; check that a majority of the "
+						+ "cluster is up and reachable from this node", ex);
+			}
 			Throwable cause = (ex instanceof ExecutionException && ex.getCause() != null) ? ex.getCause() : ex;
-			throw new LeaseStoreException("could not " + action + " on etcd " + this.endpoints + ": " + cause
+			return new LeaseStoreException("could not " + action + " on etcd " + this.endpoints + ": " + cause
 					+ "; check that a majority of the cluster is up and reachable, and the user's rights on "
 					+ this.prefix, cause);
-		}
-	}
-
-	@FunctionalInterface
-	private interface EtcdCall<T> {
-
-		T run() throws Exception;
-
+		});
 	}
 
 	/**

@@ -38,7 +38,7 @@ public class HttpLeaseStore implements ISequenceManager {
 		FleetMessages.Lease answer = this.client.call(
 				"lease a worker ID of namespace '" + request.namespace() + "'", HttpMethod.POST, "api/fleet/leases",
 				FleetMessages.BorrowRequest.of(request, UUID.randomUUID().toString()), FleetMessages.Lease.class,
-				(problem) -> refusal(problem, request.namespace()), LeaseStoreException::new);
+				(problem) -> refusal(problem, request, null), LeaseStoreException::new);
 		return lease(answer);
 	}
 
@@ -46,8 +46,9 @@ public class HttpLeaseStore implements ISequenceManager {
 	public WorkerLease renew(WorkerLease lease, long timestampCeiling) {
 		FleetMessages.Lease answer = this.client.call(
 				"renew worker ID " + lease.workerId() + " of namespace '" + lease.namespace() + "'", HttpMethod.POST,
-				"api/fleet/leases/renew", new FleetMessages.RenewRequest(FleetMessages.Lease.of(lease), timestampCeiling),
-				FleetMessages.Lease.class, (problem) -> refusal(problem, lease.namespace()), LeaseStoreException::new);
+				"api/fleet/leases/renew",
+				new FleetMessages.RenewRequest(FleetMessages.Lease.of(lease), timestampCeiling),
+				FleetMessages.Lease.class, (problem) -> refusal(problem, null, lease), LeaseStoreException::new);
 		return lease(answer);
 	}
 
@@ -59,13 +60,12 @@ public class HttpLeaseStore implements ISequenceManager {
 	 */
 	@Override
 	public void release(WorkerLease lease, long lastIssuedTimestamp) {
-		long reported = (lastIssuedTimestamp >= 0) ? Math.max(lastIssuedTimestamp, lease.timestampFloor())
-				: lastIssuedTimestamp;
+		long reported = lease.releaseMark(lastIssuedTimestamp);
 		try {
 			this.client.call("release worker ID " + lease.workerId() + " of namespace '" + lease.namespace() + "'",
 					HttpMethod.POST, "api/fleet/leases/release",
 					new FleetMessages.ReleaseRequest(FleetMessages.Lease.of(lease), reported), Void.class,
-					(problem) -> refusal(problem, lease.namespace()), LeaseStoreException::new);
+					(problem) -> refusal(problem, null, lease), LeaseStoreException::new);
 		}
 		catch (LeaseLostException ex) {
 			// not held with this token: nothing to release, as with every store
@@ -86,14 +86,18 @@ public class HttpLeaseStore implements ISequenceManager {
 		return this.client;
 	}
 
-	private static @Nullable RuntimeException refusal(Problem problem, String namespace) {
+	/**
+	 * Returns the exception for a refusal of a borrow ({@code request}) or of a call on a lease ({@code lease}).
+	 */
+	private static @Nullable RuntimeException refusal(Problem problem, @Nullable LeaseRequest request,
+			@Nullable WorkerLease lease) {
 		String code = problem.code();
-		if ("lease-lost".equals(code)) {
-			return new LeaseLostException("ID server: " + problem.detail());
+		String store = "ID server: " + problem.detail();
+		if ("lease-lost".equals(code) && lease != null) {
+			return LeaseLostException.notHeld(lease, store, "the ID server does not see it held with its owner token");
 		}
-		if ("no-free-worker-id".equals(code)) {
-			return new NoFreeWorkerIdException(
-					"ID server: no free worker ID in namespace '" + namespace + "': " + problem.detail());
+		if ("no-free-worker-id".equals(code) && request != null) {
+			return NoFreeWorkerIdException.allHeld(request, store);
 		}
 		if (problem.status() == 400) {
 			return new LeaseStoreException("ID server refused the lease request as invalid: " + problem.detail());

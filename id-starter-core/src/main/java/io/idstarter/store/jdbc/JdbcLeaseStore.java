@@ -6,7 +6,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +19,7 @@ import io.idstarter.lease.LeaseLostException;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.NoFreeWorkerIdException;
+import io.idstarter.lease.SlotOrder;
 import io.idstarter.lease.WorkerLease;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -51,10 +51,9 @@ public class JdbcLeaseStore implements ISequenceManager {
 	 *   release  UPDATE ... SET owner_token = NULL, expires_at = now, max_timestamp = reported
 	 *            WHERE slot AND owner_token = mine
 	 * A take or insert is followed by a read of its own row, only to learn the database time it used
-	 * (expires_at - ttl). Borrowing scans the namespace once and tries the slots in ISequenceManager's order: the
-	 * preferred slot, then slots never used (lowest first), then free slots by how long they have been free (oldest
-	 * expires_at first, which release sets to the time of release); it scans again when every candidate was lost to
-	 * a concurrent borrower. Rows above the request's maxWorkerId belong to a wider layout and are passed over. Rows
+	 * (expires_at - ttl). Borrowing scans the namespace once and tries the slots in SlotOrder's order, a slot free
+	 * since its expires_at (which release sets to the time of release); it scans again when every candidate was lost
+	 * to a concurrent borrower. Rows above the request's maxWorkerId belong to a wider layout and are passed over. Rows
 	 * that cannot be right (negative worker_id, mark below -1, NULLs) stop the borrow with an error naming the row; no
 	 * statement here ever matches such a row, so it stays as it is.
 	 */
@@ -130,8 +129,8 @@ public class JdbcLeaseStore implements ISequenceManager {
 					throw noFreeWorkerId(request, "");
 				}
 			}
-			throw noFreeWorkerId(request, "; every free slot found in " + MAX_SCANS
-					+ " scans was taken by concurrent borrowers");
+			throw noFreeWorkerId(request, ", or free but taken by concurrent borrowers in each of " + MAX_SCANS
+					+ " scans");
 		}
 		catch (SQLException ex) {
 			throw failure(action, ex);
@@ -189,38 +188,16 @@ public class JdbcLeaseStore implements ISequenceManager {
 
 	private Outcome tryCandidates(Connection connection, Statements sql, LeaseRequest request, Slots slots,
 			String ownerToken) throws SQLException {
-		boolean attempted = false;
-		int preferred = request.preferredWorkerId();
-		if (preferred >= 0) {
-			SlotRow row = slots.byWorkerId.get(preferred);
-			if (row == null || row.isFree(slots.now)) {
-				attempted = true;
-				WorkerLease lease = (row != null) ? tryTake(connection, sql, request, row, ownerToken)
-						: tryInsert(connection, sql, request, preferred, ownerToken);
-				if (lease != null) {
-					return new Outcome(lease, true);
-				}
-			}
-		}
-		for (int workerId = 0; workerId <= request.maxWorkerId(); workerId++) {
-			if (workerId != preferred && !slots.byWorkerId.containsKey(workerId) && request.allows(workerId)) {
-				attempted = true;
-				WorkerLease lease = tryInsert(connection, sql, request, workerId, ownerToken);
-				if (lease != null) {
-					return new Outcome(lease, true);
-				}
-			}
-		}
-		List<SlotRow> free = new ArrayList<>();
+		List<SlotOrder.UsedSlot<SlotRow>> used = new ArrayList<>();
 		for (SlotRow row : slots.byWorkerId.values()) {
-			if (row.workerId != preferred && row.isFree(slots.now) && request.allows(row.workerId)) {
-				free.add(row);
-			}
+			used.add(new SlotOrder.UsedSlot<>(row.workerId, row.isFree(slots.now), row.expiresAt, row));
 		}
-		free.sort(Comparator.comparingLong((SlotRow row) -> row.expiresAt).thenComparingInt((row) -> row.workerId));
-		for (SlotRow row : free) {
+		boolean attempted = false;
+		for (SlotOrder.Candidate<SlotRow> candidate : SlotOrder.candidates(request, used)) {
 			attempted = true;
-			WorkerLease lease = tryTake(connection, sql, request, row, ownerToken);
+			SlotOrder.UsedSlot<SlotRow> row = candidate.used();
+			WorkerLease lease = (row != null) ? tryTake(connection, sql, request, row.read(), ownerToken)
+					: tryInsert(connection, sql, request, candidate.workerId(), ownerToken);
 			if (lease != null) {
 				return new Outcome(lease, true);
 			}
@@ -319,9 +296,7 @@ public class JdbcLeaseStore implements ISequenceManager {
 			});
 			SlotRow row = inspect(connection, sql, lease.namespace(), lease.workerId());
 			if (row == null || !lease.ownerToken().equals(row.owner)) {
-				throw new LeaseLostException("Worker ID " + lease.workerId() + " of namespace '" + lease.namespace()
-						+ "' is no longer held by owner token " + lease.ownerToken() + ": the slot is "
-						+ describeHolder(row) + " in table '" + this.tableName + "'; stop issuing IDs under this lease");
+				throw LeaseLostException.notHeld(lease, store(), "the slot is " + describeHolder(row));
 			}
 			if (updated == 0) {
 				// Still ours, so the only condition that failed is the mark's: the row is corrupt.
@@ -405,11 +380,12 @@ public class JdbcLeaseStore implements ISequenceManager {
 	}
 
 	private NoFreeWorkerIdException noFreeWorkerId(LeaseRequest request, String detail) {
-		int slots = request.maxWorkerId() + 1;
-		return new NoFreeWorkerIdException("No free worker ID in namespace '" + request.namespace() + "': all "
-				+ slots + " slots [0, " + request.maxWorkerId() + "] are held by live leases in table '" + this.tableName
-				+ "' of the " + this.access.describe() + detail
-				+ "; use more worker bits, a separate namespace, or fewer instances");
+		return NoFreeWorkerIdException.allHeld(request, store(), detail);
+	}
+
+	/** Where the slots are, in messages. */
+	private String store() {
+		return "table '" + this.tableName + "' of the " + this.access.describe();
 	}
 
 	private Statements statements(String action) {

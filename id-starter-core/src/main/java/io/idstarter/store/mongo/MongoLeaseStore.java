@@ -1,7 +1,6 @@
 package io.idstarter.store.mongo;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Date;
 import java.util.HashMap;
 import java.util.List;
@@ -20,6 +19,7 @@ import io.idstarter.lease.LeaseLostException;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.NoFreeWorkerIdException;
+import io.idstarter.lease.SlotOrder;
 import io.idstarter.lease.WorkerLease;
 import org.bson.Document;
 import org.jspecify.annotations.Nullable;
@@ -64,9 +64,8 @@ public class MongoLeaseStore implements ISequenceManager {
 	 * Taking a free slot whose document exists is a findOneAndUpdate whose filter is that condition; it sets the new
 	 * owner token and expiry and raises maxTimestamp with $max to the requested ceiling, and returns the document as it
 	 * was before: its maxTimestamp is the new owner's floor. Taking a slot that has no document is an insert with the
-	 * slot's _id; a duplicate key means another node created it first, and the borrower moves on. The preferred slot is
-	 * tried first, then slots never used (ascending), then free slots by how long they have been free (expiresAt, which
-	 * release sets to the time of release).
+	 * slot's _id; a duplicate key means another node created it first, and the borrower moves on. The slots are read
+	 * once and tried in SlotOrder's order, a slot free since its expiresAt (which release sets to the time of release).
 	 *
 	 * Renew. A findOneAndUpdate on _id and owner token: extends expiresAt and raises maxTimestamp with $max. A lease
 	 * that expired but whose slot nobody took since is renewed, because nobody else issued under the slot.
@@ -126,47 +125,20 @@ public class MongoLeaseStore implements ISequenceManager {
 		Objects.requireNonNull(request, "request");
 		long now = serverTime("borrow a worker ID of namespace '" + request.namespace() + "'");
 		String token = UUID.randomUUID().toString();
-		int preferred = request.preferredWorkerId();
-		if (preferred >= 0) {
-			WorkerLease lease = takeExisting(request, preferred, now, token);
-			if (lease == null) {
-				lease = takeNew(request, preferred, now, token);
-			}
+		List<SlotOrder.UsedSlot<Document>> used = new ArrayList<>();
+		for (Document document : usedSlots(request).values()) {
+			long expiresAt = document.getDate(EXPIRES_AT).getTime();
+			boolean free = document.getString(OWNER) == null || expiresAt <= now;
+			used.add(new SlotOrder.UsedSlot<>(document.getInteger(SLOT), free, expiresAt, document));
+		}
+		for (SlotOrder.Candidate<Document> candidate : SlotOrder.candidates(request, used)) {
+			WorkerLease lease = (candidate.used() != null) ? takeExisting(request, candidate.workerId(), now, token)
+					: takeNew(request, candidate.workerId(), now, token);
 			if (lease != null) {
 				return lease;
 			}
 		}
-		Map<Integer, Document> used = usedSlots(request);
-		for (int slot = 0; slot <= request.maxWorkerId(); slot++) {
-			if (slot != preferred && !used.containsKey(slot) && request.allows(slot)) {
-				WorkerLease lease = takeNew(request, slot, now, token);
-				if (lease != null) {
-					return lease;
-				}
-			}
-		}
-		List<Document> free = new ArrayList<>();
-		for (Document document : used.values()) {
-			Date expiresAt = document.getDate(EXPIRES_AT);
-			boolean released = document.getString(OWNER) == null;
-			if ((released || expiresAt.getTime() <= now) && document.getInteger(SLOT) != preferred
-					&& request.allows(document.getInteger(SLOT))) {
-				free.add(document);
-			}
-		}
-		free.sort(Comparator.comparing((Document document) -> document.getDate(EXPIRES_AT))
-			.thenComparing((document) -> document.getInteger(SLOT)));
-		for (Document document : free) {
-			WorkerLease lease = takeExisting(request, document.getInteger(SLOT), now, token);
-			if (lease != null) {
-				return lease;
-			}
-		}
-		throw new NoFreeWorkerIdException("All " + (request.maxWorkerId() + 1L) + " worker IDs [0, "
-				+ request.maxWorkerId() + "] of namespace '" + request.namespace() + "' in MongoDB collection '"
-				+ this.collection + "' are held by live leases; use more worker bits, a separate namespace, or fewer "
-				+ "instances (the lease of a stopped instance frees its worker ID after its TTL, "
-				+ request.ttl().toMillis() + " ms)");
+		throw NoFreeWorkerIdException.allHeld(request, store());
 	}
 
 	@Override
@@ -194,8 +166,7 @@ public class MongoLeaseStore implements ISequenceManager {
 		Objects.requireNonNull(lease, "lease");
 		Document set = new Document(OWNER, null);
 		if (lastIssuedTimestamp >= 0) {
-			// Never below the floor: the previous owners may have issued up to it.
-			set.append(MAX_TIMESTAMP, Math.max(lastIssuedTimestamp, lease.timestampFloor()));
+			set.append(MAX_TIMESTAMP, lease.releaseMark(lastIssuedTimestamp));
 		}
 		Document update = new Document("$set", set).append("$currentDate", new Document(EXPIRES_AT, true));
 		UpdateResult result = execute(
@@ -331,19 +302,22 @@ public class MongoLeaseStore implements ISequenceManager {
 				(collection) -> collection.withReadPreference(ReadPreference.primary())
 					.find(new Document("_id", id))
 					.first());
-		String where = "Worker ID " + lease.workerId() + " of namespace '" + lease.namespace()
-				+ "' in MongoDB collection '" + this.collection + "'";
 		if (current == null) {
-			return new LeaseLostException(where + " is lost: its document was deleted; stop issuing IDs under it");
+			return LeaseLostException.notHeld(lease, store(), "its document was deleted");
 		}
 		if (lease.ownerToken().equals(current.get(OWNER))) {
 			return corrupt(current, MAX_TIMESTAMP, "an integer (NumberLong in mongosh)");
 		}
 		if (current.get(OWNER) == null) {
-			return new LeaseLostException(where + " is lost: it was released; stop issuing IDs under it");
+			return LeaseLostException.notHeld(lease, store(), "it was released");
 		}
-		return new LeaseLostException(where + " is lost: its lease expired and instance '" + current.get(INSTANCE)
-				+ "' holds it now; stop issuing IDs under it");
+		return LeaseLostException.notHeld(lease, store(), "its lease expired and instance '" + current.get(INSTANCE)
+				+ "' holds it now");
+	}
+
+	/** Where the slots are, in messages. */
+	private String store() {
+		return "MongoDB collection '" + this.collection + "'";
 	}
 
 	private long serverTime(String action) {

@@ -29,6 +29,9 @@ import org.springframework.data.redis.core.script.RedisScript;
  * its lease ends, or a new owner could reuse timestamps. Needs Redis 5 or later (scripts that call {@code TIME}
  * before writing).
  *
+ * <p>The borrow script keeps {@link io.idstarter.lease.SlotOrder}'s order itself, since one script is the store's one
+ * atomic step; the contract kit checks it as it checks every store's.
+ *
  * <p>Timestamps and TTLs must stay below 2<sup>53</sup> ms (Lua numbers are doubles); a renewal of a lease that
  * expired succeeds as long as no other node has taken the slot since.
  *
@@ -126,10 +129,7 @@ public class RedisLeaseStore implements ISequenceManager {
 				return new WorkerLease(namespace, (int) RedisSupport.number(reply, 1), token, request.ttl(),
 						RedisSupport.number(reply, 2), RedisSupport.number(reply, 3), RedisSupport.number(reply, 4));
 			}
-			case "full" -> throw new NoFreeWorkerIdException("no free worker id in namespace '" + namespace
-					+ "': all " + (request.maxWorkerId() + 1L) + " slots [0, " + request.maxWorkerId()
-					+ "] are held by live leases (" + this.server + ", hash '" + hash
-					+ "'); use more worker bits, a separate namespace, or fewer instances");
+			case "full" -> throw NoFreeWorkerIdException.allHeld(request, store(hash));
 			case "corrupt" -> throw corrupt(hash, reply);
 			default -> throw unexpected(hash, status);
 		}
@@ -162,12 +162,9 @@ public class RedisLeaseStore implements ISequenceManager {
 						RedisSupport.number(reply, 1), RedisSupport.number(reply, 2), RedisSupport.number(reply, 3));
 			}
 			case "lost" -> {
-				String now = "free".equals(RedisSupport.text(reply, 1)) ? "the slot is free"
-						: "instance '" + RedisSupport.text(reply, 2) + "' holds it until "
-								+ RedisSupport.text(reply, 3) + " ms (Redis time)";
-				throw new LeaseLostException("worker id " + lease.workerId() + " of namespace '" + lease.namespace()
-						+ "' is no longer held with this lease's owner token: " + now + " (hash '" + hash
-						+ "'); stop issuing IDs under it and borrow a new worker id");
+				throw LeaseLostException.notHeld(lease, store(hash), "free".equals(RedisSupport.text(reply, 1))
+						? "it was released" : "instance '" + RedisSupport.text(reply, 2) + "' holds it until "
+								+ RedisSupport.text(reply, 3) + " ms (Redis time)");
 			}
 			case "corrupt" -> throw corrupt(hash, reply);
 			default -> throw unexpected(hash, status);
@@ -197,6 +194,11 @@ public class RedisLeaseStore implements ISequenceManager {
 			case "corrupt" -> throw corrupt(hash, reply);
 			default -> throw unexpected(hash, status);
 		}
+	}
+
+	/** Where a namespace's slots are, in messages. */
+	private String store(String hash) {
+		return this.server + ", hash '" + hash + "'";
 	}
 
 	/**

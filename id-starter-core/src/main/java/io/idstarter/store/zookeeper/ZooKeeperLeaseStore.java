@@ -17,8 +17,10 @@ import java.util.concurrent.TimeUnit;
 import io.idstarter.lease.ISequenceManager;
 import io.idstarter.lease.LeaseLostException;
 import io.idstarter.lease.LeaseRequest;
+import io.idstarter.lease.LeaseStoreCall;
 import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.NoFreeWorkerIdException;
+import io.idstarter.lease.SlotOrder;
 import io.idstarter.lease.WorkerIdConflictException;
 import io.idstarter.lease.WorkerLease;
 import org.apache.curator.framework.CuratorFramework;
@@ -136,91 +138,96 @@ public class ZooKeeperLeaseStore implements ISequenceManager {
 	public WorkerLease borrow(LeaseRequest request) {
 		Objects.requireNonNull(request, "request");
 		String namespace = request.namespace();
-		String action = "borrow a worker id of namespace '" + namespace + "'";
+		String action = "borrow a worker ID of namespace '" + namespace + "'";
 		return call(action, () -> {
 			long sessionTimeout = checkSession(request.ttl());
 			String base = namespacePath(namespace);
 			ensurePath(base + "/holders");
 			ensurePath(base + "/slots");
 			resolveUnknownTakes();
-			for (int attempt = 1; attempt <= MAX_BORROW_ATTEMPTS; attempt++) {
+			return LeaseStoreCall.untilTaken(action, store(base), MAX_BORROW_ATTEMPTS, () -> {
 				Map<Integer, List<LeafWorkerIds.Claim>> leafClaims = (this.leaf != null) ? this.leaf.read() : Map.of();
+				int preferred = preferred(request, leafClaims);
 				Set<Integer> held = ids(this.client.getChildren().forPath(base + "/holders"));
 				Set<Integer> recorded = ids(this.client.getChildren().forPath(base + "/slots"));
-				int candidate = choose(request, held, recorded, leafClaims, base, sessionTimeout);
-				WorkerLease lease = tryTake(request, base, candidate, leafClaims.get(candidate), sessionTimeout);
-				if (lease != null) {
-					return lease;
+				// Records are read only when the slot free for longest is wanted (no free preferred slot, no gap).
+				SlotOrder.Candidate<Integer> candidate = SlotOrder.first(SlotOrder.candidates(request, preferred,
+						usedSlots(request, base, preferred, leafClaims, held, recorded, false)));
+				if (candidate != null && candidate.used() != null && candidate.workerId() != preferred) {
+					candidate = SlotOrder.first(SlotOrder.candidates(request, preferred,
+							usedSlots(request, base, preferred, leafClaims, held, recorded, true)));
 				}
-				logger.debug("worker id {} of namespace '{}' was taken by another node meanwhile; choosing again",
-						candidate, namespace);
-			}
-			throw new LeaseStoreException("could not " + action + " on ZooKeeper " + connectString() + ": lost "
-					+ MAX_BORROW_ATTEMPTS + " races in a row to other nodes borrowing at the same time; retry later");
+				if (candidate == null) {
+					throw NoFreeWorkerIdException.allHeld(request, store(base), leafClaims.isEmpty() ? ""
+							: " or by Leaf (" + leafClaims.size() + " worker IDs under " + this.leaf.leaf().foreverPath()
+									+ ")");
+				}
+				return tryTake(request, base, candidate.workerId(), leafClaims.get(candidate.workerId()),
+						sessionTimeout);
+			});
 		});
 	}
 
 	/**
-	 * Slot order: the preferred slot (or, with none, this node's own Leaf worker ID) if free, then the lowest slot
-	 * never used, then the slot free for longest; never a slot the request excludes.
+	 * Returns the slot to try first: the request's preferred one or, with none, this node's own Leaf worker ID.
 	 */
-	private int choose(LeaseRequest request, Set<Integer> held, Set<Integer> recorded,
-			Map<Integer, List<LeafWorkerIds.Claim>> leafClaims, String base, long sessionTimeout) throws Exception {
-		int preferred = request.preferredWorkerId();
-		if (preferred < 0 && this.leaf != null) {
-			preferred = leafClaims.entrySet()
-				.stream()
-				.filter((entry) -> this.leaf.ownNode(entry.getValue()) != null)
-				.mapToInt(Map.Entry::getKey)
-				.filter((id) -> id <= request.maxWorkerId())
-				.min()
-				.orElse(-1);
+	private int preferred(LeaseRequest request, Map<Integer, List<LeafWorkerIds.Claim>> leafClaims) {
+		if (request.preferredWorkerId() >= 0 || this.leaf == null) {
+			return request.preferredWorkerId();
 		}
-		if (preferred >= 0 && request.allows(preferred) && !held.contains(preferred)
-				&& takeable(leafClaims.get(preferred))) {
-			return preferred;
-		}
-		for (int id = 0; id <= request.maxWorkerId(); id++) {
-			if (request.allows(id) && !held.contains(id) && !recorded.contains(id) && !leafClaims.containsKey(id)) {
-				return id;
+		return leafClaims.entrySet()
+			.stream()
+			.filter((entry) -> this.leaf.ownNode(entry.getValue()) != null)
+			.mapToInt(Map.Entry::getKey)
+			.filter((id) -> id <= request.maxWorkerId())
+			.min()
+			.orElse(-1);
+	}
+
+	/**
+	 * Reads a namespace's slots. A slot is held while its holder node exists or Leaf claims it (unless it is this
+	 * node's own Leaf worker ID, silent long enough). A recorded free slot is free since its record's last write if
+	 * it was released, or about a session timeout after it if its holder's session expired. A slot only Leaf knows has
+	 * no record: it is offered only as the preferred slot, never as the slot free for longest.
+	 * @param readRecords whether to read when each recorded free slot was freed; without, they count as freed at once
+	 */
+	private List<SlotOrder.UsedSlot<Integer>> usedSlots(LeaseRequest request, String base, int preferred,
+			Map<Integer, List<LeafWorkerIds.Claim>> leafClaims, Set<Integer> held, Set<Integer> recorded,
+			boolean readRecords) throws Exception {
+		Set<Integer> ids = new HashSet<>(held);
+		ids.addAll(recorded);
+		ids.addAll(leafClaims.keySet());
+		List<SlotOrder.UsedSlot<Integer>> used = new ArrayList<>();
+		for (int id : ids) {
+			boolean free = !held.contains(id) && takeable(leafClaims.get(id)) && id <= request.maxWorkerId()
+					&& request.allows(id);
+			if (free && recorded.contains(id)) {
+				Long freeSince = readRecords ? freeSince(base + "/slots/" + id) : Long.valueOf(0);
+				used.add((freeSince != null) ? new SlotOrder.UsedSlot<>(id, true, freeSince, id)
+						: SlotOrder.UsedSlot.held(id, id));
 			}
-			if (id == Integer.MAX_VALUE) {
-				break;
-			}
-		}
-		int longestFree = -1;
-		long longestFreeSince = Long.MAX_VALUE;
-		for (int id : recorded) {
-			if (id > request.maxWorkerId() || !request.allows(id) || held.contains(id)
-					|| !takeable(leafClaims.get(id))) {
-				continue;
-			}
-			Stat stat = new Stat();
-			byte[] data;
-			try {
-				data = this.client.getData().storingStatIn(stat).forPath(base + "/slots/" + id);
-			}
-			catch (KeeperException.NoNodeException ex) {
-				continue;
-			}
-			Record record = Record.parse(data, base + "/slots/" + id);
-			// A released slot is free since its last write; one whose holder's session expired, about a session
-			// timeout after its last renewal.
-			long freeSince = stat.getMtime() + (record.owner().equals(FREE) ? 0 : record.sessionTimeout());
-			if (freeSince < longestFreeSince || (freeSince == longestFreeSince && id < longestFree)) {
-				longestFree = id;
-				longestFreeSince = freeSince;
+			else {
+				used.add((free && id == preferred) ? new SlotOrder.UsedSlot<>(id, true, Long.MAX_VALUE, id)
+						: SlotOrder.UsedSlot.held(id, id));
 			}
 		}
-		if (longestFree < 0) {
-			throw new NoFreeWorkerIdException("no free worker id in namespace '" + request.namespace() + "': all "
-					+ (request.maxWorkerId() + 1L) + " slots [0, " + request.maxWorkerId() + "] are held by live leases "
-					+ "(ZooKeeper sessions)" + ((leafClaims.isEmpty()) ? "" : " or by Leaf (" + leafClaims.size()
-							+ " worker ids under " + this.leaf.leaf().foreverPath() + ")")
-					+ " (" + connectString() + ", " + base + "); use more worker bits, a separate namespace, or "
-					+ "fewer instances");
+		return used;
+	}
+
+	/**
+	 * Returns since when a recorded slot is free by the leader's clock, or {@code null} if its record is gone.
+	 */
+	private @Nullable Long freeSince(String recordPath) throws Exception {
+		Stat stat = new Stat();
+		byte[] data;
+		try {
+			data = this.client.getData().storingStatIn(stat).forPath(recordPath);
 		}
-		return longestFree;
+		catch (KeeperException.NoNodeException ex) {
+			return null;
+		}
+		Record record = Record.parse(data, recordPath);
+		return stat.getMtime() + (record.owner().equals(FREE) ? 0 : record.sessionTimeout());
 	}
 
 	private boolean takeable(@Nullable List<LeafWorkerIds.Claim> leafClaims) {
@@ -375,7 +382,7 @@ public class ZooKeeperLeaseStore implements ISequenceManager {
 	@Override
 	public WorkerLease renew(WorkerLease lease, long timestampCeiling) {
 		Objects.requireNonNull(lease, "lease");
-		String action = "renew worker id " + lease.workerId() + " of namespace '" + lease.namespace() + "'";
+		String action = "renew worker ID " + lease.workerId() + " of namespace '" + lease.namespace() + "'";
 		return call(action, () -> {
 			long sessionTimeout = checkSession(lease.ttl());
 			String base = namespacePath(lease.namespace());
@@ -387,11 +394,11 @@ public class ZooKeeperLeaseStore implements ISequenceManager {
 				record = Record.parse(this.client.getData().storingStatIn(recordStat).forPath(recordPath), recordPath);
 			}
 			catch (KeeperException.NoNodeException ex) {
-				throw new LeaseLostException(lost(lease, "its record " + recordPath + " is gone"));
+				throw lost(lease, "its record " + recordPath + " is gone");
 			}
 			if (!record.owner().equals(lease.ownerToken())) {
-				throw new LeaseLostException(lost(lease, record.owner().equals(FREE) ? "it was released"
-						: "it is now leased to " + record.instance()));
+				throw lost(lease, record.owner().equals(FREE) ? "it was released"
+						: "instance '" + record.instance() + "' holds it now");
 			}
 			long mark = Math.max(record.mark(), timestampCeiling);
 			byte[] updated = new Record(mark, lease.ownerToken(), sessionTimeout, record.instance()).bytes();
@@ -401,9 +408,8 @@ public class ZooKeeperLeaseStore implements ISequenceManager {
 				String conflict = this.leaf.conflict(lease.workerId(), heldSince, this.leaf.read());
 				if (conflict != null) {
 					free(holderPath, recordPath, lease.ownerToken(), -1);
-					throw new WorkerIdConflictException(lost(lease, conflict) + ". IDs of worker id "
-							+ lease.workerId() + " may have been issued by both; stop that Leaf node, and check the "
-							+ "IDs issued since " + Instant.ofEpochMilli(heldSince));
+					throw WorkerIdConflictException.claimedOutside(lease, store(base), conflict,
+							Instant.ofEpochMilli(heldSince));
 				}
 			}
 			long session = this.client.getZookeeperClient().getZooKeeper().getSessionId();
@@ -454,10 +460,10 @@ public class ZooKeeperLeaseStore implements ISequenceManager {
 			now = Record.parse(this.client.getData().storingStatIn(stat).forPath(recordPath), recordPath);
 		}
 		catch (KeeperException.NoNodeException ex) {
-			throw new LeaseLostException(lost(lease, "its record " + recordPath + " is gone"));
+			throw lost(lease, "its record " + recordPath + " is gone");
 		}
 		if (!now.owner().equals(lease.ownerToken())) {
-			throw new LeaseLostException(lost(lease, "another node took it during this renewal"));
+			throw lost(lease, "another node took it during this renewal");
 		}
 		if (stat.getVersion() == readVersion) {
 			throw new LeaseStoreException("could not " + action + ": its holder node changed during the renewal "
@@ -472,10 +478,10 @@ public class ZooKeeperLeaseStore implements ISequenceManager {
 	@Override
 	public void release(WorkerLease lease, long lastIssuedTimestamp) {
 		Objects.requireNonNull(lease, "lease");
-		String action = "release worker id " + lease.workerId() + " of namespace '" + lease.namespace() + "'";
+		String action = "release worker ID " + lease.workerId() + " of namespace '" + lease.namespace() + "'";
 		call(action, () -> {
 			String base = namespacePath(lease.namespace());
-			long mark = (lastIssuedTimestamp >= 0) ? Math.max(lastIssuedTimestamp, lease.timestampFloor()) : -1;
+			long mark = lease.releaseMark(lastIssuedTimestamp);
 			free(base + "/holders/" + lease.workerId(), base + "/slots/" + lease.workerId(), lease.ownerToken(), mark);
 			return null;
 		});
@@ -613,39 +619,25 @@ public class ZooKeeperLeaseStore implements ISequenceManager {
 		}
 	}
 
-	private static String lost(WorkerLease lease, String why) {
-		return "worker id " + lease.workerId() + " of namespace '" + lease.namespace()
-				+ "' is no longer leased to this owner (" + why + "); stop issuing and borrow again";
+	private LeaseLostException lost(WorkerLease lease, String why) {
+		return LeaseLostException.notHeld(lease, store(namespacePath(lease.namespace())), why);
 	}
 
-	private <T> T call(String action, ZooKeeperCall<T> call) {
-		try {
-			return call.run();
-		}
-		catch (LeaseLostException | LeaseStoreException | NoFreeWorkerIdException ex) {
-			throw ex;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new LeaseStoreException("interrupted while trying to " + action + " on ZooKeeper " + connectString(),
-					ex);
-		}
-		catch (KeeperException.NoAuthException ex) {
-			throw new LeaseStoreException("ZooKeeper " + connectString() + " refused to let this client " + action
-					+ " (" + ex.getMessage() + "); give it read/write rights on " + this.rootPath
-					+ " (id-worker.zookeeper.auth-digest, ACL)", ex);
-		}
-		catch (Exception ex) {
-			throw new LeaseStoreException("could not " + action + " on ZooKeeper " + connectString() + ": " + ex
+	/** Where a namespace's slots are, in messages. */
+	private String store(String base) {
+		return "ZooKeeper " + connectString() + ", " + base;
+	}
+
+	private <T> T call(String action, LeaseStoreCall.Body<T> call) {
+		return LeaseStoreCall.run(action, "ZooKeeper " + connectString(), call, (ex) -> {
+			if (ex instanceof KeeperException.NoAuthException) {
+				return new LeaseStoreException("ZooKeeper " + connectString() + " refused to let this client " + action
+						+ " (" + ex.getMessage() + "); give it read/write rights on " + this.rootPath
+						+ " (id-worker.zookeeper.auth-digest, ACL)", ex);
+			}
+			return new LeaseStoreException("could not " + action + " on ZooKeeper " + connectString() + ": " + ex
 					+ "; check that a majority of the ensemble is up and reachable from this node", ex);
-		}
-	}
-
-	@FunctionalInterface
-	private interface ZooKeeperCall<T> {
-
-		T run() throws Exception;
-
+		});
 	}
 
 	/**

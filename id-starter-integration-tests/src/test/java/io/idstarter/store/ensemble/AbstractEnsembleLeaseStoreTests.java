@@ -151,7 +151,7 @@ public abstract class AbstractEnsembleLeaseStoreTests extends AbstractLeaseStore
 		WorkerLease impostor = new WorkerLease(namespace, 0, UUID.randomUUID().toString(), TTL, -1, NOW, NOW);
 		Map<String, String> before = snapshot(namespace);
 		assertThatExceptionOfType(LeaseLostException.class).isThrownBy(() -> manager().renew(impostor, NOW + 9000))
-			.withMessageContaining("worker id 0 of namespace '" + namespace + "'")
+			.withMessageContaining("worker ID 0 of namespace '" + namespace + "'")
 			.withMessageContaining("host-a/1");
 		manager().release(impostor, NOW + 9000);
 		assertThat(snapshot(namespace)).as("not one node or key written, not even its version").isEqualTo(before);

@@ -83,7 +83,7 @@ class LeafSnowflakeMigrationIntegrationTests {
 		assertThat(manager.borrow(request(namespace, 7, 1)).workerId()).as("Leaf's worker 1, preferred").isEqualTo(4);
 		assertThatExceptionOfType(NoFreeWorkerIdException.class)
 			.isThrownBy(() -> manager.borrow(request("leaf-full-" + UUID.randomUUID(), 2, -1)))
-			.withMessageContaining("or by Leaf (3 worker ids under /snowflake/" + this.leafName + "/forever)");
+			.withMessageContaining("or by Leaf (3 worker IDs under /snowflake/" + this.leafName + "/forever)");
 	}
 
 	@Test

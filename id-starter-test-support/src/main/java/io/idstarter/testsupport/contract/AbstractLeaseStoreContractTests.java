@@ -38,7 +38,9 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
  * renew and release only with it; expiry by the store's clock, after which another borrower gets the slot, while a
  * lease that expired but was not taken can still be renewed; a slot's timestamp mark that only rises, except on
  * release, where it becomes what the owner reports it issued but never less than the lease's floor; concurrent
- * borrowers never sharing a slot; a borrow never handing out a slot the request excludes; a store that is not set up failing with a {@link LeaseStoreException}.
+ * borrowers never sharing a slot; a borrow never handing out a slot the request excludes; a store that is not set up
+ * failing with a {@link LeaseStoreException}; refusals that tell the operator what happened and what to do (the
+ * factories {@link NoFreeWorkerIdException#allHeld} and {@link LeaseLostException#notHeld} word them so).
  */
 public abstract class AbstractLeaseStoreContractTests {
 
@@ -211,7 +213,33 @@ public abstract class AbstractLeaseStoreContractTests {
 		this.manager.release(leases.get(2), -1);
 		assertThat(IntStream.range(0, 5).map((i) -> borrow(4, -1).workerId())).containsExactly(3, 4, 1, 0, 2);
 		assertThatExceptionOfType(NoFreeWorkerIdException.class).isThrownBy(() -> borrow(4, -1))
-			.withMessageContaining(this.namespace);
+			.satisfies((ex) -> assertNamesNamespaceRangeAndRemedy(ex, 4));
+	}
+
+	/**
+	 * Checks what a refused borrow must tell the operator: the namespace, the slots, and what to do.
+	 */
+	private void assertNamesNamespaceRangeAndRemedy(NoFreeWorkerIdException ex, int maxWorkerId) {
+		assertThat(ex.getMessage()).as("the refusal names the namespace, the slots and the remedy")
+			.contains("'" + this.namespace + "'", "[0, " + maxWorkerId + "]", "worker bits", "separate namespace");
+	}
+
+	/**
+	 * Checks what a refused renewal must tell the operator: which worker ID of which namespace, and to stop issuing.
+	 */
+	private void assertNamesSlotAndStop(LeaseLostException ex, WorkerLease lease) {
+		assertThat(ex.getMessage()).as("the refusal names the slot and says to stop issuing")
+			.contains("worker ID " + lease.workerId() + " of namespace '" + this.namespace + "'", "stop issuing");
+	}
+
+	@Test
+	void slotsAboveTheBorrowersLayoutAreNeitherHandedOutNorCountedAsUsed() {
+		WorkerLease wide = borrow(7, 5);
+		this.manager.release(wide, NOW + 100);
+		assertThat(IntStream.range(0, 4).map((i) -> borrow(3, -1).workerId())).as("a narrower layout's slots")
+			.containsExactly(0, 1, 2, 3);
+		assertThatExceptionOfType(NoFreeWorkerIdException.class).isThrownBy(() -> borrow(3, -1));
+		assertThat(borrow(7, -1).workerId()).as("the wider layout's gaps come before its freed slot").isEqualTo(4);
 	}
 
 	@Test
@@ -227,7 +255,8 @@ public abstract class AbstractLeaseStoreContractTests {
 		Set<Integer> excluded = Set.of(excludedFree, neverUsed);
 		LeaseRequest excluding = new LeaseRequest(this.namespace, 3, TTL, -1, "contract-test/2", NOW, excluded);
 		assertThat(this.manager.borrow(excluding).workerId()).isEqualTo(all.get(1).workerId());
-		assertThatExceptionOfType(NoFreeWorkerIdException.class).isThrownBy(() -> this.manager.borrow(excluding));
+		assertThatExceptionOfType(NoFreeWorkerIdException.class).isThrownBy(() -> this.manager.borrow(excluding))
+			.satisfies((ex) -> assertNamesNamespaceRangeAndRemedy(ex, 3));
 		assertThat(borrow(3, -1).workerId()).isIn(excludedFree, neverUsed);
 	}
 
@@ -250,7 +279,8 @@ public abstract class AbstractLeaseStoreContractTests {
 	void renewAndReleaseNeedTheOwnerToken() {
 		WorkerLease lease = this.manager.borrow(request(0, TTL, -1, NOW + 1000));
 		WorkerLease impostor = new WorkerLease(this.namespace, 0, "not-the-owner", TTL, -1, NOW + 1000, NOW);
-		assertThatExceptionOfType(LeaseLostException.class).isThrownBy(() -> this.manager.renew(impostor, NOW + 9000));
+		assertThatExceptionOfType(LeaseLostException.class).isThrownBy(() -> this.manager.renew(impostor, NOW + 9000))
+			.satisfies((ex) -> assertNamesSlotAndStop(ex, impostor));
 		assertThatNoException().isThrownBy(() -> this.manager.release(impostor, NOW + 9000));
 		assertThatExceptionOfType(NoFreeWorkerIdException.class)
 			.isThrownBy(() -> this.manager.borrow(request(0, TTL, -1, NOW)));
@@ -264,7 +294,8 @@ public abstract class AbstractLeaseStoreContractTests {
 	void aReleasedLeaseCannotBeRenewed() {
 		WorkerLease lease = this.manager.borrow(request(0, TTL, -1, NOW));
 		this.manager.release(lease, NOW);
-		assertThatExceptionOfType(LeaseLostException.class).isThrownBy(() -> this.manager.renew(lease, NOW));
+		assertThatExceptionOfType(LeaseLostException.class).isThrownBy(() -> this.manager.renew(lease, NOW))
+			.satisfies((ex) -> assertNamesSlotAndStop(ex, lease));
 		assertThat(this.manager.borrow(request(0, TTL, -1, NOW)).workerId()).isZero();
 	}
 
