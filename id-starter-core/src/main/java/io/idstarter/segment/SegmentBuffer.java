@@ -7,8 +7,6 @@ import java.time.Instant;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executor;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
@@ -126,17 +124,15 @@ final class SegmentBuffer {
 	/** Why the buffer stopped; ACTIVE while in use, never back to ACTIVE once changed. */
 	private volatile int retirement = ACTIVE;
 
-	SegmentBuffer(String key, SegmentStore store, SegmentOptions options, TimeSource time, IdWorkerListener listener,
-			Executor executor, PrefetchDispatcher dispatcher, ScheduledExecutorService scheduler,
-			Consumer<SegmentBuffer> onKeyRemoved, SegmentMarks marks) {
+	SegmentBuffer(String key, SegmentBufferContext context, Consumer<SegmentBuffer> onKeyRemoved) {
 		this.key = key;
-		this.maxWaitNanos = DynamicStep.saturatedNanos(options.maxWait());
-		this.listener = listener;
-		this.time = time;
+		this.maxWaitNanos = DynamicStep.saturatedNanos(context.options().maxWait());
+		this.listener = context.listener();
+		this.time = context.time();
 		this.onKeyRemoved = onKeyRemoved;
-		this.fetcher = new SegmentFetcher(this, store, options, time, listener, executor, dispatcher, scheduler,
-				marks);
-		this.chunks = (options.threadChunkSize() != 0) ? new ThreadChunks(options.threadChunkSize()) : null;
+		this.fetcher = new SegmentFetcher(this, context);
+		int chunkSize = context.options().threadChunkSize();
+		this.chunks = (chunkSize != 0) ? new ThreadChunks(chunkSize) : null;
 		this.current = Segment.sentinel();
 	}
 

@@ -158,23 +158,22 @@ final class SegmentFetcher {
 	/** Set once the key has no numbers left; never cleared. */
 	private volatile @Nullable SegmentKeyExhaustedException usedUp;
 
-	SegmentFetcher(SegmentBuffer buffer, SegmentStore store, SegmentOptions options, TimeSource time,
-			IdWorkerListener listener, Executor executor, PrefetchDispatcher dispatcher,
-			ScheduledExecutorService scheduler, SegmentMarks marks) {
+	SegmentFetcher(SegmentBuffer buffer, SegmentBufferContext context) {
+		SegmentOptions options = context.options();
 		this.buffer = buffer;
 		this.key = buffer.key();
-		this.store = store;
+		this.store = context.store();
 		this.dynamicStep = options.dynamicStep();
 		this.prefetchThreshold = options.prefetchThreshold();
 		this.maxWaitNanos = DynamicStep.saturatedNanos(options.maxWait());
-		this.inlineFetchMaxNanos = store.supportsCallerThreadAllocation()
+		this.inlineFetchMaxNanos = this.store.supportsCallerThreadAllocation()
 				? Math.min(INLINE_FETCH_MAX_NANOS, this.maxWaitNanos / 2) : -1;
-		this.time = time;
-		this.listener = listener;
-		this.executor = executor;
-		this.dispatcher = dispatcher;
-		this.scheduler = scheduler;
-		this.marks = marks;
+		this.time = context.time();
+		this.listener = context.listener();
+		this.executor = context.executor();
+		this.dispatcher = context.dispatcher();
+		this.scheduler = context.scheduler();
+		this.marks = context.marks();
 		this.regressionRetryNanos = Math.max(RETRY_DELAY_MAX_NANOS,
 				DynamicStep.saturatedNanos(options.keyRefreshInterval()));
 		this.healForward = options.healForward();

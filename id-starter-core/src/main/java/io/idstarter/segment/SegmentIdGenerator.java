@@ -1,7 +1,5 @@
 package io.idstarter.segment;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -11,18 +9,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 
 import io.idstarter.IdWorker;
 import io.idstarter.IdWorkerListener;
@@ -55,31 +44,15 @@ import org.slf4j.LoggerFactory;
  */
 public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 
-	private static final Logger logger = LoggerFactory.getLogger(SegmentIdGenerator.class);
-
-	/** Threads the prefetch pool created when no executor is given keeps while idle. */
-	static final int PREFETCH_THREADS = 4;
-
-	/**
-	 * Most threads of that pool: while store calls hang, more threads are started, so that hanging keys (each holds
-	 * at most one, a key having at most one store call in flight) do not stall the fetches of the others. A fetch
-	 * refused beyond this is retried later.
+	/*
+	 * Parts. SegmentBuffers finds a key's double buffer (SegmentBuffer, with its SegmentFetcher) on every call;
+	 * SegmentKeyCatalog holds the store's key list and its reads; MissingSegmentKeys reports and heals keys the store
+	 * lost; SegmentExecutors owns the threads. This class holds the lifecycle and ties them together: a read of the key
+	 * list (under the catalog's lock) retires the buffers of keys that left and updates the missing keys, and a fetch
+	 * that finds its key gone does the same for one key.
 	 */
-	static final int MAX_PREFETCH_THREADS = 64;
 
-	/** Shortest time between two reads of the key list caused by unknown keys. */
-	static final long UNKNOWN_KEY_RELOAD_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
-
-	private static final VarHandle PRIMARY;
-
-	static {
-		try {
-			PRIMARY = MethodHandles.lookup().findVarHandle(SegmentIdGenerator.class, "primary", SegmentBuffer.class);
-		}
-		catch (ReflectiveOperationException ex) {
-			throw new ExceptionInInitializerError(ex);
-		}
-	}
+	private static final Logger logger = LoggerFactory.getLogger(SegmentIdGenerator.class);
 
 	/** Lifecycle: constructed, {@link #start()} not called yet. */
 	private static final int NEW = 0;
@@ -94,51 +67,22 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 
 	private final SegmentOptions options;
 
-	private final TimeSource time;
-
-	private final IdWorkerListener listener;
-
-	private final Executor prefetchExecutor;
-
-	private final @Nullable ThreadPoolExecutor ownPrefetchExecutor;
-
-	private final ScheduledThreadPoolExecutor scheduler;
-
-	/** Passes the buffers' requested fetches to the prefetch executor, polling on the scheduler thread. */
-	private final PrefetchDispatcher dispatcher;
-
-	/** Buffers of the keys used so far; a buffer is removed (and retired) when its key leaves the store. */
-	private final ConcurrentHashMap<String, SegmentBuffer> buffers = new ConcurrentHashMap<>();
-
-	/**
-	 * The buffer of the default key, or else of the first key used, checked before the map because most applications
-	 * use one key; written only when a buffer is created or removed, so it stays read-mostly.
-	 */
-	private volatile @Nullable SegmentBuffer primary;
-
-	/** Serialises reading and applying the key list, so that an older list never replaces a newer one. */
-	private final ReentrantLock keysLock = new ReentrantLock();
-
-	/** The store's keys as last read; an immutable set, replaced as a whole under {@code keysLock}. */
-	private volatile Set<String> keys = Set.of();
-
-	/** Monotonic time of the latest read of the key list; advanced by CAS when an unknown key triggers a read. */
-	private final AtomicLong lastKeyReloadNanos;
-
-	/** NEW, then STARTED, then CLOSED. */
-	private final AtomicInteger lifecycle = new AtomicInteger(NEW);
-
-	/** Whether a key refresh is running on the prefetch executor; set by CAS, so refreshes never pile up. */
-	private final AtomicBoolean refreshing = new AtomicBoolean();
-
 	/** This node's high mark per key; ranges below it are refused. */
 	private final SegmentMarks marks;
 
-	/**
-	 * Keys this node has a high mark for that the store no longer has, with that mark; a key is added when the store
-	 * drops it and removed when the store lists it again.
-	 */
-	private final ConcurrentHashMap<String, Long> missingKeys = new ConcurrentHashMap<>();
+	private final SegmentExecutors executors;
+
+	/** What every buffer of this generator is built with. */
+	private final SegmentBufferContext bufferContext;
+
+	private final SegmentBuffers buffers = new SegmentBuffers();
+
+	private final SegmentKeyCatalog catalog;
+
+	private final MissingSegmentKeys missingKeys;
+
+	/** NEW, then STARTED, then CLOSED. */
+	private final AtomicInteger lifecycle = new AtomicInteger(NEW);
 
 	/**
 	 * Creates a generator on the system clock, with no listener and its own prefetch threads.
@@ -182,19 +126,13 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 		this.marks = Objects.requireNonNull(marks, "marks");
 		this.store = Objects.requireNonNull(store, "store");
 		this.options = Objects.requireNonNull(options, "options");
-		this.time = Objects.requireNonNull(time, "time");
-		this.listener = Objects.requireNonNull(listener, "listener");
-		if (prefetchExecutor != null) {
-			this.prefetchExecutor = prefetchExecutor;
-			this.ownPrefetchExecutor = null;
-		}
-		else {
-			this.ownPrefetchExecutor = newPrefetchExecutor();
-			this.prefetchExecutor = this.ownPrefetchExecutor;
-		}
-		this.scheduler = newScheduler();
-		this.dispatcher = new PrefetchDispatcher(this.scheduler);
-		this.lastKeyReloadNanos = new AtomicLong(time.nanoTime() - UNKNOWN_KEY_RELOAD_INTERVAL_NANOS);
+		Objects.requireNonNull(time, "time");
+		Objects.requireNonNull(listener, "listener");
+		this.executors = new SegmentExecutors(prefetchExecutor);
+		this.bufferContext = new SegmentBufferContext(store, options, time, listener,
+				this.executors.prefetchExecutor(), this.executors.dispatcher(), this.executors.scheduler(), marks);
+		this.catalog = new SegmentKeyCatalog(store, time, this::keysRead);
+		this.missingKeys = new MissingSegmentKeys(store, options, listener, marks);
 	}
 
 	/**
@@ -211,19 +149,19 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 		try {
 			// Before the keys are compared with the marks: another store's marks would report its keys as lost here.
 			this.marks.bindStore(this.store.identity());
-			reloadKeys();
+			this.catalog.reload();
 		}
 		catch (RuntimeException ex) {
 			this.lifecycle.compareAndSet(STARTED, NEW);
 			throw ex;
 		}
 		long interval = DynamicStep.saturatedNanos(this.options.keyRefreshInterval());
-		this.scheduler.scheduleWithFixedDelay(this::submitRefresh, interval, interval, TimeUnit.NANOSECONDS);
-		logger.info("Segment ID generator started with {} keys, {}, marks {}", this.keys.size(), this.options,
+		this.executors.scheduler().scheduleWithFixedDelay(this::refreshKeys, interval, interval, TimeUnit.NANOSECONDS);
+		logger.info("Segment ID generator started with {} keys, {}, marks {}", this.catalog.keys().size(), this.options,
 				this.marks);
 		String defaultKey = this.options.defaultKey();
-		if (defaultKey != null && !this.keys.contains(defaultKey)) {
-			// A default key this node has a mark for is reported as lost by reloadKeys.
+		if (defaultKey != null && !this.catalog.contains(defaultKey)) {
+			// A default key this node has a mark for is reported as lost by the read of the keys.
 			if (this.marks.highMark(defaultKey) == 0) {
 				logger.warn("The default segment key '{}' is not in the store; nextId() fails until it is created: "
 						+ "declare it with id-worker.segment.keys.{}.first-id and .step, call SegmentKeyAdmin.createKey, "
@@ -239,12 +177,9 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 
 	@Override
 	public long nextId(String key) {
-		SegmentBuffer buffer = this.primary;
-		if (buffer == null || !buffer.key().equals(key)) {
-			buffer = this.buffers.get(key);
-			if (buffer == null) {
-				buffer = bufferFor(key);
-			}
+		SegmentBuffer buffer = this.buffers.find(key);
+		if (buffer == null) {
+			buffer = bufferFor(key);
 		}
 		return buffer.nextId();
 	}
@@ -261,12 +196,9 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 		if (count < 1) {
 			throw new IllegalArgumentException("count must be at least 1: " + count);
 		}
-		SegmentBuffer buffer = this.primary;
-		if (buffer == null || !buffer.key().equals(key)) {
-			buffer = this.buffers.get(key);
-			if (buffer == null) {
-				buffer = bufferFor(key);
-			}
+		SegmentBuffer buffer = this.buffers.find(key);
+		if (buffer == null) {
+			buffer = bufferFor(key);
 		}
 		return buffer.nextIds(count);
 	}
@@ -276,7 +208,7 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 	 * @return an immutable set
 	 */
 	public Set<String> keys() {
-		return this.keys;
+		return this.catalog.keys();
 	}
 
 	/**
@@ -294,7 +226,7 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 	 */
 	public Map<String, StoreRegressionException> refusedKeys() {
 		Map<String, StoreRegressionException> refused = new TreeMap<>();
-		for (SegmentBuffer buffer : this.buffers.values()) {
+		for (SegmentBuffer buffer : this.buffers.all()) {
 			StoreRegressionException regression = buffer.regression();
 			if (regression != null) {
 				refused.put(buffer.key(), regression);
@@ -311,7 +243,7 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 	 * @return key to this node's high mark, sorted by key
 	 */
 	public Map<String, Long> missingKeys() {
-		return new TreeMap<>(this.missingKeys);
+		return this.missingKeys.snapshot();
 	}
 
 	/**
@@ -320,11 +252,11 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 	 * @return the snapshot (with no ranges if the key has not been used yet), or empty if the key is unknown
 	 */
 	public Optional<SegmentBufferView> view(String key) {
-		SegmentBuffer buffer = this.buffers.get(key);
+		SegmentBuffer buffer = this.buffers.find(key);
 		if (buffer != null) {
 			return Optional.of(buffer.view());
 		}
-		return this.keys.contains(key) ? Optional.of(unloadedView(key)) : Optional.empty();
+		return this.catalog.contains(key) ? Optional.of(unloadedView(key)) : Optional.empty();
 	}
 
 	/**
@@ -332,8 +264,8 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 	 * @return the snapshots
 	 */
 	public List<SegmentBufferView> views() {
-		Set<String> all = new TreeSet<>(this.keys);
-		all.addAll(this.buffers.keySet());
+		Set<String> all = new TreeSet<>(this.catalog.keys());
+		all.addAll(this.buffers.keys());
 		List<SegmentBufferView> views = new ArrayList<>(all.size());
 		for (String key : all) {
 			view(key).ifPresent(views::add);
@@ -350,15 +282,8 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 		if (this.lifecycle.getAndSet(CLOSED) == CLOSED) {
 			return;
 		}
-		this.primary = null;
-		for (SegmentBuffer buffer : this.buffers.values()) {
-			buffer.retire(/* keyRemoved= */ false);
-		}
-		this.buffers.clear();
-		this.scheduler.shutdownNow();
-		if (this.ownPrefetchExecutor != null) {
-			this.ownPrefetchExecutor.shutdown();
-		}
+		this.buffers.retireAll();
+		this.executors.shutdown();
 		logger.info("Segment ID generator closed");
 	}
 
@@ -379,181 +304,46 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 			throw new IllegalStateException("Segment ID generator is " + lifecycleName()
 					+ ((state == NEW) ? "; call start() first" : "; it issues no more IDs"));
 		}
-		if (!this.keys.contains(key) && !reloadKeysForUnknown(key)) {
-			Long mark = this.missingKeys.get(key);
-			if (mark != null) {
-				throw new UnknownKeyException(key, lostKeyMessage(key, mark));
-			}
-			throw new UnknownKeyException(key);
+		if (!this.catalog.contains(key) && !this.catalog.reloadFor(key)) {
+			throw this.missingKeys.unknown(key);
 		}
-		SegmentBuffer buffer = this.buffers.computeIfAbsent(key, this::newBuffer);
+		SegmentBuffer buffer = this.buffers.obtain(key, this::newBuffer);
 		if (this.lifecycle.get() == CLOSED) {
 			// close() may have missed a buffer created while it ran.
 			buffer.retire(/* keyRemoved= */ false);
-			this.buffers.remove(key, buffer);
+			this.buffers.remove(buffer);
 			return buffer;
 		}
-		if (key.equals(this.options.defaultKey())) {
-			this.primary = buffer;
-		}
-		else {
-			PRIMARY.compareAndSet(this, null, buffer);
-		}
-		if (this.buffers.get(key) != buffer) {
-			// Removed meanwhile: the removal may have looked at `primary` before this buffer was put there.
-			forgetPrimary(buffer);
-		}
+		this.buffers.promote(buffer, key.equals(this.options.defaultKey()));
 		return buffer;
 	}
 
 	private SegmentBuffer newBuffer(String key) {
-		return new SegmentBuffer(key, this.store, this.options, this.time, this.listener, this.prefetchExecutor,
-				this.dispatcher, this.scheduler, this::keyRemoved, this.marks);
+		return new SegmentBuffer(key, this.bufferContext, this::keyRemoved);
 	}
 
-	/** Re-reads the key list for a key not in it, unless a read happened within the last second. */
-	private boolean reloadKeysForUnknown(String key) {
-		long now = this.time.nanoTime();
-		long last = this.lastKeyReloadNanos.get();
-		if (now - last < UNKNOWN_KEY_RELOAD_INTERVAL_NANOS || !this.lastKeyReloadNanos.compareAndSet(last, now)) {
-			return false;
-		}
-		reloadKeys();
-		return this.keys.contains(key);
-	}
-
-	/**
-	 * Runs the key refresh on the prefetch executor, not on the scheduler thread: a key list read that hangs must not
-	 * hold up the retries of failed fetches, which the scheduler starts.
-	 */
-	private void submitRefresh() {
-		if (!this.refreshing.compareAndSet(false, true)) {
-			return;
-		}
-		try {
-			this.prefetchExecutor.execute(() -> {
-				try {
-					refreshKeys();
-				}
-				finally {
-					this.refreshing.set(false);
-				}
-			});
-		}
-		catch (RejectedExecutionException ex) {
-			this.refreshing.set(false);
-		}
-	}
-
+	/** The periodic refresh, started on the scheduler thread; the read itself runs on the prefetch executor. */
 	private void refreshKeys() {
-		try {
-			reloadKeys();
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Could not refresh the segment keys; keeping the {} cached keys", this.keys.size(), ex);
-		}
-		for (SegmentBuffer buffer : this.buffers.values()) {
-			buffer.releaseChunksOfEndedThreads();
-		}
-	}
-
-	private void reloadKeys() {
-		this.keysLock.lock();
-		try {
-			Set<String> loaded = Set.copyOf(this.store.keys());
-			this.lastKeyReloadNanos.set(this.time.nanoTime());
-			Set<String> previous = this.keys;
-			this.keys = loaded;
-			for (String key : loaded) {
-				if (!previous.contains(key) && !previous.isEmpty()) {
-					logger.info("Segment key '{}' added", key);
-				}
-				if (this.missingKeys.remove(key) != null) {
-					logger.warn("Segment key '{}' is in the store again; its ranges are served only from this node's "
-							+ "high mark {} on", key, this.marks.highMark(key));
-				}
+		this.catalog.refreshOn(this.executors.prefetchExecutor(), () -> {
+			for (SegmentBuffer buffer : this.buffers.all()) {
+				buffer.releaseChunksOfEndedThreads();
 			}
-			Set<String> removed = new HashSet<>();
-			for (SegmentBuffer buffer : this.buffers.values()) {
-				if (!loaded.contains(buffer.key()) && this.buffers.remove(buffer.key(), buffer)) {
-					forgetPrimary(buffer);
-					buffer.retire(/* keyRemoved= */ true);
-					removed.add(buffer.key());
-					removed(buffer.key(), buffer.view().configuredStep());
-				}
-			}
-			// Keys used before (this process, or before a restart with a marks file) that the store no longer has.
-			this.marks.all().forEach((key, mark) -> {
-				if (mark > 0 && !loaded.contains(key) && !removed.contains(key)) {
-					keyLost(key, mark, 0);
-				}
-			});
-		}
-		finally {
-			this.keysLock.unlock();
-		}
+		});
 	}
 
-	/** A key this generator used left the store: a deletion, or a lost store if this node issued from it. */
-	private void removed(String key, int configuredStep) {
-		long mark = this.marks.highMark(key);
-		if (mark > 0) {
-			keyLost(key, mark, configuredStep);
+	/** Applies a read of the store's key list; runs under the catalog's lock. */
+	private void keysRead(Set<String> read) {
+		for (String key : read) {
+			this.missingKeys.listed(key);
 		}
-		else {
-			logger.info("Segment key '{}' removed from the store; it issues no more IDs", key);
-		}
-	}
-
-	/**
-	 * A key this node was given ranges of is missing from the store. With heal forward and a step known from this
-	 * run, the key is created again at the mark plus the heal margin (or, if another node created it meanwhile,
-	 * raised there).
-	 * @param configuredStep the key's step as the store last reported it; 0 if unknown
-	 */
-	private void keyLost(String key, long mark, int configuredStep) {
-		if (this.missingKeys.containsKey(key)) {
-			return;
-		}
-		// Counted before it shows as missing, so that a health check that sees it finds the metric too.
-		this.listener.segmentRefused(key, mark, -1);
-		if (this.missingKeys.put(key, mark) == null) {
-			logger.error(lostKeyMessage(key, mark));
-		}
-		if (this.options.healForward() && configuredStep > 0 && this.store instanceof SegmentKeyAdmin admin) {
-			healMissingKey(admin, key, mark, configuredStep);
-		}
-	}
-
-	private void healMissingKey(SegmentKeyAdmin admin, String key, long mark, int configuredStep) {
-		long floor = SegmentFetcher.healFloor(mark, this.options.healMargin());
-		try {
-			boolean created = admin.createKey(key, floor, configuredStep,
-					"created again by id-starter at a node's high mark after the store lost the key");
-			if (!created) {
-				// Another node (one that joined after the loss, perhaps) created it first, maybe below the mark.
-				admin.raiseMaxId(key, floor);
-			}
-			this.missingKeys.remove(key, mark);
-			logger.warn("Segment key '{}' {} to {} (this node's high mark {} plus margin {}) with step {} (heal "
-					+ "forward); it issues IDs again from there. Numbers other nodes were given above {} in the lost "
-					+ "window are safe only if the margin covers them", key,
-					created ? "created again" : "was created again by another node; raised it", floor, mark,
-					this.options.healMargin(), configuredStep, mark);
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Could not create segment key '{}' again at this node's high mark {}; it stays missing",
-					key, mark, ex);
-		}
-	}
-
-	private String lostKeyMessage(String key, long mark) {
-		return "Segment key '" + key + "' is missing from the store, but this node was given ranges of it up to " + mark
-				+ " (marks " + this.marks.file().map(Object::toString).orElse("in memory") + "): the store lost it "
-				+ "(restarted without persistence, restored from an old backup, or its row was deleted). The key issues "
-				+ "no IDs until it is back; create it again with a first ID at or above the highest such mark of every "
-				+ "node that used it (this node: " + mark + "), e.g. id-worker.segment.keys." + key + ".first-id="
-				+ mark + " or SegmentKeyAdmin.createKey. A key created below the mark gets its ranges refused.";
+		Set<String> removed = new HashSet<>();
+		this.buffers.removeAbsent(read, (buffer) -> {
+			buffer.retire(/* keyRemoved= */ true);
+			removed.add(buffer.key());
+			this.missingKeys.left(buffer.key(), buffer.view().configuredStep());
+		});
+		// Keys used before (this process, or before a restart with a marks file) that the store no longer has.
+		this.missingKeys.lostFrom(read, removed);
 	}
 
 	/**
@@ -561,26 +351,10 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 	 * key list read in progress (which may hang on the store): that read, or the next, drops the key from the list.
 	 */
 	private void keyRemoved(SegmentBuffer buffer) {
-		this.buffers.remove(buffer.key(), buffer);
-		forgetPrimary(buffer);
-		if (this.keysLock.tryLock()) {
-			try {
-				if (this.keys.contains(buffer.key())) {
-					Set<String> remaining = new HashSet<>(this.keys);
-					remaining.remove(buffer.key());
-					this.keys = Set.copyOf(remaining);
-				}
-			}
-			finally {
-				this.keysLock.unlock();
-			}
-		}
+		this.buffers.remove(buffer);
+		this.catalog.forget(buffer.key());
 		buffer.retire(/* keyRemoved= */ true);
-		removed(buffer.key(), buffer.view().configuredStep());
-	}
-
-	private void forgetPrimary(SegmentBuffer buffer) {
-		PRIMARY.compareAndSet(this, buffer, null);
+		this.missingKeys.left(buffer.key(), buffer.view().configuredStep());
 	}
 
 	private String lifecycleName() {
@@ -595,30 +369,6 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 
 	private static SegmentBufferView unloadedView(String key) {
 		return new SegmentBufferView(key, null, null, 0, 0, null, null, 0, false, null, null, null);
-	}
-
-	private static ThreadPoolExecutor newPrefetchExecutor() {
-		// A hand-off queue: a fetch never waits behind one that hangs; a thread is started instead, up to the maximum.
-		ThreadPoolExecutor executor = new ThreadPoolExecutor(PREFETCH_THREADS, MAX_PREFETCH_THREADS, 60,
-				TimeUnit.SECONDS, new SynchronousQueue<>(), daemonThreads("id-segment-prefetch-"));
-		executor.allowCoreThreadTimeOut(true);
-		return executor;
-	}
-
-	private static ScheduledThreadPoolExecutor newScheduler() {
-		ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, daemonThreads("id-segment-refresh-"));
-		scheduler.setRemoveOnCancelPolicy(true);
-		scheduler.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-		return scheduler;
-	}
-
-	private static ThreadFactory daemonThreads(String prefix) {
-		AtomicInteger count = new AtomicInteger();
-		return (task) -> {
-			Thread thread = new Thread(task, prefix + count.incrementAndGet());
-			thread.setDaemon(true);
-			return thread;
-		};
 	}
 
 }

@@ -49,7 +49,7 @@ class HangingStoreTests {
 
 	@Test
 	void keysWhoseStoreCallsHangDoNotStallTheFetchesOfOtherKeys() {
-		int stuckKeys = SegmentIdGenerator.PREFETCH_THREADS + 2;
+		int stuckKeys = SegmentExecutors.PREFETCH_THREADS + 2;
 		for (int i = 0; i < stuckKeys; i++) {
 			this.memory.createKey("stuck-" + i, 0, 10, "");
 			this.store.hanging.add("stuck-" + i);

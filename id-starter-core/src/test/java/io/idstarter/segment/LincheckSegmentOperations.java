@@ -1,11 +1,12 @@
 package io.idstarter.segment;
 
 import org.jetbrains.lincheck.datastructures.Operation;
+import org.jetbrains.lincheck.datastructures.Validate;
+import org.junit.jupiter.api.Test;
 
 /**
- * The operations Lincheck interleaves on one key's double buffer, and the property checked after each execution;
- * a subclass chooses the thread chunk size and runs the check. (Lincheck counts a {@code @Validate} method declared
- * here twice, once for each class, so each subclass declares its own.)
+ * The operations Lincheck interleaves on one key's double buffer, the property checked after each execution, and the
+ * test that runs the model checker; a subclass only chooses the thread chunk size.
  */
 public abstract class LincheckSegmentOperations {
 
@@ -35,9 +36,14 @@ public abstract class LincheckSegmentOperations {
 		this.scenario.close();
 	}
 
-	/** Checks the property after an execution; each subclass annotates its own call of it with {@code @Validate}. */
-	protected void validate() {
+	@Validate
+	public void everyNumberAllocatedAndHandedOutOnce() {
 		this.scenario.validate();
+	}
+
+	@Test
+	void noInterleavingHandsOutANumberTwice() {
+		LincheckSegmentScenario.check(getClass());
 	}
 
 }

@@ -52,9 +52,10 @@ final class LincheckSegmentScenario {
 			.maxWait(Duration.ofSeconds(5))
 			.dynamicStep(new DynamicStep(Duration.ofMinutes(15), Duration.ofMinutes(30), 1))
 			.build();
-		this.buffer = new SegmentBuffer("k", this.store, options, new ManualTime(), IdWorkerListener.NONE, this.pool,
-				this.dispatcher, SCHEDULER, (removed) -> {
-				}, SegmentMarks.inMemory());
+		SegmentBufferContext context = new SegmentBufferContext(this.store, options, new ManualTime(),
+				IdWorkerListener.NONE, this.pool, this.dispatcher, SCHEDULER, SegmentMarks.inMemory());
+		this.buffer = new SegmentBuffer("k", context, (removed) -> {
+		});
 		// The first range's fetch runs here, before the threads start.
 		this.issued.add(this.buffer.nextId());
 	}

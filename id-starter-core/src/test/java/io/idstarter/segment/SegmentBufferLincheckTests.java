@@ -1,8 +1,5 @@
 package io.idstarter.segment;
 
-import org.jetbrains.lincheck.datastructures.Validate;
-import org.junit.jupiter.api.Test;
-
 /**
  * Model-checked interleavings of one key's double buffer (Lincheck explores the thread switches of the real code):
  * single and batch claims race the segment switch, the prefetch claim, and the fetch run by a waiting caller or by the
@@ -14,16 +11,6 @@ public class SegmentBufferLincheckTests extends LincheckSegmentOperations {
 
 	public SegmentBufferLincheckTests() {
 		super(/* threadChunkSize= */ 0);
-	}
-
-	@Validate
-	public void everyNumberAllocatedAndHandedOutOnce() {
-		validate();
-	}
-
-	@Test
-	void claimsSwitchesAndFetchesNeverHandOutANumberTwice() {
-		LincheckSegmentScenario.check(SegmentBufferLincheckTests.class);
 	}
 
 }

@@ -115,7 +115,7 @@ class SegmentIdGeneratorTests {
 	}
 
 	@Test
-	void prefetchHappensOncePerRangeAndBeforeTheRangeRunsOut() throws Exception {
+	void everyRangeIsFetchedOnceAheadOfItsFirstId() throws Exception {
 		this.store.createKey("order", 0, 100, "");
 		this.store.setLatency(Duration.ofMillis(100));
 		SegmentIdGenerator generator = start(fixedStep());
@@ -505,14 +505,23 @@ class SegmentIdGeneratorTests {
 	}
 
 	@Test
-	void refreshAddsNewKeysAndStopsRemovedOnes() {
+	void aRefreshMakesNewKeysUsable() {
 		this.store.createKey("old", 0, 10, "");
 		SegmentIdGenerator generator = start(SegmentOptions.builder().keyRefreshInterval(Duration.ofMillis(200)));
-		assertThat(generator.nextId("old")).isZero();
 		this.store.createKey("new", 0, 10, "");
+		await().atMost(Duration.ofSeconds(3)).until(() -> generator.keys().equals(Set.of("old", "new")));
+		assertThat(generator.nextId("new")).isZero();
+		assertThat(generator.views()).extracting(SegmentBufferView::key).containsExactly("new", "old");
+	}
+
+	@Test
+	void aRefreshStopsRemovedKeys() {
+		this.store.createKey("old", 0, 10, "");
+		this.store.createKey("new", 0, 10, "");
+		SegmentIdGenerator generator = start(SegmentOptions.builder().keyRefreshInterval(Duration.ofMillis(200)));
+		assertThat(generator.nextId("old")).isZero();
 		this.store.removeKey("old");
 		await().atMost(Duration.ofSeconds(3)).until(() -> generator.keys().equals(Set.of("new")));
-		assertThat(generator.nextId("new")).isZero();
 		assertThatExceptionOfType(UnknownKeyException.class).isThrownBy(() -> generator.nextId("old"));
 		assertThat(generator.views()).extracting(SegmentBufferView::key).containsExactly("new");
 	}
@@ -645,7 +654,7 @@ class SegmentIdGeneratorTests {
 	}
 
 	@Test
-	void closeFailsWaitingCallersAtOnceAndStopsIssuing() throws Exception {
+	void closeFailsEveryCallFromThenOnEvenOneAlreadyWaiting() throws Exception {
 		this.store.createKey("order", 0, 10, "");
 		SegmentIdGenerator generator = new SegmentIdGenerator(this.store, SegmentOptions.builder()
 			.maxWait(Duration.ofSeconds(10))

@@ -48,17 +48,22 @@ class SegmentKeysTests {
 	}
 
 	@Test
-	void aNewKeyNeedsAFirstIdWithRoomForOneRangeAndAShortDescription() {
+	void aNewKeyNeedsAFirstIdWithRoomForOneRange() {
 		assertThatNoException().isThrownBy(() -> SegmentKeys.checkNewKey("orders", Long.MAX_VALUE - 10, 10, ""));
 		assertThatIllegalArgumentException().isThrownBy(() -> SegmentKeys.checkNewKey("orders", -1, 10, ""))
 			.withMessage("first ID of key 'orders' must be in [0, Long.MAX_VALUE - step (9223372036854775797)]: -1");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> SegmentKeys.checkNewKey("orders", Long.MAX_VALUE - 9, 10, ""));
+		assertThatIllegalArgumentException().isThrownBy(() -> SegmentKeys.checkNewKey("orders", 0, 0, ""))
+			.withMessageContaining("at least 1");
+	}
+
+	@Test
+	void aNewKeysDescriptionIsAtMost256Characters() {
+		assertThatNoException().isThrownBy(() -> SegmentKeys.checkNewKey("orders", 0, 10, "d".repeat(256)));
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> SegmentKeys.checkNewKey("orders", 0, 10, "d".repeat(257)))
 			.withMessage("description of key 'orders' must be at most 256 characters: it has 257");
-		assertThatIllegalArgumentException().isThrownBy(() -> SegmentKeys.checkNewKey("orders", 0, 0, ""))
-			.withMessageContaining("at least 1");
 	}
 
 }

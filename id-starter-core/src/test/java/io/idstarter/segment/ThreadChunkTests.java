@@ -192,9 +192,11 @@ class ThreadChunkTests {
 		ExecutorService prefetch = thread();
 		ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
 		this.executors.add(scheduler);
-		return new SegmentBuffer("order", this.store, SegmentOptions.builder().threadChunkSize(chunkSize).build(),
-				TimeSource.system(), this.listener, prefetch, new PrefetchDispatcher(scheduler), scheduler, (removed) -> {
-				}, SegmentMarks.inMemory());
+		SegmentBufferContext context = new SegmentBufferContext(this.store,
+				SegmentOptions.builder().threadChunkSize(chunkSize).build(), TimeSource.system(), this.listener, prefetch,
+				new PrefetchDispatcher(scheduler), scheduler, SegmentMarks.inMemory());
+		return new SegmentBuffer("order", context, (removed) -> {
+		});
 	}
 
 	private static Thread drawOnce(SegmentBuffer buffer, CountDownLatch release) {

@@ -1,23 +1,17 @@
 package io.idstarter.sample;
 
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
 import javax.sql.DataSource;
 
 import com.jayway.jsonpath.DocumentContext;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
 
 import static io.idstarter.sample.IdServerEndpointsTests.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,33 +20,14 @@ import static org.awaitility.Awaitility.await;
 /**
  * The admin API when it is turned on: HTTP Basic with the configured user, problem details for every refusal.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "id-server.admin.enabled=true", "id-server.admin.username=ops",
-				"id-server.admin.password=s3cret-for-tests" })
-@DirtiesContext
-class AdminApiTests {
-
-	private static final Path dataDir = TestDataDirs.create("admin");
+@TestPropertySource(properties = { "id-server.admin.enabled=true", "id-server.admin.username=ops",
+		"id-server.admin.password=s3cret-for-tests" })
+class AdminApiTests extends AbstractIdServerTests {
 
 	private static final String[] ADMIN = { "Authorization", HttpTestClient.basic("ops", "s3cret-for-tests") };
 
-	@DynamicPropertySource
-	static void properties(DynamicPropertyRegistry registry) {
-		registry.add("id-server.data-dir", dataDir::toString);
-	}
-
-	@LocalServerPort
-	private int port;
-
 	@Autowired
 	private DataSource dataSource;
-
-	private HttpTestClient http;
-
-	@BeforeEach
-	void client() {
-		this.http = new HttpTestClient(this.port);
-	}
 
 	@Test
 	void requestsWithoutCredentialsAreChallengedWith401Problem() {

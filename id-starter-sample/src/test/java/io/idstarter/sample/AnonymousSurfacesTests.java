@@ -1,7 +1,6 @@
 package io.idstarter.sample;
 
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
@@ -11,12 +10,8 @@ import io.idstarter.segment.SegmentStore;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -28,24 +23,12 @@ import static org.awaitility.Awaitility.await;
  * client names or namespaces. The authenticated {@code GET /api/admin/monitor} has the text and the names. The store
  * failure is real: the segment table is renamed away.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "id-worker.segment.max-wait=300ms", "id-server.admin.enabled=true",
-				"id-server.admin.password=" + AnonymousSurfacesTests.PASSWORD, "id-server.clients[0].name=tenant-a",
-				"id-server.clients[0].token=tenant-a-token-0123456789", "id-server.clients[0].segment-keys=order" })
-@DirtiesContext
-class AnonymousSurfacesTests {
+@TestPropertySource(properties = { "id-worker.segment.max-wait=300ms", "id-server.admin.enabled=true",
+		"id-server.admin.password=" + AnonymousSurfacesTests.PASSWORD, "id-server.clients[0].name=tenant-a",
+		"id-server.clients[0].token=tenant-a-token-0123456789", "id-server.clients[0].segment-keys=order" })
+class AnonymousSurfacesTests extends AbstractIdServerTests {
 
 	static final String PASSWORD = "right-password-for-tests";
-
-	private static final Path dataDir = TestDataDirs.create("anonymous");
-
-	@DynamicPropertySource
-	static void properties(DynamicPropertyRegistry registry) {
-		registry.add("id-server.data-dir", dataDir::toString);
-	}
-
-	@LocalServerPort
-	private int port;
 
 	@Autowired
 	private JdbcTemplate jdbc;
@@ -54,38 +37,37 @@ class AnonymousSurfacesTests {
 	private SegmentStore store;
 
 	@Test
-	void anAnonymousCallerSeesCodesAndCountsOperatorsSeeTheDetails() {
-		HttpTestClient http = new HttpTestClient(this.port);
-		assertThat(http.send("POST", "/api/fleet/segments/order/ranges", "{\"step\":10}", "Authorization",
+	void onlyOperatorsSeeTheDetailsOfAFailingStore() {
+		assertThat(this.http.send("POST", "/api/fleet/segments/order/ranges", "{\"step\":10}", "Authorization",
 				"Bearer tenant-a-token-0123456789").statusCode()).isEqualTo(200);
 		((SegmentKeyAdmin) this.store).createKey("failing", 1, 5, "anonymous surfaces test");
 		await().atMost(Duration.ofSeconds(5))
-			.untilAsserted(() -> assertThat(http.get("/api/segment/get/failing").statusCode()).isEqualTo(200));
+			.untilAsserted(() -> assertThat(this.http.get("/api/segment/get/failing").statusCode()).isEqualTo(200));
 		this.jdbc.execute("ALTER TABLE leaf_alloc RENAME TO leaf_alloc_away");
 		try {
 			await().atMost(Duration.ofSeconds(10))
-				.until(() -> http.get("/api/segment/get/failing").statusCode() == 503);
+				.until(() -> this.http.get("/api/segment/get/failing").statusCode() == 503);
 			List<String> secrets = List.of("leaf_alloc", "LEAF_ALLOC", "Exception", "org.h2", "jdbc:",
-					dataDir.toString(), "tenant-a", "\"path\"");
+					this.dataDir.toString(), "tenant-a", "\"path\"");
 			for (String path : List.of("/api/monitor", "/actuator/idworker/failing", "/actuator/health")) {
-				HttpResponse<String> open = http.get(path);
+				HttpResponse<String> open = this.http.get(path);
 				assertThat(open.statusCode()).as(path).isIn(200, 503);
 				assertThat(open.body()).as(path).doesNotContain(secrets).contains("store-unavailable");
 			}
-			DocumentContext monitor = HttpTestClient.json(http.get("/api/monitor"));
+			DocumentContext monitor = HttpTestClient.json(this.http.get("/api/monitor"));
 			assertThat(monitor.read("$.segmentKeys[?(@.key == 'failing')].lastErrorTime", List.class)).isNotEmpty();
 			assertThat(monitor.read("$.fleet.clients", Integer.class)).isEqualTo(1);
 			assertThat(monitor.read("$.fleet.ranges", Long.class)).isEqualTo(1);
-			DocumentContext key = HttpTestClient.json(http.get("/actuator/idworker/failing"));
+			DocumentContext key = HttpTestClient.json(this.http.get("/actuator/idworker/failing"));
 			assertThat(key.read("$.lastErrorCode", String.class)).isEqualTo("store-unavailable");
 			assertThat(key.read("$.lastErrorTime", String.class)).isNotBlank();
-			DocumentContext health = HttpTestClient.json(http.get("/actuator/health"));
+			DocumentContext health = HttpTestClient.json(this.http.get("/actuator/health"));
 			assertThat(health.read("$.components.diskSpace.details.free", Long.class)).isPositive();
 
-			String operators = http.get("/api/admin/monitor", "Authorization", HttpTestClient.basic("admin",
+			String operators = this.http.get("/api/admin/monitor", "Authorization", HttpTestClient.basic("admin",
 					PASSWORD)).body();
 			assertThat(operators).contains("leaf_alloc", "\"client\":\"tenant-a\"", "\"key\":\"order\"");
-			assertThat(http.get("/api/admin/monitor").statusCode()).isEqualTo(401);
+			assertThat(this.http.get("/api/admin/monitor").statusCode()).isEqualTo(401);
 		}
 		finally {
 			this.jdbc.execute("ALTER TABLE leaf_alloc_away RENAME TO leaf_alloc");

@@ -1,7 +1,6 @@
 package io.idstarter.sample;
 
 import java.net.URI;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
@@ -15,11 +14,7 @@ import io.idstarter.testsupport.contract.AbstractSegmentStoreContractTests;
 import io.idstarter.testsupport.contract.AbstractLeaseStoreContractTests;
 import org.junit.jupiter.api.Nested;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
 import org.springframework.web.client.RestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,27 +27,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * own store, as its administrators do (client mode draws ranges and lists keys, it administers none); and a store
  * that is not set up is the server's store, which the client only sees as a 503 to retry elsewhere.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "id-server.clients[0].name=contract", "id-server.clients[0].token=contract-token-0123456789",
-				"id-server.clients[0].namespaces=contract-ns-*", "id-server.clients[0].segment-keys=contract-key-*",
-				"id-server.clients[0].max-leases=1000", "id-server.clients[0].max-ranges-per-second=100000",
-				// the kit asks for ceilings up to two minutes ahead with a TTL of one second
-				"id-server.fleet.clock-allowance=10m" })
-@DirtiesContext
-class ClientModeContractTests {
-
-	private static final Path dataDir = TestDataDirs.create("client-mode-contract");
+@TestPropertySource(properties = { "id-server.clients[0].name=contract",
+		"id-server.clients[0].token=contract-token-0123456789", "id-server.clients[0].namespaces=contract-ns-*",
+		"id-server.clients[0].segment-keys=contract-key-*", "id-server.clients[0].max-leases=1000",
+		"id-server.clients[0].max-ranges-per-second=100000",
+		// the kit asks for ceilings up to two minutes ahead with a TTL of one second
+		"id-server.fleet.clock-allowance=10m" })
+class ClientModeContractTests extends AbstractIdServerTests {
 
 	private static final String NO_STORAGE = "a client keeps no storage of its own: the ID server answers for its "
 			+ "store (a store it cannot use is a 503 that the client retries on another server, IdServerClientTests)";
-
-	@DynamicPropertySource
-	static void properties(DynamicPropertyRegistry registry) {
-		registry.add("id-server.data-dir", dataDir::toString);
-	}
-
-	@LocalServerPort
-	private int port;
 
 	@Autowired
 	private SegmentStore serverStore;

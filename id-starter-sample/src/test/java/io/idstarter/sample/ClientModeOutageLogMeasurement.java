@@ -1,6 +1,5 @@
 package io.idstarter.sample;
 
-import java.nio.file.Path;
 import java.time.Duration;
 
 import io.idstarter.fleetclient.ClientApplication;
@@ -10,16 +9,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,25 +24,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the WARN and ERROR lines of that minute. Run by hand ({@code -Dtest=ClientModeOutageLogMeasurement}); not part of
  * the build, since it takes over a minute.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "id-server.clients[0].name=shop", "id-server.clients[0].token=shop-token-0123456789",
-				"id-server.clients[0].segment-keys=outage-*", "id-server.clients[0].namespaces=fleet-client",
-				"id-worker.segment.keys.outage-order.step=100" })
-@DirtiesContext
+@TestPropertySource(properties = { "id-server.clients[0].name=shop", "id-server.clients[0].token=shop-token-0123456789",
+		"id-server.clients[0].segment-keys=outage-*", "id-server.clients[0].namespaces=fleet-client",
+		"id-worker.segment.keys.outage-order.step=100" })
 @ExtendWith(OutputCaptureExtension.class)
-class ClientModeOutageLogMeasurement {
-
-	private static final Path dataDir = TestDataDirs.create("client-mode-outage");
+class ClientModeOutageLogMeasurement extends AbstractIdServerTests {
 
 	private static final Duration OUTAGE = Duration.ofMinutes(1);
-
-	@DynamicPropertySource
-	static void properties(DynamicPropertyRegistry registry) {
-		registry.add("id-server.data-dir", dataDir::toString);
-	}
-
-	@LocalServerPort
-	private int port;
 
 	@Autowired
 	private ApplicationContext server;

@@ -1,6 +1,5 @@
 package io.idstarter.sample;
 
-import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -17,14 +16,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -34,26 +29,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * a worker ID leased over HTTP, failover past a server that is down, and a start that fails with the property to fix
  * when the credentials are wrong or missing.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "id-server.clients[0].name=shop", "id-server.clients[0].token=shop-token-0123456789",
-				"id-server.clients[0].namespaces=fleet-client",
-				"id-server.clients[0].segment-keys=client-order,client-refused",
-				"id-worker.segment.keys.client-order.step=50", "id-worker.segment.keys.client-refused.step=50" })
-@DirtiesContext
+@TestPropertySource(properties = { "id-server.clients[0].name=shop", "id-server.clients[0].token=shop-token-0123456789",
+		"id-server.clients[0].namespaces=fleet-client", "id-server.clients[0].segment-keys=client-order,client-refused",
+		"id-worker.segment.keys.client-order.step=50", "id-worker.segment.keys.client-refused.step=50" })
 @ExtendWith(OutputCaptureExtension.class)
-class ClientModeTests {
-
-	private static final Path dataDir = TestDataDirs.create("client-mode");
+class ClientModeTests extends AbstractIdServerTests {
 
 	private static final String TOKEN = "shop-token-0123456789";
-
-	@DynamicPropertySource
-	static void properties(DynamicPropertyRegistry registry) {
-		registry.add("id-server.data-dir", dataDir::toString);
-	}
-
-	@LocalServerPort
-	private int port;
 
 	@Test
 	void takesSegmentAndSnowflakeIdsFromTheServer() {
@@ -76,7 +58,7 @@ class ClientModeTests {
 			assertThat(endpoint.servers()).isNotNull();
 			assertThat(endpoint.servers().current()).isEqualTo(server() + "/");
 
-			String monitor = new HttpTestClient(this.port).get("/api/monitor").body();
+			String monitor = this.http.get("/api/monitor").body();
 			assertThat(monitor).contains("\"clients\":1").doesNotContain("\"shop\"", "fleet-client");
 		}
 	}
@@ -122,7 +104,7 @@ class ClientModeTests {
 
 	/** Draws a range of the key no client uses, through the fleet API, to see where the key's high mark is. */
 	private List<Long> drawnRange() {
-		var response = new HttpTestClient(this.port).send("POST", "/api/fleet/segments/client-refused/ranges",
+		var response = this.http.send("POST", "/api/fleet/segments/client-refused/ranges",
 				"{\"step\":1}", "Authorization", "Bearer " + TOKEN);
 		var json = HttpTestClient.json(response);
 		return List.of(json.read("$.start", Long.class), json.read("$.end", Long.class));

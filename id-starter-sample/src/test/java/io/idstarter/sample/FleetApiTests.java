@@ -1,20 +1,15 @@
 package io.idstarter.sample;
 
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
+import java.util.List;
 
 import com.jayway.jsonpath.DocumentContext;
 import io.idstarter.segment.SegmentKeyAdmin;
 import io.idstarter.segment.SegmentStore;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
 
 import static io.idstarter.sample.IdServerEndpointsTests.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -23,39 +18,21 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The fleet API over real HTTP: ranges and worker leases only for configured clients, validated, idempotent with a
  * request ID, and problems that give away no other client's owner token.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "id-server.clients[0].name=orders", "id-server.clients[0].token=orders-token-0123456789",
-				"id-server.clients[0].namespaces=fleet-tests", "id-server.clients[0].segment-keys=fleet-*",
-				"id-server.clients[1].name=billing", "id-server.clients[1].password=billing-password-0123",
-				"id-server.clients[1].segment-keys=fleet-b,fleet-c,fleet-d",
-				"id-worker.segment.keys.fleet-a.step=100", "id-worker.segment.keys.fleet-b.step=100",
-				"id-worker.segment.keys.fleet-c.step=100", "id-worker.segment.keys.fleet-d.step=100" })
-@DirtiesContext
-class FleetApiTests {
-
-	private static final Path dataDir = TestDataDirs.create("fleet");
+@TestPropertySource(properties = { "id-server.clients[0].name=orders",
+		"id-server.clients[0].token=orders-token-0123456789", "id-server.clients[0].namespaces=fleet-tests",
+		"id-server.clients[0].segment-keys=fleet-*", "id-server.clients[1].name=billing",
+		"id-server.clients[1].password=billing-password-0123",
+		"id-server.clients[1].segment-keys=fleet-b,fleet-c,fleet-d", "id-worker.segment.keys.fleet-a.step=100",
+		"id-worker.segment.keys.fleet-b.step=100", "id-worker.segment.keys.fleet-c.step=100",
+		"id-worker.segment.keys.fleet-d.step=100" })
+class FleetApiTests extends AbstractIdServerTests {
 
 	private static final String[] ORDERS = { "Authorization", "Bearer orders-token-0123456789" };
 
 	private static final String[] BILLING = { "Authorization", HttpTestClient.basic("billing", "billing-password-0123") };
 
-	@DynamicPropertySource
-	static void properties(DynamicPropertyRegistry registry) {
-		registry.add("id-server.data-dir", dataDir::toString);
-	}
-
-	@LocalServerPort
-	private int port;
-
 	@Autowired
 	private SegmentStore serverStore;
-
-	private HttpTestClient http;
-
-	@BeforeEach
-	void client() {
-		this.http = new HttpTestClient(this.port);
-	}
 
 	@Test
 	void refusesWithout401ProblemAndAllocatesNothing() {
@@ -120,18 +97,26 @@ class FleetApiTests {
 	}
 
 	@Test
-	void leasesWorkerIdsLikeTheSequenceManagerAndARetriedBorrowGetsTheSameLease() {
-		DocumentContext lease = json(this.http.send("POST", "/api/fleet/leases", borrow(-1, "borrow-req-0001"),
-				ORDERS), 200);
-		DocumentContext retry = json(this.http.send("POST", "/api/fleet/leases", borrow(-1, "borrow-req-0001"),
-				ORDERS), 200);
-		DocumentContext second = json(this.http.send("POST", "/api/fleet/leases", borrow(-1, "borrow-req-0002"),
-				ORDERS), 200);
+	void aRetriedBorrowGetsTheSameLease() {
+		DocumentContext lease = borrowed("borrow-req-0001");
+		DocumentContext retry = borrowed("borrow-req-0001");
+		DocumentContext second = borrowed("borrow-req-0002");
 		int workerId = lease.read("$.workerId", Integer.class);
-		String token = lease.read("$.ownerToken", String.class);
 		assertThat(retry.read("$.workerId", Integer.class)).isEqualTo(workerId);
-		assertThat(retry.read("$.ownerToken", String.class)).isEqualTo(token);
+		assertThat(retry.read("$.ownerToken", String.class)).isEqualTo(lease.read("$.ownerToken", String.class));
 		assertThat(second.read("$.workerId", Integer.class)).isNotEqualTo(workerId);
+		for (DocumentContext held : List.of(lease, second)) {
+			assertThat(this.http.send("POST", "/api/fleet/leases/release",
+					"{\"lease\":" + held.jsonString() + ",\"lastIssuedTimestamp\":-1}", ORDERS).statusCode())
+				.isEqualTo(204);
+		}
+	}
+
+	@Test
+	void leasesWorkerIdsLikeTheLeaseStores() {
+		DocumentContext lease = borrowed("borrow-req-0003");
+		DocumentContext second = borrowed("borrow-req-0004");
+		String token = lease.read("$.ownerToken", String.class);
 		assertThat(lease.read("$.ttlMillis", Long.class)).isEqualTo(5000);
 
 		String monitor = this.http.get("/api/monitor").body();
@@ -183,6 +168,11 @@ class FleetApiTests {
 
 	private DocumentContext range(String key, String body, String... headers) {
 		return json(this.http.send("POST", "/api/fleet/segments/" + key + "/ranges", body, headers), 200);
+	}
+
+	/** Borrows a worker ID of namespace {@code fleet-tests} for client {@code orders}, expecting 200. */
+	private DocumentContext borrowed(String requestId) {
+		return json(this.http.send("POST", "/api/fleet/leases", borrow(-1, requestId), ORDERS), 200);
 	}
 
 	private static String borrow(int preferred, String requestId) {

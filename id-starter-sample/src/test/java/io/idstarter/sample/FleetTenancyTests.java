@@ -1,7 +1,6 @@
 package io.idstarter.sample;
 
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -11,16 +10,11 @@ import javax.sql.DataSource;
 
 import com.jayway.jsonpath.DocumentContext;
 import io.idstarter.sample.fleet.FleetActivity;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
 
 import static io.idstarter.sample.IdServerEndpointsTests.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,43 +24,24 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (greatest worker ID, timestamp ceiling, the floor a release may lower a mark to, leases held, ranges per second),
  * and a request the server refuses changes nothing in the store (read back from its tables).
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "id-server.clients[0].name=alpha", "id-server.clients[0].token=alpha-token-0123456789",
-				"id-server.clients[0].namespaces=alpha-ns,alpha-quota",
-				"id-server.clients[0].segment-keys=alpha-key,alpha-rate", "id-server.clients[0].max-leases=3",
-				"id-server.clients[0].max-ranges-per-second=1", "id-server.clients[1].name=beta",
-				"id-server.clients[1].password=beta-password-0123", "id-server.clients[1].namespaces=beta-ns",
-				"id-server.clients[1].segment-keys=beta-key", "id-worker.segment.keys.alpha-key.step=100",
-				"id-worker.segment.keys.alpha-rate.step=100", "id-worker.segment.keys.beta-key.step=100" })
-@DirtiesContext
-class FleetTenancyTests {
-
-	private static final Path dataDir = TestDataDirs.create("fleet-tenancy");
+@TestPropertySource(properties = { "id-server.clients[0].name=alpha",
+		"id-server.clients[0].token=alpha-token-0123456789", "id-server.clients[0].namespaces=alpha-ns,alpha-quota",
+		"id-server.clients[0].segment-keys=alpha-key,alpha-rate", "id-server.clients[0].max-leases=3",
+		"id-server.clients[0].max-ranges-per-second=1", "id-server.clients[1].name=beta",
+		"id-server.clients[1].password=beta-password-0123", "id-server.clients[1].namespaces=beta-ns",
+		"id-server.clients[1].segment-keys=beta-key", "id-worker.segment.keys.alpha-key.step=100",
+		"id-worker.segment.keys.alpha-rate.step=100", "id-worker.segment.keys.beta-key.step=100" })
+class FleetTenancyTests extends AbstractIdServerTests {
 
 	private static final String[] ALPHA = { "Authorization", "Bearer alpha-token-0123456789" };
 
 	private static final String[] BETA = { "Authorization", HttpTestClient.basic("beta", "beta-password-0123") };
-
-	@DynamicPropertySource
-	static void properties(DynamicPropertyRegistry registry) {
-		registry.add("id-server.data-dir", dataDir::toString);
-	}
-
-	@LocalServerPort
-	private int port;
 
 	@Autowired
 	private DataSource dataSource;
 
 	@Autowired
 	private FleetActivity activity;
-
-	private HttpTestClient http;
-
-	@BeforeEach
-	void client() {
-		this.http = new HttpTestClient(this.port);
-	}
 
 	@Test
 	void aClientActsOnlyInTheNamespacesAndKeysGrantedToIt() {
@@ -96,10 +71,14 @@ class FleetTenancyTests {
 	}
 
 	@Test
-	void aWorkerIdAboveTheServersLayoutIsRefusedAndAWiderRowStopsNoBorrower() {
+	void aWorkerIdAboveTheServersLayoutIsRefused() {
 		assertProblem(this.http.send("POST", "/api/fleet/leases", borrow("alpha-ns", 65535, 65535, now()), ALPHA),
 				400, "Invalid parameter", "invalid-parameter");
 		assertThat(rows("alpha-ns")).extracting((row) -> row.get("worker_id")).doesNotContain(65535);
+	}
+
+	@Test
+	void aRowAboveTheServersLayoutStopsNoBorrower() {
 		new JdbcTemplate(this.dataSource).update("INSERT INTO id_worker_lease (namespace, worker_id, owner_token, "
 				+ "instance, expires_at, max_timestamp, updated_at) VALUES ('alpha-ns', 5000, NULL, 'wide', 0, 1, 0)");
 		DocumentContext lease = json(this.http.send("POST", "/api/fleet/leases", borrow("alpha-ns", 7, -1, now()),
@@ -170,7 +149,7 @@ class FleetTenancyTests {
 	}
 
 	@Test
-	void aClientHoldsAtMostItsQuotaOfLeasesAndDrawsAtMostItsRangesPerSecond() {
+	void aClientHoldsAtMostItsQuotaOfLeases() {
 		List<DocumentContext> held = new ArrayList<>();
 		for (int i = 0; i < 3; i++) {
 			held.add(json(this.http.send("POST", "/api/fleet/leases", borrow("alpha-quota", 7, -1, now()), ALPHA),
@@ -184,7 +163,10 @@ class FleetTenancyTests {
 		release(held.get(0), -1, ALPHA);
 		held.set(0, json(this.http.send("POST", "/api/fleet/leases", borrow("alpha-quota", 7, -1, now()), ALPHA), 200));
 		held.forEach((lease) -> release(lease, -1, ALPHA));
+	}
 
+	@Test
+	void aClientDrawsAtMostItsRangesPerSecond() {
 		List<Integer> statuses = new ArrayList<>();
 		for (int i = 0; i < 3; i++) {
 			statuses.add(this.http.send("POST", "/api/fleet/segments/alpha-rate/ranges", "{\"step\":1}", ALPHA)

@@ -1,14 +1,8 @@
 package io.idstarter.sample;
 
-import java.nio.file.Path;
-
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
 
 import static io.idstarter.sample.ForwardedAddressTests.login;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,25 +12,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * per forwarded address of the proxy's requests, and per connection address of everyone else: a client that is no
  * proxy cannot ban an address behind the proxy. Clients are loopback addresses of their own.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "id-server.admin.enabled=true", "id-server.admin.password=" + ForwardedAddressTests.PASSWORD,
-				"id-server.login.max-failures=3",
-				"server.forward-headers-strategy=native",
-				"server.tomcat.remoteip.internal-proxies=127\\\\.0\\\\.0\\\\.1" })
-@DirtiesContext
-class ForwardedAddressProxyTests {
+@TestPropertySource(properties = { "id-server.admin.enabled=true",
+		"id-server.admin.password=" + ForwardedAddressTests.PASSWORD, "id-server.login.max-failures=3",
+		"server.forward-headers-strategy=native", "server.tomcat.remoteip.internal-proxies=127\\\\.0\\\\.0\\\\.1" })
+class ForwardedAddressProxyTests extends AbstractIdServerTests {
 
 	private static final String RIGHT = ForwardedAddressTests.PASSWORD;
-
-	private static final Path dataDir = TestDataDirs.create("forwarded-proxy");
-
-	@DynamicPropertySource
-	static void properties(DynamicPropertyRegistry registry) {
-		registry.add("id-server.data-dir", dataDir::toString);
-	}
-
-	@LocalServerPort
-	private int port;
 
 	@Test
 	void theProxysForwardedAddressesAreCountedApart() {

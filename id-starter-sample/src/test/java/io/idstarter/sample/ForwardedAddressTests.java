@@ -1,15 +1,9 @@
 package io.idstarter.sample;
 
-import java.nio.file.Path;
-
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -18,25 +12,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code server.tomcat.remoteip.internal-proxies} is empty), {@code X-Forwarded-For} is ignored: a client can neither
  * dodge its ban with a new header per guess nor ban another address. Clients are loopback addresses of their own.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "id-server.admin.enabled=true", "id-server.admin.password=" + ForwardedAddressTests.PASSWORD,
-				"id-server.login.max-failures=3", "server.forward-headers-strategy=native" })
-@DirtiesContext
-class ForwardedAddressTests {
+@TestPropertySource(properties = { "id-server.admin.enabled=true",
+		"id-server.admin.password=" + ForwardedAddressTests.PASSWORD, "id-server.login.max-failures=3",
+		"server.forward-headers-strategy=native" })
+class ForwardedAddressTests extends AbstractIdServerTests {
 
 	static final String PASSWORD = "right-password-for-tests";
 
 	private static final String RIGHT = PASSWORD;
-
-	private static final Path dataDir = TestDataDirs.create("forwarded-none");
-
-	@DynamicPropertySource
-	static void properties(DynamicPropertyRegistry registry) {
-		registry.add("id-server.data-dir", dataDir::toString);
-	}
-
-	@LocalServerPort
-	private int port;
 
 	@Test
 	void aNewForwardedAddressPerGuessDoesNotDodgeTheBan() {

@@ -1,7 +1,6 @@
 package io.idstarter.sample;
 
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
@@ -9,17 +8,11 @@ import java.util.Set;
 
 import com.jayway.jsonpath.DocumentContext;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,29 +20,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Every endpoint of the server and its errors, over real HTTP, on the default configuration (file-backed H2, admin
  * API off).
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@DirtiesContext
-class IdServerEndpointsTests {
-
-	private static final Path dataDir = TestDataDirs.create("endpoints");
-
-	@DynamicPropertySource
-	static void properties(DynamicPropertyRegistry registry) {
-		registry.add("id-server.data-dir", dataDir::toString);
-	}
-
-	@LocalServerPort
-	private int port;
+class IdServerEndpointsTests extends AbstractIdServerTests {
 
 	@Autowired
 	private SnowflakeIdGenerator snowflake;
-
-	private HttpTestClient http;
-
-	@BeforeEach
-	void client() {
-		this.http = new HttpTestClient(this.port);
-	}
 
 	@Test
 	void segmentGetAnswersIncreasingIdsAsPlainTextLikeLeaf() {

@@ -1,20 +1,14 @@
 package io.idstarter.sample;
 
-import java.nio.file.Path;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.idstarter.sample.admin.LoginThrottle;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,26 +19,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * setup. Bans and rates are logged, not each failure, and nothing a client sends can start a log line. Each test is
  * a client of its own loopback address.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "id-server.admin.enabled=true", "id-server.admin.password=right-password-for-tests",
-				"id-server.login.max-failures=3", "id-server.login.ban-time=1m",
-				"id-server.clients[0].name=orders", "id-server.clients[0].token=orders-token-0123456789",
-				"logging.level.io.idstarter.sample.admin.LoginThrottle=debug" })
-@DirtiesContext
+@TestPropertySource(properties = { "id-server.admin.enabled=true", "id-server.admin.password=right-password-for-tests",
+		"id-server.login.max-failures=3", "id-server.login.ban-time=1m", "id-server.clients[0].name=orders",
+		"id-server.clients[0].token=orders-token-0123456789",
+		"logging.level.io.idstarter.sample.admin.LoginThrottle=debug" })
 @ExtendWith(OutputCaptureExtension.class)
-class LoginThrottleTests {
-
-	private static final Path dataDir = TestDataDirs.create("throttle");
+class LoginThrottleTests extends AbstractIdServerTests {
 
 	private static final String RIGHT = "right-password-for-tests";
-
-	@DynamicPropertySource
-	static void properties(DynamicPropertyRegistry registry) {
-		registry.add("id-server.data-dir", dataDir::toString);
-	}
-
-	@LocalServerPort
-	private int port;
 
 	@Autowired
 	private LoginThrottle throttle;
@@ -94,13 +76,17 @@ class LoginThrottleTests {
 	}
 
 	@Test
-	void failedLoginsAreCountedInTheLogNotWrittenOneByOneAndCannotForgeLines(CapturedOutput output) {
-		String from = "127.0.0.14";
-		get(from, "/api/admin/keys", "Authorization: " + HttpTestClient.basic("admin\nFORGED: admin logged in", "x")
-				+ "\r\n");
-		get(from, "/api/admin/keys", "Authorization: " + HttpTestClient.basic("admin", "guess") + "\r\n");
+	void aUserNameCannotForgeALogLine(CapturedOutput output) {
+		get("127.0.0.14", "/api/admin/keys",
+				"Authorization: " + HttpTestClient.basic("admin\nFORGED: admin logged in", "x") + "\r\n");
+		this.throttle.logSummary();
 		assertThat(output.getOut().lines()).noneMatch((line) -> line.startsWith("FORGED"));
-		assertThat(output.getOut().lines().filter((line) -> line.contains(" WARN ") && line.contains("127.0.0.14")))
+	}
+
+	@Test
+	void failedLoginsAreLoggedAsACountNotOneByOne(CapturedOutput output) {
+		get("127.0.0.15", "/api/admin/keys", "Authorization: " + HttpTestClient.basic("admin", "guess") + "\r\n");
+		assertThat(output.getOut().lines().filter((line) -> line.contains(" WARN ") && line.contains("127.0.0.15")))
 			.isEmpty();
 		this.throttle.logSummary();
 		assertThat(output).containsPattern("\\d+ failed logins in the latest minute");

@@ -30,11 +30,6 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
@@ -44,9 +39,7 @@ import static org.assertj.core.api.Assertions.fail;
  * {@code scripts/ensure-test-services.sh}): it renders the demo keys and the worker lease, updates by itself as IDs
  * are issued, and looks like something (the screenshot is kept in {@code target/monitor-page.png}).
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@DirtiesContext
-class MonitorPageBrowserIntegrationTests {
+class MonitorPageBrowserIntegrationTests extends AbstractIdServerTests {
 
 	private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
 
@@ -54,20 +47,8 @@ class MonitorPageBrowserIntegrationTests {
 
 	private static final Path SCREENSHOT = Path.of("target", "monitor-page.png");
 
-	private static final Path dataDir = TestDataDirs.create("browser");
-
-	@DynamicPropertySource
-	static void properties(DynamicPropertyRegistry registry) {
-		registry.add("id-server.data-dir", dataDir::toString);
-	}
-
-	@LocalServerPort
-	private int port;
-
 	@Autowired
 	private SnowflakeIdGenerator snowflake;
-
-	private HttpTestClient http;
 
 	private Path profile;
 
@@ -82,7 +63,6 @@ class MonitorPageBrowserIntegrationTests {
 					+ CHROMEDRIVER + " is missing. Install them with scripts/ensure-test-services.sh "
 					+ "(apt-get install chromium chromium-driver).");
 		}
-		this.http = new HttpTestClient(this.port);
 		this.profile = Files.createTempDirectory("id-server-chromium-");
 		this.service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
 			.usingAnyFreePort()

@@ -1,6 +1,5 @@
 package io.idstarter.sample;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -12,11 +11,7 @@ import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,23 +21,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * is never told it is wrong, and never banned for the storm's load. The wait for the check slot is 1 ms here, so that
  * the storm makes checks time out on any machine; 16 threads, 24 addresses of {@code 127.0.1.0/24}, 2 guesses each.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "id-server.admin.enabled=true", "id-server.admin.password=" + PasswordCheckStormTests.RIGHT,
-				"id-server.login.max-failures=3", "id-server.login.password-check-wait=1ms" })
-@DirtiesContext
-class PasswordCheckStormTests {
+@TestPropertySource(properties = { "id-server.admin.enabled=true",
+		"id-server.admin.password=" + PasswordCheckStormTests.RIGHT, "id-server.login.max-failures=3",
+		"id-server.login.password-check-wait=1ms" })
+class PasswordCheckStormTests extends AbstractIdServerTests {
 
 	static final String RIGHT = "right-password-for-tests";
-
-	private static final Path dataDir = TestDataDirs.create("storm");
-
-	@DynamicPropertySource
-	static void properties(DynamicPropertyRegistry registry) {
-		registry.add("id-server.data-dir", dataDir::toString);
-	}
-
-	@LocalServerPort
-	private int port;
 
 	@Test
 	void aCheckThatTimedOutIsA503AndNoFailedLogin() throws Exception {

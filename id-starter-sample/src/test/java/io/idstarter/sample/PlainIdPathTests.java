@@ -1,6 +1,5 @@
 package io.idstarter.sample;
 
-import java.nio.file.Path;
 import java.time.Duration;
 
 import com.jayway.jsonpath.DocumentContext;
@@ -12,11 +11,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,19 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * answer, observed as before. Sent over a raw socket, so that nothing between the test and the server adds or rewrites
  * headers.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@DirtiesContext
-class PlainIdPathTests {
-
-	private static final Path dataDir = TestDataDirs.create("plain-id-path");
-
-	@DynamicPropertySource
-	static void properties(DynamicPropertyRegistry registry) {
-		registry.add("id-server.data-dir", dataDir::toString);
-	}
-
-	@LocalServerPort
-	private int port;
+class PlainIdPathTests extends AbstractIdServerTests {
 
 	@Autowired
 	private MeterRegistry meters;

@@ -1,18 +1,10 @@
 package io.idstarter.sample;
 
-import java.nio.file.Path;
-
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
-
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,19 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * what Spring Security's firewall refuses, what the actuator answers without a body; and the decode endpoint takes a
  * decimal ID only. Sent over a raw socket, so that nothing between the test and the server rewrites the request.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@DirtiesContext
-class ServerEdgesTests {
-
-	private static final Path dataDir = TestDataDirs.create("edges");
-
-	@DynamicPropertySource
-	static void properties(DynamicPropertyRegistry registry) {
-		registry.add("id-server.data-dir", dataDir::toString);
-	}
-
-	@LocalServerPort
-	private int port;
+class ServerEdgesTests extends AbstractIdServerTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "/api/segment/get/a%2Fb", "/api/segment/get/a%00b" })

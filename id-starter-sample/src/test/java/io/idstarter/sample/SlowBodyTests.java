@@ -5,17 +5,12 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,26 +20,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * credentials, plain and chunked), plain ID requests are still answered, each within 3 s; and an authenticated fleet
  * client's body that trickles in is cut off at the deadline (1 s here) with 408. Loopback only; about 10 s.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "server.tomcat.threads.max=8", "server.tomcat.threads.min-spare=8",
-				"id-server.clients[0].name=orders", "id-server.clients[0].token=orders-token-0123456789",
-				"id-server.clients[0].namespaces=orders",
-				"id-server.body-read-timeout=1s" })
-@DirtiesContext
-class SlowBodyTests {
-
-	private static final Path dataDir = TestDataDirs.create("slow-body");
+@TestPropertySource(properties = { "server.tomcat.threads.max=8", "server.tomcat.threads.min-spare=8",
+		"id-server.clients[0].name=orders", "id-server.clients[0].token=orders-token-0123456789",
+		"id-server.clients[0].namespaces=orders", "id-server.body-read-timeout=1s" })
+class SlowBodyTests extends AbstractIdServerTests {
 
 	private static final List<String> TARGETS = List.of("POST /api/segment/get/order", "POST /api/snowflake/get/order",
 			"PUT /api/monitor", "POST /api/fleet/leases", "POST /api/admin/keys", "GET /api/segment/get/order");
-
-	@DynamicPropertySource
-	static void properties(DynamicPropertyRegistry registry) {
-		registry.add("id-server.data-dir", dataDir::toString);
-	}
-
-	@LocalServerPort
-	private int port;
 
 	@Test
 	void idRequestsAreAnsweredWhileSlowBodiesAreOpen() throws Exception {

@@ -1,7 +1,6 @@
 package io.idstarter.sample;
 
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
@@ -9,16 +8,11 @@ import java.util.Set;
 import io.idstarter.segment.SegmentKeyAdmin;
 import io.idstarter.segment.SegmentStore;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
 
 import static io.idstarter.sample.IdServerEndpointsTests.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,23 +23,10 @@ import static org.awaitility.Awaitility.await;
  * could repeat; and it recovers by itself. The outages are real: the segment table is renamed away, the worker lease
  * is taken over in the lease table.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "id-worker.segment.max-wait=300ms", "id-worker.lease.ttl=3s",
-				"id-worker.lease.safety-margin=1s", "id-worker.lease.heartbeat=500ms",
-				"id-worker.snowflake.worker-id-bits=1", "id-worker.snowflake.sequence-bits=21",
-				"id-server.retry-after=2s" })
-@DirtiesContext
-class StoreOutageTests {
-
-	private static final Path dataDir = TestDataDirs.create("outage");
-
-	@DynamicPropertySource
-	static void properties(DynamicPropertyRegistry registry) {
-		registry.add("id-server.data-dir", dataDir::toString);
-	}
-
-	@LocalServerPort
-	private int port;
+@TestPropertySource(properties = { "id-worker.segment.max-wait=300ms", "id-worker.lease.ttl=3s",
+		"id-worker.lease.safety-margin=1s", "id-worker.lease.heartbeat=500ms", "id-worker.snowflake.worker-id-bits=1",
+		"id-worker.snowflake.sequence-bits=21", "id-server.retry-after=2s" })
+class StoreOutageTests extends AbstractIdServerTests {
 
 	@Autowired
 	private JdbcTemplate jdbc;
@@ -55,13 +36,6 @@ class StoreOutageTests {
 
 	@Autowired
 	private SnowflakeIdGenerator snowflake;
-
-	private HttpTestClient http;
-
-	@BeforeEach
-	void client() {
-		this.http = new HttpTestClient(this.port);
-	}
 
 	@Test
 	void segmentIdsAnswer503WithRetryAfterOnceTheStoreIsDownAndTheBuffersAreSpentThenRecover() {

@@ -1,7 +1,6 @@
 package io.idstarter.store.http;
 
-import java.time.Duration;
-import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 
 import io.idstarter.lease.ISequenceManager;
@@ -36,23 +35,20 @@ public class HttpLeaseStore implements ISequenceManager {
 
 	@Override
 	public WorkerLease borrow(LeaseRequest request) {
-		Map<String, Object> answer = this.client.call(
+		FleetMessages.Lease answer = this.client.call(
 				"lease a worker ID of namespace '" + request.namespace() + "'", HttpMethod.POST, "api/fleet/leases",
-				IdServerClient.body("namespace", request.namespace(), "maxWorkerId", request.maxWorkerId(),
-						"ttlMillis", request.ttl().toMillis(), "preferredWorkerId", request.preferredWorkerId(),
-						"instance", request.instance(), "timestampCeiling", request.timestampCeiling(),
-						"excludedWorkerIds", request.excludedWorkerIds(), "requestId", UUID.randomUUID().toString()),
+				FleetMessages.BorrowRequest.of(request, UUID.randomUUID().toString()), FleetMessages.Lease.class,
 				(problem) -> refusal(problem, request, null), LeaseStoreException::new);
 		return lease(answer);
 	}
 
 	@Override
 	public WorkerLease renew(WorkerLease lease, long timestampCeiling) {
-		Map<String, Object> answer = this.client.call(
+		FleetMessages.Lease answer = this.client.call(
 				"renew worker ID " + lease.workerId() + " of namespace '" + lease.namespace() + "'", HttpMethod.POST,
 				"api/fleet/leases/renew",
-				IdServerClient.body("lease", json(lease), "timestampCeiling", timestampCeiling),
-				(problem) -> refusal(problem, null, lease), LeaseStoreException::new);
+				new FleetMessages.RenewRequest(FleetMessages.Lease.of(lease), timestampCeiling),
+				FleetMessages.Lease.class, (problem) -> refusal(problem, null, lease), LeaseStoreException::new);
 		return lease(answer);
 	}
 
@@ -68,7 +64,7 @@ public class HttpLeaseStore implements ISequenceManager {
 		try {
 			this.client.call("release worker ID " + lease.workerId() + " of namespace '" + lease.namespace() + "'",
 					HttpMethod.POST, "api/fleet/leases/release",
-					IdServerClient.body("lease", json(lease), "lastIssuedTimestamp", reported),
+					new FleetMessages.ReleaseRequest(FleetMessages.Lease.of(lease), reported), Void.class,
 					(problem) -> refusal(problem, null, lease), LeaseStoreException::new);
 		}
 		catch (LeaseLostException ex) {
@@ -109,19 +105,9 @@ public class HttpLeaseStore implements ISequenceManager {
 		return null;
 	}
 
-	private static Map<String, Object> json(WorkerLease lease) {
-		return IdServerClient.body("namespace", lease.namespace(), "workerId", lease.workerId(), "ownerToken",
-				lease.ownerToken(), "ttlMillis", lease.ttl().toMillis(), "timestampFloor", lease.timestampFloor(),
-				"timestampCeiling", lease.timestampCeiling(), "storeTimeMillis", lease.storeTimeMillis());
-	}
-
-	private static WorkerLease lease(Map<String, Object> json) {
+	private static WorkerLease lease(FleetMessages.@Nullable Lease answer) {
 		try {
-			return new WorkerLease(String.valueOf(json.get("namespace")),
-					(int) HttpSegmentStore.number(json, "workerId"), String.valueOf(json.get("ownerToken")),
-					Duration.ofMillis(HttpSegmentStore.number(json, "ttlMillis")),
-					HttpSegmentStore.number(json, "timestampFloor"), HttpSegmentStore.number(json, "timestampCeiling"),
-					HttpSegmentStore.number(json, "storeTimeMillis"));
+			return Objects.requireNonNull(answer, "no lease").toWorkerLease();
 		}
 		catch (RuntimeException ex) {
 			throw new LeaseStoreException("ID server answered an invalid lease: " + ex.getMessage(), ex);

@@ -1,9 +1,8 @@
 package io.idstarter.store.http;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Collection;
 import java.util.LinkedHashSet;
-import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 
@@ -51,12 +50,11 @@ public class HttpSegmentStore implements SegmentStore {
 
 	private SegmentAllocation allocate(String key, @Nullable Integer step) {
 		String path = "api/fleet/segments/" + UriUtils.encodePathSegment(key, StandardCharsets.UTF_8) + "/ranges";
-		Map<String, Object> answer = this.client.call("allocate a range of key '" + key + "'", HttpMethod.POST, path,
-				IdServerClient.body("step", step, "requestId", UUID.randomUUID().toString()),
+		FleetMessages.Range answer = this.client.call("allocate a range of key '" + key + "'", HttpMethod.POST, path,
+				new FleetMessages.RangeRequest(step, UUID.randomUUID().toString()), FleetMessages.Range.class,
 				(problem) -> refusal(problem, key), SegmentStoreException::new);
 		try {
-			return new SegmentAllocation(key, number(answer, "start"), number(answer, "end"),
-					(int) number(answer, "configuredStep"));
+			return Objects.requireNonNull(answer, "no range").toAllocation();
 		}
 		catch (RuntimeException ex) {
 			throw new SegmentStoreException("ID server answered an invalid range of key '" + key + "': " + answer, ex);
@@ -79,14 +77,12 @@ public class HttpSegmentStore implements SegmentStore {
 
 	@Override
 	public Set<String> keys() {
-		Map<String, Object> answer = this.client.call("list the segment keys", HttpMethod.GET, "api/fleet/segments",
-				null, (problem) -> null, SegmentStoreException::new);
-		if (!(answer.get("keys") instanceof Collection<?> keys)) {
+		FleetMessages.Keys answer = this.client.call("list the segment keys", HttpMethod.GET, "api/fleet/segments",
+				null, FleetMessages.Keys.class, (problem) -> null, SegmentStoreException::new);
+		if (answer == null || answer.keys() == null) {
 			throw new SegmentStoreException("ID server answered no key list: " + answer);
 		}
-		Set<String> result = new LinkedHashSet<>();
-		keys.forEach((key) -> result.add(String.valueOf(key)));
-		return result;
+		return new LinkedHashSet<>(answer.keys());
 	}
 
 	/**
@@ -95,13 +91,6 @@ public class HttpSegmentStore implements SegmentStore {
 	 */
 	public IdServerClient client() {
 		return this.client;
-	}
-
-	static long number(Map<String, Object> json, String name) {
-		if (!(json.get(name) instanceof Number number)) {
-			throw new IllegalStateException("'" + name + "' is missing or not a number");
-		}
-		return number.longValue();
 	}
 
 }

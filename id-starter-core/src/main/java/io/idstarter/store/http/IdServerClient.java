@@ -9,7 +9,6 @@ import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -132,6 +131,25 @@ public final class IdServerClient implements IdServerStatuses {
 
 	/**
 	 * Calls the fleet API.
+	 * @param <T> the type of the answer
+	 * @param operation what the call does, for messages ("allocate a range of key 'order'")
+	 * @param method the HTTP method
+	 * @param path the path below the server's base URL, already encoded
+	 * @param body the request, one of {@link FleetMessages}, or {@code null}
+	 * @param answerType the type of the answer, one of {@link FleetMessages}, or {@code Void.class} for none
+	 * @param refusal turns a problem every server would repeat into the exception to throw; returns {@code null} for
+	 * one worth trying on another server
+	 * @param failure builds the exception thrown when no attempt succeeded, from a message naming the servers and
+	 * the last cause
+	 * @return the answer, or {@code null} for {@code Void.class} or an answer without a body (204)
+	 */
+	public <T> @Nullable T call(String operation, HttpMethod method, String path, @Nullable Object body,
+			Class<T> answerType, Refusal refusal, BiFunction<String, @Nullable Throwable, RuntimeException> failure) {
+		return answerType.cast(callServers(operation, method, path, body, answerType, refusal, failure));
+	}
+
+	/**
+	 * Calls the fleet API with an untyped body and answer.
 	 * @param operation what the call does, for messages ("allocate a range of key 'order'")
 	 * @param method the HTTP method
 	 * @param path the path below the server's base URL, already encoded
@@ -141,10 +159,21 @@ public final class IdServerClient implements IdServerStatuses {
 	 * @param failure builds the exception thrown when no attempt succeeded, from a message naming the servers and
 	 * the last cause
 	 * @return the answer's JSON object, empty for 204
+	 * @deprecated since 0.1.0 in favour of
+	 * {@link #call(String, HttpMethod, String, Object, Class, Refusal, BiFunction)} with the records of
+	 * {@link FleetMessages}
 	 */
+	@Deprecated(since = "0.1.0", forRemoval = true)
+	@SuppressWarnings("unchecked")
 	public Map<String, Object> call(String operation, HttpMethod method, String path,
 			@Nullable Map<String, Object> body, Refusal refusal,
 			BiFunction<String, @Nullable Throwable, RuntimeException> failure) {
+		Object answer = callServers(operation, method, path, body, Map.class, refusal, failure);
+		return (answer != null) ? (Map<String, Object>) answer : Map.of();
+	}
+
+	private @Nullable Object callServers(String operation, HttpMethod method, String path, @Nullable Object body,
+			Class<?> answerType, Refusal refusal, BiFunction<String, @Nullable Throwable, RuntimeException> failure) {
 		int count = this.servers.size();
 		int start = this.current.get();
 		Throwable lastCause = null;
@@ -157,7 +186,7 @@ public final class IdServerClient implements IdServerStatuses {
 			server.calls.incrementAndGet();
 			Answer answer;
 			try {
-				answer = exchange(server, method, path, body);
+				answer = exchange(server, method, path, body, answerType);
 			}
 			catch (RestClientException ex) {
 				lastCause = ex;
@@ -170,7 +199,7 @@ public final class IdServerClient implements IdServerStatuses {
 			}
 			if (answer.status >= 200 && answer.status < 300) {
 				succeeded(server);
-				return answer.json;
+				return answer.body;
 			}
 			Problem problem = answer.problem();
 			if (answer.status == 401 || answer.status == 403) {
@@ -208,11 +237,12 @@ public final class IdServerClient implements IdServerStatuses {
 	 */
 	public @Nullable String verifyCredentials() {
 		try {
-			Map<String, Object> answer = call("check this client's credentials", HttpMethod.GET, "api/fleet/whoami",
-					null, (problem) -> null, IllegalStateException::new);
-			Object client = answer.get("client");
+			FleetMessages.ClientName answer = call("check this client's credentials", HttpMethod.GET,
+					"api/fleet/whoami", null, FleetMessages.ClientName.class, (problem) -> null,
+					IllegalStateException::new);
+			String client = (answer != null) ? answer.client() : null;
 			this.logger.info("ID servers {} know this application as client '{}'", summary(), client);
-			return (client != null) ? client.toString() : null;
+			return client;
 		}
 		catch (IdServerAuthenticationException ex) {
 			throw ex;
@@ -241,7 +271,8 @@ public final class IdServerClient implements IdServerStatuses {
 		return this.servers.get(this.current.get()).url.toString();
 	}
 
-	private Answer exchange(Server server, HttpMethod method, String path, @Nullable Map<String, Object> body) {
+	private Answer exchange(Server server, HttpMethod method, String path, @Nullable Object body,
+			Class<?> answerType) {
 		RestClient.RequestBodySpec request = this.rest.method(method)
 			.uri(server.url.resolve(path))
 			.accept(MediaType.APPLICATION_JSON, MediaType.APPLICATION_PROBLEM_JSON);
@@ -253,20 +284,20 @@ public final class IdServerClient implements IdServerStatuses {
 		}
 		return request.exchange((req, response) -> {
 			int status = response.getStatusCode().value();
-			Map<String, Object> json = Map.of();
-			if (status != 204) {
-				try {
-					@SuppressWarnings("unchecked")
-					Map<String, Object> read = response.bodyTo(Map.class);
-					json = (read != null) ? read : Map.of();
-				}
-				catch (RestClientException ex) {
-					if (status >= 200 && status < 300) {
-						throw ex;
-					}
-				}
+			if (status >= 200 && status < 300) {
+				Object answer = (status != 204 && answerType != Void.class) ? response.bodyTo(answerType) : null;
+				return new Answer(status, answer, Map.of());
 			}
-			return new Answer(status, json);
+			Map<String, Object> problem = Map.of();
+			try {
+				@SuppressWarnings("unchecked")
+				Map<String, Object> read = response.bodyTo(Map.class);
+				problem = (read != null) ? read : Map.of();
+			}
+			catch (RestClientException ex) {
+				// Not a problem document: the status alone describes it.
+			}
+			return new Answer(status, null, problem);
 		});
 	}
 
@@ -449,27 +480,20 @@ public final class IdServerClient implements IdServerStatuses {
 
 	}
 
-	private record Answer(int status, Map<String, Object> json) {
+	/**
+	 * A server's answer: the body of a success, or the members of a problem.
+	 */
+	private record Answer(int status, @Nullable Object body, Map<String, Object> problemJson) {
 
 		Problem problem() {
-			return new Problem(this.status, text(this.json.get("code")), text(this.json.get("title")),
-					text(this.json.get("detail")));
+			return new Problem(this.status, text(this.problemJson.get("code")), text(this.problemJson.get("title")),
+					text(this.problemJson.get("detail")));
 		}
 
 		private static @Nullable String text(@Nullable Object value) {
 			return (value != null) ? value.toString() : null;
 		}
 
-	}
-
-	static Map<String, Object> body(Object... keysAndValues) {
-		Map<String, Object> body = new LinkedHashMap<>();
-		for (int i = 0; i < keysAndValues.length; i += 2) {
-			if (keysAndValues[i + 1] != null) {
-				body.put((String) keysAndValues[i], keysAndValues[i + 1]);
-			}
-		}
-		return body;
 	}
 
 }

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -18,6 +19,7 @@ import java.util.regex.Pattern;
 
 import com.sun.net.httpserver.HttpServer;
 import io.idstarter.lease.LeaseLostException;
+import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.WorkerLease;
 import io.idstarter.segment.SegmentAllocation;
 import io.idstarter.segment.SegmentStoreException;
@@ -29,6 +31,7 @@ import org.slf4j.event.Level;
 import org.slf4j.helpers.LegacyAbstractLogger;
 import org.slf4j.helpers.MessageFormatter;
 
+import org.springframework.http.HttpMethod;
 import org.springframework.web.client.RestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -85,6 +88,33 @@ class IdServerClientTests {
 			.isThrownBy(() -> new HttpLeaseStore(client(1, unknown.url, lost.url)).renew(lease, 1));
 		assertThat(unknown.bodies).hasSize(1);
 		assertThat(lost.bodies).hasSize(1);
+	}
+
+	@Test
+	@SuppressWarnings("removal")
+	void theUntypedCallStillSendsAMapAndReturnsTheAnswersJson() throws IOException {
+		Scripted server = serve(() -> 200, "{\"keys\":[\"a\",\"b\"]}");
+		Map<String, Object> answer = client(0, server.url).call("list the keys", HttpMethod.POST, "api/fleet/segments",
+				Map.of("requestId", "untyped-0001"), (problem) -> null, SegmentStoreException::new);
+		assertThat(answer).containsEntry("keys", List.of("a", "b"));
+		assertThat(server.bodies.get(0)).contains("\"requestId\":\"untyped-0001\"");
+	}
+
+	@Test
+	void aRangeWithoutItsEndIsRefusedAsInvalid() throws IOException {
+		Scripted partial = serve(() -> 200, "{\"key\":\"order\",\"start\":1,\"configuredStep\":100}");
+		assertThatExceptionOfType(SegmentStoreException.class)
+			.isThrownBy(() -> new HttpSegmentStore(client(0, partial.url)).allocate("order", 100))
+			.withMessageContaining("order");
+	}
+
+	@Test
+	void aLeaseWithoutItsOwnerTokenIsRefusedAsInvalid() throws IOException {
+		Scripted partial = serve(() -> 200, "{\"namespace\":\"ns\",\"workerId\":3,\"ttlMillis\":10000,"
+				+ "\"timestampFloor\":-1,\"timestampCeiling\":0,\"storeTimeMillis\":0}");
+		WorkerLease lease = new WorkerLease("ns", 3, "token", Duration.ofSeconds(10), -1, 0, 0);
+		assertThatExceptionOfType(LeaseStoreException.class)
+			.isThrownBy(() -> new HttpLeaseStore(client(0, partial.url)).renew(lease, 1));
 	}
 
 	@Test

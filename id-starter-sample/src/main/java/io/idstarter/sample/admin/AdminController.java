@@ -9,7 +9,7 @@ import java.util.TreeSet;
 import io.idstarter.sample.monitor.MonitorController;
 import io.idstarter.sample.monitor.MonitorSnapshot;
 import io.idstarter.sample.web.LogSafe;
-import io.idstarter.sample.web.RecentErrors;
+import io.idstarter.sample.web.error.RecentErrors;
 import io.idstarter.segment.SegmentKeyAdmin;
 import io.idstarter.segment.SegmentMarks;
 import io.idstarter.segment.SegmentStore;

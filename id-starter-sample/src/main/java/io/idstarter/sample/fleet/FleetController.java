@@ -3,7 +3,6 @@ package io.idstarter.sample.fleet;
 import java.security.Principal;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -11,17 +10,18 @@ import io.idstarter.lease.ISequenceManager;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.WorkerLease;
 import io.idstarter.sample.IdServerProperties;
-import io.idstarter.sample.fleet.FleetMessages.BorrowRequest;
-import io.idstarter.sample.fleet.FleetMessages.Keys;
-import io.idstarter.sample.fleet.FleetMessages.Lease;
-import io.idstarter.sample.fleet.FleetMessages.Range;
-import io.idstarter.sample.fleet.FleetMessages.RangeRequest;
-import io.idstarter.sample.fleet.FleetMessages.ReleaseRequest;
-import io.idstarter.sample.fleet.FleetMessages.RenewRequest;
-import io.idstarter.sample.web.InvalidParameterException;
 import io.idstarter.sample.web.LogSafe;
+import io.idstarter.sample.web.error.InvalidParameterException;
 import io.idstarter.segment.SegmentAllocation;
 import io.idstarter.segment.SegmentStore;
+import io.idstarter.store.http.FleetMessages.BorrowRequest;
+import io.idstarter.store.http.FleetMessages.ClientName;
+import io.idstarter.store.http.FleetMessages.Keys;
+import io.idstarter.store.http.FleetMessages.Lease;
+import io.idstarter.store.http.FleetMessages.Range;
+import io.idstarter.store.http.FleetMessages.RangeRequest;
+import io.idstarter.store.http.FleetMessages.ReleaseRequest;
+import io.idstarter.store.http.FleetMessages.RenewRequest;
 import jakarta.validation.Valid;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -88,8 +88,8 @@ public class FleetController {
 	 * @return {@code {"client": name}}
 	 */
 	@GetMapping("/whoami")
-	public Map<String, String> whoami(Principal client) {
-		return Map.of("client", client.getName());
+	public ClientName whoami(Principal client) {
+		return new ClientName(client.getName());
 	}
 
 	/**

@@ -2,6 +2,7 @@ package io.idstarter.sample.fleet;
 
 import java.util.List;
 
+import io.idstarter.store.http.FleetMessages;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.MapperFeature;
 import tools.jackson.databind.cfg.CoercionAction;

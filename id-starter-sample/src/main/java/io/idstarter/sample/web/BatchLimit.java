@@ -3,6 +3,7 @@ package io.idstarter.sample.web;
 import java.util.regex.Pattern;
 
 import io.idstarter.sample.IdServerProperties;
+import io.idstarter.sample.web.error.InvalidParameterException;
 
 import org.springframework.stereotype.Component;
 

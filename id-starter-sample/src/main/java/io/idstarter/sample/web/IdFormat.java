@@ -3,6 +3,8 @@ package io.idstarter.sample.web;
 import java.util.Arrays;
 import java.util.Locale;
 
+import io.idstarter.sample.web.error.InvalidParameterException;
+
 /**
  * How a batch of IDs is written in JSON: as numbers, or as decimal strings for clients that cannot hold 64-bit
  * integers (JavaScript's numbers are exact only up to 2^53).

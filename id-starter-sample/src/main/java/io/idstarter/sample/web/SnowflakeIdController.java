@@ -2,6 +2,7 @@ package io.idstarter.sample.web;
 
 import java.util.regex.Pattern;
 
+import io.idstarter.sample.web.error.InvalidParameterException;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
 
 import org.springframework.web.bind.annotation.GetMapping;

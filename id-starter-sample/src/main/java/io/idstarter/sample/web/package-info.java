@@ -1,5 +1,6 @@
 /**
- * The ID endpoints: Leaf-compatible single IDs, batches, Snowflake decoding, and errors as RFC 9457 problem details.
+ * The ID endpoints: Leaf-compatible single IDs, batches, and Snowflake decoding; and the rule for logging what a
+ * client chose.
  */
 @NullMarked
 package io.idstarter.sample.web;

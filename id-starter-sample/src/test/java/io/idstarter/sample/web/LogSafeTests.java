@@ -23,10 +23,14 @@ class LogSafeTests {
 	}
 
 	@Test
-	void plainValuesAreKeptAndLongOnesCut() {
+	void plainValuesAreKept() {
 		assertThat(LogSafe.escape("order-service:host-1")).isEqualTo("order-service:host-1");
 		assertThat(LogSafe.escape("é ü 名前")).isEqualTo("é ü 名前");
 		assertThat(LogSafe.escape(null)).isEqualTo("null");
+	}
+
+	@Test
+	void longValuesAreCut() {
 		assertThat(LogSafe.escape("x".repeat(1000))).hasSize(LogSafe.MAX_LENGTH + 3).endsWith("...");
 	}
 

@@ -1,4 +1,4 @@
-package io.idstarter.sample.web;
+package io.idstarter.sample.web.error;
 
 import java.time.Duration;
 import java.util.List;
@@ -8,6 +8,7 @@ import io.idstarter.lease.LeaseLostException;
 import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.NoFreeWorkerIdException;
 import io.idstarter.sample.IdServerProperties;
+import io.idstarter.sample.web.LogSafe;
 import io.idstarter.segment.SegmentStoreException;
 import io.idstarter.segment.SegmentsExhaustedException;
 import io.idstarter.segment.UnknownKeyException;

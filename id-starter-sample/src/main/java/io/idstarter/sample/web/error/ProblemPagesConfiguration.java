@@ -1,4 +1,4 @@
-package io.idstarter.sample.web;
+package io.idstarter.sample.web.error;
 
 import java.io.IOException;
 import java.net.URI;
@@ -82,7 +82,17 @@ public class ProblemPagesConfiguration {
 				: "The request was rejected as potentially malicious: " + message;
 	}
 
-	static void writeProblem(HttpServletRequest request, HttpServletResponse response, HttpStatus status,
+	/**
+	 * Writes a problem answer outside Spring MVC (from a filter or a valve), without flushing it.
+	 * @param request the request, whose path becomes the problem's {@code instance} when it is short
+	 * @param response the response
+	 * @param status the status
+	 * @param title the problem's title
+	 * @param code the problem's {@code code} member
+	 * @param detail the problem's detail
+	 * @throws IOException if the body cannot be written
+	 */
+	public static void writeProblem(HttpServletRequest request, HttpServletResponse response, HttpStatus status,
 			String title, String code, String detail) throws IOException {
 		response.setStatus(status.value());
 		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);

@@ -1,4 +1,4 @@
-package io.idstarter.sample.web;
+package io.idstarter.sample.web.error;
 
 import java.time.Instant;
 import java.util.Map;

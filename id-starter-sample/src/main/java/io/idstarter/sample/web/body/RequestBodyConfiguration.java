@@ -1,4 +1,4 @@
-package io.idstarter.sample.web;
+package io.idstarter.sample.web.body;
 
 import io.idstarter.sample.IdServerProperties;
 

@@ -1,4 +1,4 @@
-package io.idstarter.sample.web;
+package io.idstarter.sample.web.error;
 
 /**
  * A request parameter that is well-formed but outside what the server allows; answered with 400 and a problem

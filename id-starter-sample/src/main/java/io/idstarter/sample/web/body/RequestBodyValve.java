@@ -1,8 +1,9 @@
-package io.idstarter.sample.web;
+package io.idstarter.sample.web.body;
 
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.idstarter.sample.web.error.ProblemPagesConfiguration;
 import jakarta.servlet.ServletException;
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;

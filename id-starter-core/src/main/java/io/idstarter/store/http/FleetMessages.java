@@ -1,8 +1,10 @@
-package io.idstarter.sample.fleet;
+package io.idstarter.store.http;
 
-import java.util.Set;
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
 
+import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.WorkerLease;
 import io.idstarter.segment.SegmentAllocation;
 import jakarta.validation.Valid;
@@ -15,25 +17,35 @@ import jakarta.validation.constraints.Size;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The JSON bodies of the fleet API. Times are milliseconds (since the Unix epoch for instants), so that every client
- * reads them the same way.
+ * The JSON bodies of the fleet API, written by the ID server ({@code id-starter-sample}) and by its client
+ * ({@link IdServerClient}, {@link HttpSegmentStore}, {@link HttpLeaseStore}). Times are milliseconds (since the Unix
+ * epoch for instants), so that every client reads them the same way. The constraint annotations are the server's
+ * checks of a request; without Jakarta Validation on the class path they are ignored.
  */
 public final class FleetMessages {
 
 	/** Longest lease a client may ask for. */
-	static final long MAX_TTL_MILLIS = 3_600_000;
+	public static final long MAX_TTL_MILLIS = 3_600_000;
 
 	/** What a request ID may look like: a UUID or any short token without spaces. */
-	static final String REQUEST_ID = "[A-Za-z0-9._:-]{8,64}";
+	public static final String REQUEST_ID = "[A-Za-z0-9._:-]{8,64}";
 
 	/** Most slots one borrow may exclude. */
-	static final int MAX_EXCLUDED_WORKER_IDS = 1024;
+	public static final int MAX_EXCLUDED_WORKER_IDS = 1024;
 
 	private FleetMessages() {
 	}
 
 	/**
-	 * A request for the next range of a key.
+	 * The client the credentials of a call belong to ({@code GET /api/fleet/whoami}).
+	 *
+	 * @param client the client's name in the server's {@code id-server.clients}
+	 */
+	public record ClientName(String client) {
+	}
+
+	/**
+	 * A request for the next range of a key ({@code POST /api/fleet/segments/{key}/ranges}).
 	 *
 	 * @param step the size of the range; the key's step in the store when absent
 	 * @param requestId chosen by the client, the same on every retry of one request: a retry that reaches this
@@ -53,22 +65,35 @@ public final class FleetMessages {
 	 */
 	public record Range(String key, long start, long end, int configuredStep) {
 
-		static Range of(SegmentAllocation allocation) {
+		/**
+		 * Returns an allocation as JSON.
+		 * @param allocation the store's allocation
+		 * @return the range
+		 */
+		public static Range of(SegmentAllocation allocation) {
 			return new Range(allocation.key(), allocation.start(), allocation.end(), allocation.configuredStep());
+		}
+
+		/**
+		 * Returns the allocation this range stands for.
+		 * @return the allocation
+		 */
+		public SegmentAllocation toAllocation() {
+			return new SegmentAllocation(this.key, this.start, this.end, this.configuredStep);
 		}
 
 	}
 
 	/**
-	 * The store's keys.
+	 * The store's keys granted to the client ({@code GET /api/fleet/segments}).
 	 *
 	 * @param keys the key names, sorted
 	 */
-	public record Keys(java.util.List<String> keys) {
+	public record Keys(List<String> keys) {
 	}
 
 	/**
-	 * A request to borrow a worker ID: {@link io.idstarter.lease.LeaseRequest} as JSON.
+	 * A request to borrow a worker ID ({@code POST /api/fleet/leases}): {@link LeaseRequest} as JSON.
 	 *
 	 * @param namespace the slot space
 	 * @param maxWorkerId the greatest worker ID of the client's layout; at most the server's
@@ -86,6 +111,19 @@ public final class FleetMessages {
 			@NotNull @Size(max = 256) String instance, long timestampCeiling,
 			@Nullable @Size(max = MAX_EXCLUDED_WORKER_IDS) Set<Integer> excludedWorkerIds,
 			@Nullable @Pattern(regexp = REQUEST_ID) String requestId) {
+
+		/**
+		 * Returns a lease request as JSON.
+		 * @param request the request
+		 * @param requestId the client's request ID, the same on every retry
+		 * @return the body
+		 */
+		public static BorrowRequest of(LeaseRequest request, String requestId) {
+			return new BorrowRequest(request.namespace(), request.maxWorkerId(), request.ttl().toMillis(),
+					request.preferredWorkerId(), request.instance(), request.timestampCeiling(),
+					request.excludedWorkerIds(), requestId);
+		}
+
 	}
 
 	/**
@@ -103,12 +141,30 @@ public final class FleetMessages {
 			@NotBlank @Size(max = 128) String ownerToken, @Min(1000) @Max(MAX_TTL_MILLIS) long ttlMillis,
 			long timestampFloor, long timestampCeiling, long storeTimeMillis) {
 
-		static Lease of(WorkerLease lease) {
+		/**
+		 * Returns a lease as JSON.
+		 * @param lease the lease
+		 * @return the body
+		 */
+		public static Lease of(WorkerLease lease) {
 			return new Lease(lease.namespace(), lease.workerId(), lease.ownerToken(), lease.ttl().toMillis(),
 					lease.timestampFloor(), lease.timestampCeiling(), lease.storeTimeMillis());
 		}
 
-		WorkerLease toWorkerLease(long floor) {
+		/**
+		 * Returns the lease this body stands for.
+		 * @return the lease
+		 */
+		public WorkerLease toWorkerLease() {
+			return toWorkerLease(this.timestampFloor);
+		}
+
+		/**
+		 * Returns the lease this body stands for, with another floor.
+		 * @param floor the floor to use instead of the body's
+		 * @return the lease
+		 */
+		public WorkerLease toWorkerLease(long floor) {
 			return new WorkerLease(this.namespace, this.workerId, this.ownerToken, Duration.ofMillis(this.ttlMillis),
 					floor, this.timestampCeiling, this.storeTimeMillis);
 		}
@@ -116,7 +172,7 @@ public final class FleetMessages {
 	}
 
 	/**
-	 * A request to renew a lease.
+	 * A request to renew a lease ({@code POST /api/fleet/leases/renew}).
 	 *
 	 * @param lease the lease held now
 	 * @param timestampCeiling the greatest timestamp the owner wants to issue until its next renewal
@@ -125,7 +181,7 @@ public final class FleetMessages {
 	}
 
 	/**
-	 * A request to give a lease back.
+	 * A request to give a lease back ({@code POST /api/fleet/leases/release}).
 	 *
 	 * @param lease the lease held now
 	 * @param lastIssuedTimestamp the greatest timestamp issued under it, or -1 if unknown

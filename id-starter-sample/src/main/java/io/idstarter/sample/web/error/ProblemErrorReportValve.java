@@ -1,4 +1,4 @@
-package io.idstarter.sample.web;
+package io.idstarter.sample.web.error;
 
 import java.io.IOException;
 import java.io.Writer;

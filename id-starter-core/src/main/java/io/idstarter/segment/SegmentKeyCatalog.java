@@ -1,0 +1,173 @@
+package io.idstarter.segment;
+
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+
+import io.idstarter.time.TimeSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The store's key list as this generator last read it: read at start, refreshed periodically on the prefetch
+ * executor, re-read for a key not in it at most once a second, and shortened when a fetch finds a key gone.
+ */
+final class SegmentKeyCatalog {
+
+	/*
+	 * Protocol. Reads of the list are serialised by `lock`, and the listener sees each read under it, so an older list
+	 * never replaces a newer one and the listener's bookkeeping (removed buffers, missing keys) follows the reads in
+	 * order. Callers read `keys` without the lock: it is an immutable set, replaced as a whole. A fetch that finds its
+	 * key gone only tries the lock: a read in progress may hang on the store, and that read, or the next, drops the key
+	 * anyway. An unknown key triggers a read only by winning the CAS of `lastReadNanos` once a second has passed, so
+	 * unknown keys cannot flood the store. The periodic refresh runs only if none is running (`refreshing`).
+	 */
+
+	private static final Logger logger = LoggerFactory.getLogger(SegmentKeyCatalog.class);
+
+	/** Shortest time between two reads of the key list caused by unknown keys. */
+	static final long UNKNOWN_KEY_RELOAD_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	/** Receives each read of the key list, under the catalog's lock. */
+	interface ReadListener {
+
+		/**
+		 * Called after a read replaced the key list, before the next read can start.
+		 * @param read the list this read returned
+		 */
+		void keysRead(Set<String> read);
+
+	}
+
+	private final SegmentStore store;
+
+	private final TimeSource time;
+
+	private final ReadListener listener;
+
+	/** Serialises reading and applying the key list. */
+	private final ReentrantLock lock = new ReentrantLock();
+
+	/** The store's keys as last read; an immutable set, written only under {@code lock}, read without it. */
+	private volatile Set<String> keys = Set.of();
+
+	/** Monotonic time of the latest read of the key list; advanced by CAS when an unknown key triggers a read. */
+	private final AtomicLong lastReadNanos;
+
+	/** Whether a periodic refresh is running; set by CAS, so refreshes never pile up. */
+	private final AtomicBoolean refreshing = new AtomicBoolean();
+
+	SegmentKeyCatalog(SegmentStore store, TimeSource time, ReadListener listener) {
+		this.store = store;
+		this.time = time;
+		this.listener = listener;
+		this.lastReadNanos = new AtomicLong(time.nanoTime() - UNKNOWN_KEY_RELOAD_INTERVAL_NANOS);
+	}
+
+	/**
+	 * Returns the keys the store had at the latest read.
+	 * @return an immutable set
+	 */
+	Set<String> keys() {
+		return this.keys;
+	}
+
+	boolean contains(String key) {
+		return this.keys.contains(key);
+	}
+
+	/** Reads the key list from the store and hands it to the listener; store failures are thrown. */
+	void reload() {
+		this.lock.lock();
+		try {
+			Set<String> read = Set.copyOf(this.store.keys());
+			this.lastReadNanos.set(this.time.nanoTime());
+			Set<String> previous = this.keys;
+			this.keys = read;
+			for (String key : read) {
+				if (!previous.contains(key) && !previous.isEmpty()) {
+					logger.info("Segment key '{}' added", key);
+				}
+			}
+			this.listener.keysRead(read);
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Re-reads the key list for a key not in it, unless a read happened within the last second.
+	 * @param key the key not in the list
+	 * @return whether the key is in the list now
+	 */
+	boolean reloadFor(String key) {
+		long now = this.time.nanoTime();
+		long last = this.lastReadNanos.get();
+		if (now - last < UNKNOWN_KEY_RELOAD_INTERVAL_NANOS || !this.lastReadNanos.compareAndSet(last, now)) {
+			return false;
+		}
+		reload();
+		return this.keys.contains(key);
+	}
+
+	/**
+	 * Runs a refresh on the executor unless one is running: on the prefetch executor, not the scheduler thread, so that
+	 * a read that hangs does not hold up the retries of failed fetches, which the scheduler starts.
+	 * @param executor where the read runs
+	 * @param afterRead runs after each read, whether it succeeded or not
+	 */
+	void refreshOn(Executor executor, Runnable afterRead) {
+		if (!this.refreshing.compareAndSet(false, true)) {
+			return;
+		}
+		try {
+			executor.execute(() -> {
+				try {
+					refresh();
+					afterRead.run();
+				}
+				finally {
+					this.refreshing.set(false);
+				}
+			});
+		}
+		catch (RejectedExecutionException ex) {
+			this.refreshing.set(false);
+		}
+	}
+
+	/**
+	 * Drops a key the store answered it does not have, unless a read holds the lock (it drops it then, or the next).
+	 * @param key the key
+	 */
+	void forget(String key) {
+		if (this.lock.tryLock()) {
+			try {
+				if (this.keys.contains(key)) {
+					Set<String> remaining = new HashSet<>(this.keys);
+					remaining.remove(key);
+					this.keys = Set.copyOf(remaining);
+				}
+			}
+			finally {
+				this.lock.unlock();
+			}
+		}
+	}
+
+	private void refresh() {
+		try {
+			reload();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not refresh the segment keys; keeping the {} cached keys", this.keys.size(), ex);
+		}
+	}
+
+}
