@@ -84,7 +84,8 @@ class UnwritableMarksTests {
 			.untilAsserted(() -> served.add(generator.nextId("order")));
 		assertThat(served.get(served.size() - 1)).as("the kept range is served, none burnt").isEqualTo(20);
 		assertThat(generator.marks().writeFailure()).isEmpty();
-		assertThat(Files.readString(file)).contains("order=30");
+		// The kept range's mark (30) is written; the prefetch that call started may already have written the next (40).
+		assertThat(Files.readString(file)).containsPattern("order=(30|40)\n");
 		// A prefetch the last call started writes the file: let it finish before the directory is deleted.
 		await().atMost(Duration.ofSeconds(5)).until(() -> !generator.view("order").orElseThrow().fetchInFlight());
 	}
