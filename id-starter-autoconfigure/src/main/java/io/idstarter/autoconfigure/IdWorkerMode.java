@@ -47,6 +47,12 @@ public enum IdWorkerMode {
 	ETCD("io.idstarter.autoconfigure.etcd.EtcdStoreDescriptor"),
 
 	/**
+	 * Snowflake IDs with the worker ID leased as a Kubernetes {@code Lease} object in the pod's namespace, through the
+	 * fabric8 Kubernetes client.
+	 */
+	KUBERNETES("io.idstarter.autoconfigure.kubernetes.KubernetesStoreDescriptor"),
+
+	/**
 	 * Snowflake IDs with the worker ID leased from the ID servers over HTTP ({@code id-worker.http.*}).
 	 */
 	HTTP("io.idstarter.autoconfigure.http.HttpStoreDescriptor");

@@ -28,7 +28,8 @@ import org.springframework.core.env.Environment;
 
 /**
  * The Snowflake generator, bean {@code snowflakeIdWorker}, and the {@link WorkerLeaseKeeper} that leases its worker
- * ID from the application's {@link ISequenceManager}; selected by {@code @EnableIdWorker(mode = DB | REDIS | MONGO | ZOOKEEPER | ETCD)}.
+ * ID from the application's {@link ISequenceManager}; selected by every Snowflake mode of {@code @EnableIdWorker}
+ * ({@link IdWorkerMode#isSnowflake()}), with the lease configuration of that mode's store.
  * The worker ID is borrowed while the beans are initialised, before any bean that uses the generator, and given back
  * when the context stops, after the web server and before the store's client.
  *

@@ -86,7 +86,8 @@ class EnableIdWorkerTests {
 	void noModeIsRejected() {
 		this.contextRunner.withUserConfiguration(NoMode.class)
 			.run((context) -> assertThat(SnowflakeIdWorkerConfigurationTests.rootCause(context.getStartupFailure()))
-				.hasMessageContaining("names no mode: set mode = SEGMENT, DB, REDIS, MONGO, ZOOKEEPER, ETCD or HTTP"));
+				.hasMessageContaining(
+						"names no mode: set mode = SEGMENT, DB, REDIS, MONGO, ZOOKEEPER, ETCD, KUBERNETES or HTTP"));
 	}
 
 	@Test

@@ -43,6 +43,8 @@ class IdWorkerStoresTests {
 		assertThat(IdWorkerStores.owning("io.idstarter.store.etcd.EtcdLeaseStore")).isSameAs(IdWorkerMode.ETCD.store());
 		assertThat(IdWorkerStores.owning("io.idstarter.store.jdbc.JdbcSegmentStore"))
 			.isSameAs(IdWorkerStore.JDBC.descriptor());
+		assertThat(IdWorkerStores.owning("io.idstarter.store.kubernetes.KubernetesLeaseStore"))
+			.isSameAs(IdWorkerMode.KUBERNETES.store());
 		assertThat(IdWorkerStores.owning("com.example.MyLeaseStore")).isNull();
 	}
 

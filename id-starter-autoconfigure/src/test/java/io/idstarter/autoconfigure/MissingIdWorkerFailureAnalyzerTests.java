@@ -51,7 +51,8 @@ class MissingIdWorkerFailureAnalyzerTests {
 		FailureAnalysis analysis = this.analyzer
 			.analyze(new NoSuchBeanDefinitionException(SnowflakeIdGenerator.class));
 		assertThat(analysis.getDescription()).contains("No SnowflakeIdGenerator bean", "[SEGMENT]");
-		assertThat(analysis.getAction()).contains("DB, REDIS, MONGO, ZOOKEEPER, ETCD or HTTP for a SnowflakeIdGenerator");
+		assertThat(analysis.getAction())
+			.contains("DB, REDIS, MONGO, ZOOKEEPER, ETCD, KUBERNETES or HTTP for a SnowflakeIdGenerator");
 	}
 
 	@Test

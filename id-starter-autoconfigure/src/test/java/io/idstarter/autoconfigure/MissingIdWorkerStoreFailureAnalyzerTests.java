@@ -49,6 +49,11 @@ class MissingIdWorkerStoreFailureAnalyzerTests {
 		assertThat(analyze(new MissingIdWorkerStoreException(IdWorkerMode.ETCD, IdWorkerMode.ETCD.store(),
 				Problem.LIBRARY_MISSING, List.of()))
 			.getAction()).matches("Add io\\.etcd:jetcd-core:\\d+\\.\\d+\\.\\d+ \\(the version id-starter was tested with.*");
+		assertThat(analyze(new MissingIdWorkerStoreException(IdWorkerMode.KUBERNETES, IdWorkerMode.KUBERNETES.store(),
+				Problem.LIBRARY_MISSING, List.of()))
+			.getAction()).matches("Add io\\.fabric8:kubernetes-client:\\d+\\.\\d+\\.\\d+ \\(the version id-starter was "
+					+ "tested with.* and set id-worker\\.kubernetes\\.master-url \\(in a pod, its service account is "
+					+ "used\\)\\..*");
 	}
 
 	@Test

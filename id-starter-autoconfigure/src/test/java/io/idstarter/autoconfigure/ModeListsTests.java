@@ -33,9 +33,10 @@ class ModeListsTests {
 
 	@Test
 	void namesListsInDeclarationOrderWithTheLastTwoJoinedByOr() {
-		assertThat(IdWorkerMode.names((mode) -> true)).isEqualTo("SEGMENT, DB, REDIS, MONGO, ZOOKEEPER, ETCD or HTTP");
+		assertThat(IdWorkerMode.names((mode) -> true))
+			.isEqualTo("SEGMENT, DB, REDIS, MONGO, ZOOKEEPER, ETCD, KUBERNETES or HTTP");
 		assertThat(IdWorkerMode.names(IdWorkerMode::isSnowflake))
-			.isEqualTo("DB, REDIS, MONGO, ZOOKEEPER, ETCD or HTTP");
+			.isEqualTo("DB, REDIS, MONGO, ZOOKEEPER, ETCD, KUBERNETES or HTTP");
 		assertThat(IdWorkerMode.names((mode) -> mode == IdWorkerMode.DB)).isEqualTo("DB");
 		assertThat(IdWorkerMode.names((mode) -> false)).isEmpty();
 	}

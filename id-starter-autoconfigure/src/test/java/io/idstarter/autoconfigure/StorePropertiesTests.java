@@ -5,10 +5,12 @@ import java.time.Duration;
 import io.idstarter.autoconfigure.etcd.EtcdStoreProperties;
 import io.idstarter.autoconfigure.http.HttpStoreProperties;
 import io.idstarter.autoconfigure.jdbc.JdbcStoreProperties;
+import io.idstarter.autoconfigure.kubernetes.KubernetesStoreProperties;
 import io.idstarter.autoconfigure.mongo.MongoStoreProperties;
 import io.idstarter.autoconfigure.redis.RedisStoreProperties;
 import io.idstarter.autoconfigure.zookeeper.ZooKeeperStoreProperties;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
+import io.idstarter.store.kubernetes.KubernetesLeaseStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -36,11 +38,13 @@ class StorePropertiesTests {
 		new ApplicationContextRunner().withUserConfiguration(DbApplication.class)
 			.withPropertyValues("spring.datasource.generate-unique-name=true",
 					"id-worker.etcd.endpoints=localhost:2379", "id-worker.zookeeper.root-path=ids",
-					"id-worker.redis.key-prefix= ", "id-worker.mongo.lease-collection=system.leases")
+					"id-worker.redis.key-prefix= ", "id-worker.mongo.lease-collection=system.leases",
+					"id-worker.kubernetes.namespace=Prod", "id-worker.kubernetes.name-prefx=ids")
 			.run((context) -> assertThat(context).hasNotFailed()
 				.hasSingleBean(SnowflakeIdGenerator.class)
 				.hasSingleBean(JdbcStoreProperties.class)
 				.doesNotHaveBean(EtcdStoreProperties.class)
+				.doesNotHaveBean(KubernetesStoreProperties.class)
 				.doesNotHaveBean(RedisStoreProperties.class));
 	}
 
@@ -55,6 +59,15 @@ class StorePropertiesTests {
 	}
 
 	@Test
+	void anUnknownKubernetesKeyFailsWhereItsGroupIsBound() {
+		this.everyStore.withPropertyValues("id-worker.kubernetes.name-prefx=ids")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("id-worker.kubernetes.name-prefx"));
+	}
+
+	@Test
 	void everyStorePropertyIsBound() {
 		this.everyStore.withPropertyValues("id-worker.jdbc.segment-table=ids.segments",
 				"id-worker.jdbc.lease-table=worker_leases", "id-worker.jdbc.initialize-schema=never",
@@ -63,7 +76,9 @@ class StorePropertiesTests {
 				"id-worker.mongo.lease-collection=leases", "id-worker.http.servers=http://ids:8080",
 				"id-worker.zookeeper.root-path=/ids", "id-worker.zookeeper.leaf-name=app",
 				"id-worker.zookeeper.leaf-address=10.0.0.1:8080", "id-worker.etcd.endpoints=http://etcd:2379",
-				"id-worker.etcd.tls.authority=etcd.local")
+				"id-worker.etcd.tls.authority=etcd.local", "id-worker.kubernetes.namespace=ids",
+				"id-worker.kubernetes.name-prefix=orders", "id-worker.kubernetes.pod-ordinal=3",
+				"id-worker.kubernetes.call-timeout=2s")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				JdbcStoreProperties jdbc = context.getBean(JdbcStoreProperties.class);
@@ -84,7 +99,19 @@ class StorePropertiesTests {
 				EtcdStoreProperties etcd = context.getBean(EtcdStoreProperties.class);
 				assertThat(etcd.getEndpoints()).containsExactly("http://etcd:2379");
 				assertThat(etcd.getTls().getAuthority()).isEqualTo("etcd.local");
+				KubernetesStoreProperties kubernetes = context.getBean(KubernetesStoreProperties.class);
+				assertThat(kubernetes.getNamespace()).isEqualTo("ids");
+				assertThat(kubernetes.getNamePrefix()).isEqualTo("orders");
+				assertThat(kubernetes.getPodOrdinal()).isEqualTo(3);
+				assertThat(kubernetes.getCallTimeout()).isEqualTo(Duration.ofSeconds(2));
 			});
+	}
+
+	@Test
+	void kubernetesDefaultsAreThoseOfTheStore() {
+		KubernetesStoreProperties kubernetes = new KubernetesStoreProperties();
+		assertThat(kubernetes.getNamePrefix()).isEqualTo(KubernetesLeaseStore.DEFAULT_NAME_PREFIX);
+		assertThat(kubernetes.getCallTimeout()).isEqualTo(KubernetesLeaseStore.DEFAULT_CALL_TIMEOUT);
 	}
 
 	@ParameterizedTest(name = "{0}={1}")
@@ -105,6 +132,10 @@ class StorePropertiesTests {
 			id-worker.etcd.prefix                 | ' '               | 1 to 256 characters
 			id-worker.etcd.endpoints              | localhost:2379    | must be URLs
 			id-worker.etcd.call-timeout           | 0s                | must be positive
+			id-worker.kubernetes.namespace        | Prod              | lower-case letters
+			id-worker.kubernetes.name-prefix      | id_worker         | Lease name prefix
+			id-worker.kubernetes.call-timeout     | 0s                | must be positive
+			id-worker.kubernetes.pod-ordinal      | -1                | must be a worker ID
 			""")
 	void invalidStoreValueFailsNamingTheProperty(String name, String value, String reason) {
 		this.everyStore.withPropertyValues(name + "=" + value).run((context) -> {
@@ -127,7 +158,7 @@ class StorePropertiesTests {
 	@Configuration(proxyBeanMethods = false)
 	@EnableConfigurationProperties({ JdbcStoreProperties.class, RedisStoreProperties.class,
 			MongoStoreProperties.class, HttpStoreProperties.class, ZooKeeperStoreProperties.class,
-			EtcdStoreProperties.class })
+			EtcdStoreProperties.class, KubernetesStoreProperties.class })
 	static class EveryStoreProperties {
 
 	}

@@ -10,7 +10,7 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.stereotype.Service;
 
 @SpringBootApplication
-@EnableIdWorker(mode = IdWorkerMode.SEGMENT)   // or a Snowflake mode: DB, REDIS, MONGO, ZOOKEEPER, ETCD or HTTP
+@EnableIdWorker(mode = IdWorkerMode.SEGMENT)   // or a Snowflake mode: DB, REDIS, MONGO, ZOOKEEPER, ETCD, KUBERNETES or HTTP
 public class OrderApplication {
 
 	public static void main(String[] args) {

@@ -4,11 +4,14 @@ import io.idstarter.store.kubernetes.KubernetesAccessDeniedException;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 
 /**
  * Explains a {@link KubernetesAccessDeniedException}: the verb, resource and namespace refused, and the {@code Role}
- * that grants them.
+ * that grants them. Ordered before the generic store analyzer, whose report would not name the verb.
  */
+@Order(Ordered.HIGHEST_PRECEDENCE)
 class KubernetesAccessDeniedFailureAnalyzer extends AbstractFailureAnalyzer<KubernetesAccessDeniedException> {
 
 	@Override

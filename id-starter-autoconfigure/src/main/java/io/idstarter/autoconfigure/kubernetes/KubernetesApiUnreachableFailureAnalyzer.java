@@ -4,11 +4,14 @@ import io.idstarter.store.kubernetes.KubernetesApiUnreachableException;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 
 /**
  * Explains a {@link KubernetesApiUnreachableException}: which API server did not answer, and where its address comes
- * from.
+ * from. Ordered before the generic store analyzer, whose report would not say where the address comes from.
  */
+@Order(Ordered.HIGHEST_PRECEDENCE)
 class KubernetesApiUnreachableFailureAnalyzer extends AbstractFailureAnalyzer<KubernetesApiUnreachableException> {
 
 	@Override

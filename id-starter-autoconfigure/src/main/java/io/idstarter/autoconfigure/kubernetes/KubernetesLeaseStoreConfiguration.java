@@ -12,7 +12,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -26,10 +25,8 @@ import org.springframework.core.env.Environment;
  */
 @AutoConfiguration
 @ConditionalOnClass(KubernetesClient.class)
-@EnableConfigurationProperties(IdWorkerKubernetesProperties.class)
+@EnableConfigurationProperties(KubernetesStoreProperties.class)
 public final class KubernetesLeaseStoreConfiguration {
-
-	private static final String PREFIX = "id-worker.kubernetes.";
 
 	/** Environment variable the manifests of docs/kubernetes.md fill from the pod-index label. */
 	static final String POD_INDEX = "POD_INDEX";
@@ -39,7 +36,7 @@ public final class KubernetesLeaseStoreConfiguration {
 	static class ClientConfiguration {
 
 		@Bean(destroyMethod = "close")
-		KubernetesClient idWorkerKubernetesClient(IdWorkerKubernetesProperties properties) {
+		KubernetesClient idWorkerKubernetesClient(KubernetesStoreProperties properties) {
 			// fabric8's own discovery: the service account's token and CA inside a pod, else the kubeconfig.
 			Config config = Config.autoConfigure(properties.getContext());
 			if (properties.getMasterUrl() != null) {
@@ -55,22 +52,12 @@ public final class KubernetesLeaseStoreConfiguration {
 	@Bean
 	@ConditionalOnSingleCandidate(KubernetesClient.class)
 	@ConditionalOnMissingBean(ISequenceManager.class)
-	KubernetesLeaseStore kubernetesLeaseStore(KubernetesClient client, IdWorkerKubernetesProperties properties,
+	KubernetesLeaseStore kubernetesLeaseStore(KubernetesClient client, KubernetesStoreProperties properties,
 			Environment environment) {
+		// The properties were checked when bound; a namespace taken from the client is checked by the store.
 		String namespace = (properties.getNamespace() != null) ? properties.getNamespace()
 				: (client.getNamespace() != null) ? client.getNamespace() : "default";
-		checked("namespace", namespace, () -> KubernetesLeaseStore.requireNamespace(namespace));
-		checked("name-prefix", properties.getNamePrefix(),
-				() -> KubernetesLeaseStore.requireNamePrefix(properties.getNamePrefix()));
-		if (properties.getCallTimeout().isNegative() || properties.getCallTimeout().isZero()) {
-			throw new InvalidConfigurationPropertyValueException(PREFIX + "call-timeout", properties.getCallTimeout(),
-					"must be positive, such as 5s");
-		}
 		Integer ordinal = properties.getPodOrdinal();
-		if (ordinal != null && ordinal < 0) {
-			throw new InvalidConfigurationPropertyValueException(PREFIX + "pod-ordinal", ordinal,
-					"must be a worker ID (0 or more)");
-		}
 		int preferred = !properties.isPreferPodOrdinal() ? -1 : (ordinal != null) ? ordinal
 				: StatefulSetOrdinal.of(environment.getProperty(POD_INDEX), environment.getProperty("HOSTNAME"));
 		KubernetesLeaseStore store = new KubernetesLeaseStore(client, namespace, properties.getNamePrefix(), preferred,
@@ -78,15 +65,6 @@ public final class KubernetesLeaseStoreConfiguration {
 		// A missing permission or an API server that does not answer stops the start here, with an analysis.
 		store.checkAccess();
 		return store;
-	}
-
-	private static void checked(String key, Object value, Runnable check) {
-		try {
-			check.run();
-		}
-		catch (IllegalArgumentException ex) {
-			throw new InvalidConfigurationPropertyValueException(PREFIX + key, value, ex.getMessage());
-		}
 	}
 
 }

@@ -2,18 +2,22 @@ package io.idstarter.autoconfigure.kubernetes;
 
 import java.time.Duration;
 
+import io.idstarter.autoconfigure.PropertyRules;
 import io.idstarter.store.kubernetes.KubernetesLeaseStore;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * Settings of KUBERNETES mode, bound only when that mode is selected.
+ * Kubernetes lease store settings, under {@code id-worker.kubernetes} ({@code @EnableIdWorker(mode = KUBERNETES)});
+ * the client is configured from them unless the application defines a fabric8 {@code KubernetesClient} bean. Bound
+ * only in that mode.
  *
  * @since 0.1.0
  */
-@ConfigurationProperties("id-worker.kubernetes")
-public class IdWorkerKubernetesProperties {
+@ConfigurationProperties(prefix = "id-worker.kubernetes", ignoreUnknownFields = false)
+public class KubernetesStoreProperties implements InitializingBean {
 
 	/**
 	 * Kubernetes namespace holding the Lease objects. The pod's own namespace (from its service account, or the
@@ -24,7 +28,7 @@ public class IdWorkerKubernetesProperties {
 	/**
 	 * First part of each Lease object's name, followed by the lease namespace and the worker ID.
 	 */
-	private String namePrefix = KubernetesLeaseStore.DEFAULT_NAME_PREFIX;
+	private String namePrefix = "id-worker";
 
 	/**
 	 * Whether a StatefulSet's pod prefers its ordinal as its worker ID when the worker ID it held before is unknown.
@@ -50,7 +54,7 @@ public class IdWorkerKubernetesProperties {
 	/**
 	 * How long one call to the API server may take.
 	 */
-	private Duration callTimeout = KubernetesLeaseStore.DEFAULT_CALL_TIMEOUT;
+	private Duration callTimeout = Duration.ofSeconds(5);
 
 	public @Nullable String getNamespace() {
 		return this.namespace;
@@ -106,6 +110,22 @@ public class IdWorkerKubernetesProperties {
 
 	public void setCallTimeout(Duration callTimeout) {
 		this.callTimeout = callTimeout;
+	}
+
+	@Override
+	public void afterPropertiesSet() {
+		if (this.namespace != null) {
+			String namespace = this.namespace;
+			PropertyRules.check("id-worker.kubernetes.namespace", namespace,
+					() -> KubernetesLeaseStore.requireNamespace(namespace));
+		}
+		PropertyRules.check("id-worker.kubernetes.name-prefix", this.namePrefix,
+				() -> KubernetesLeaseStore.requireNamePrefix(this.namePrefix));
+		PropertyRules.requirePositive("id-worker.kubernetes.call-timeout", this.callTimeout);
+		if (this.podOrdinal != null && this.podOrdinal < 0) {
+			throw PropertyRules.invalid("id-worker.kubernetes.pod-ordinal", this.podOrdinal,
+					"must be a worker ID (0 or more)");
+		}
 	}
 
 }
