@@ -1,6 +1,8 @@
 package io.idstarter.autoconfigure;
 
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Locale;
 
 import io.idstarter.IdWorker;
 import io.idstarter.IdWorkerListener;
@@ -10,7 +12,6 @@ import io.idstarter.lease.WorkerLeaseKeeper;
 import io.idstarter.snowflake.ClockBackwardsPolicy;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
 import io.idstarter.snowflake.SnowflakeLayout;
-import io.idstarter.store.zookeeper.LeafSnowflake;
 import io.idstarter.time.TimeSource;
 
 import org.jspecify.annotations.Nullable;
@@ -44,10 +45,11 @@ public final class SnowflakeIdWorkerConfiguration {
 	@ConditionalOnMissingBean
 	SnowflakeLayout snowflakeLayout(IdWorkerProperties properties) {
 		IdWorkerProperties.Snowflake snowflake = properties.getSnowflake();
-		if (snowflake.getPreset() == IdWorkerProperties.LayoutPreset.LEAF) {
-			SnowflakeLayout leaf = LeafSnowflake.layout();
-			logger.info("Snowflake layout: Leaf's preset: {}", leaf);
-			return leaf;
+		SnowflakeLayout preset = snowflake.presetLayout(Instant.now());
+		if (preset != null) {
+			logger.info("Snowflake layout: preset '{}', epoch {}: {}",
+					snowflake.getPreset().name().toLowerCase(Locale.ROOT), preset.epoch(), preset);
+			return preset;
 		}
 		SnowflakeLayout layout = snowflake.layout();
 		logger.info("Snowflake layout: {} timestamp, {} worker-ID, {} sequence bits from {}: {}",
