@@ -156,6 +156,8 @@ public class IdWorkerProperties implements InitializingBean {
 
 		private final ClockBackwards clockBackwards = new ClockBackwards();
 
+		private final Takeover takeover = new Takeover();
+
 		public @Nullable LayoutPreset getPreset() {
 			return this.preset;
 		}
@@ -216,6 +218,10 @@ public class IdWorkerProperties implements InitializingBean {
 			return this.clockBackwards;
 		}
 
+		public Takeover getTakeover() {
+			return this.takeover;
+		}
+
 		/**
 		 * Returns the preset's layout.
 		 * @param now the current time, to check the preset's zone
@@ -224,10 +230,14 @@ public class IdWorkerProperties implements InitializingBean {
 		 * no zone or one core refuses
 		 */
 		@Nullable SnowflakeLayout presetLayout(Instant now) {
-			if (this.preset == null) {
-				return null;
-			}
-			return switch (this.preset) {
+			return (this.preset != null) ? presetLayout(this.preset, now) : null;
+		}
+
+		/**
+		 * Returns a preset's layout, with this group's preset-zone for the ShardingSphere preset.
+		 */
+		SnowflakeLayout presetLayout(LayoutPreset preset, Instant now) {
+			return switch (preset) {
 				case TWITTER -> SnowflakePresets.twitter();
 				case LEAF -> SnowflakePresets.leaf();
 				case SHARDINGSPHERE -> {
@@ -257,6 +267,41 @@ public class IdWorkerProperties implements InitializingBean {
 			return widthsLeftAtDefaults ? SnowflakeLayout.javaScriptSafe(this.epoch)
 					: SnowflakeLayout.javaScriptSafe(this.epoch, this.timestampBits, this.workerIdBits,
 							this.sequenceBits);
+		}
+
+	}
+
+	/**
+	 * Tables and ID columns an older Snowflake generator filled, checked at start so that new IDs sort above theirs.
+	 */
+	public static class Takeover {
+
+		/**
+		 * Columns the old generator filled, as table.column or schema.table.column; at start the largest ID of each
+		 * is read through the application's DataSource, and the start waits (up to id-worker.lease.max-startup-wait)
+		 * or fails until this instance's IDs sort above all of them.
+		 */
+		private List<String> columns = new ArrayList<>();
+
+		/**
+		 * Layout of the old generator, to date its IDs in the report; defaults to this instance's layout.
+		 */
+		private @Nullable LayoutPreset preset;
+
+		public List<String> getColumns() {
+			return this.columns;
+		}
+
+		public void setColumns(List<String> columns) {
+			this.columns = columns;
+		}
+
+		public @Nullable LayoutPreset getPreset() {
+			return this.preset;
+		}
+
+		public void setPreset(@Nullable LayoutPreset preset) {
+			this.preset = preset;
 		}
 
 	}

@@ -11,6 +11,7 @@ import io.idstarter.lease.WorkerIdRanges;
 import io.idstarter.segment.SegmentKeys;
 import io.idstarter.snowflake.ClockBackwardsPolicy;
 import io.idstarter.snowflake.SnowflakeLayout;
+import io.idstarter.snowflake.SnowflakeTakeover;
 
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
@@ -45,6 +46,15 @@ final class IdWorkerPropertiesValidator {
 			}
 			PropertyRules.checkSettings("id-worker.snowflake.", snowflake,
 					() -> layout[0] = snowflake.layout().requireNotExhausted(now));
+		}
+		for (String column : snowflake.getTakeover().getColumns()) {
+			PropertyRules.check("id-worker.snowflake.takeover.columns", column,
+					() -> SnowflakeTakeover.Column.checkName(column));
+		}
+		LayoutPreset oldPreset = snowflake.getTakeover().getPreset();
+		if (oldPreset != null) {
+			PropertyRules.check("id-worker.snowflake.takeover.preset", oldPreset.name().toLowerCase(Locale.ROOT),
+					() -> snowflake.presetLayout(oldPreset, now));
 		}
 		if (snowflake.getClockBackwards().getPolicy() == null) {
 			throw invalid("snowflake.clock-backwards.policy", null, "must be 'fail' or 'tolerate'");

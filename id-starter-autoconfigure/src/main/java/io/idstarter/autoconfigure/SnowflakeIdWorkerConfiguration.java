@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Locale;
 
+import javax.sql.DataSource;
+
 import io.idstarter.IdWorker;
 import io.idstarter.IdWorkerListener;
 import io.idstarter.lease.ISequenceManager;
@@ -76,16 +78,19 @@ public final class SnowflakeIdWorkerConfiguration {
 		LeasedSnowflakeWorker leasedSnowflakeWorker(ObjectProvider<ISequenceManager> sequenceManager,
 				SnowflakeLayout layout, ClockBackwardsPolicy clockBackwardsPolicy, TimeSource timeSource,
 				IdWorkerProperties properties, Environment environment, ObjectProvider<IdWorkerListener> listeners,
-				ObjectProvider<IdWorkerModes> modes, ConfigurableListableBeanFactory beanFactory) {
+				ObjectProvider<IdWorkerModes> modes, ConfigurableListableBeanFactory beanFactory,
+				ObjectProvider<DataSource> dataSource) {
 			ISequenceManager manager = sequenceManager.getIfAvailable();
 			if (manager == null) {
 				throw missingStore(modes.getIfAvailable(), beanFactory);
 			}
+			LeaseSettings settings = leaseSettings(properties, environment);
+			SnowflakeTakeoverCheck.run(properties, layout, settings.maxStartupWait(), dataSource.getIfUnique(),
+					timeSource);
 			IdWorkerListener listener = CompositeIdWorkerListener.of(listeners);
 			SnowflakeIdGenerator generator = new SnowflakeIdGenerator(layout, timeSource, clockBackwardsPolicy,
 					listener);
-			WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(manager, generator,
-					leaseSettings(properties, environment), timeSource, listener);
+			WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(manager, generator, settings, timeSource, listener);
 			return new LeasedSnowflakeWorker(generator, keeper);
 		}
 

@@ -44,29 +44,25 @@ public final class SnowflakeTakeover {
 	 * @param now this node's clock
 	 * @param maxWait how long start may wait for the clock to pass that instant
 	 * @return the instant (at or before {@code now} when there is nothing to wait for)
-	 * @throws TakeoverRefusedException naming the column furthest ahead if the wait would be longer than
+	 * @throws TakeoverRefusedException naming the column with the largest ID if the wait would be longer than
 	 * {@code maxWait}, or if this layout can never issue above its largest ID
 	 */
 	public static Instant check(SnowflakeLayout ours, SnowflakeLayout old, List<Column> columns, Instant now,
 			Duration maxWait) {
 		Objects.requireNonNull(ours, "ours");
 		Objects.requireNonNull(old, "old");
-		Instant from = Instant.MIN;
+		// the instant grows with the ID, so the column with the largest ID decides
 		Column furthest = null;
 		for (Column column : columns) {
 			Long maxId = column.maxId();
-			if (maxId == null) {
-				continue;
-			}
-			Instant above = firstInstantAbove(ours, maxId);
-			if (above.isAfter(from)) {
-				from = above;
+			if (maxId != null && (furthest == null || maxId > furthest.maxId())) {
 				furthest = column;
 			}
 		}
 		if (furthest == null) {
 			return now;
 		}
+		Instant from = firstInstantAbove(ours, furthest.maxId());
 		Duration wait = Duration.between(now, from);
 		if (from.isAfter(ours.exhaustedAt()) || wait.compareTo(maxWait) > 0) {
 			throw new TakeoverRefusedException(furthest, old, ours, from, now, maxWait);

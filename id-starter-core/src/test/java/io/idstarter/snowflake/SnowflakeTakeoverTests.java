@@ -59,6 +59,17 @@ class SnowflakeTakeoverTests {
 	}
 
 	@Test
+	void theReportNamesTheLargestIdEvenWhenAnotherColumnHasAnIdOfTheSameMillisecond() {
+		long lower = this.twitter.compose(NOW.toEpochMilli(), 1, 0);
+		long higher = this.twitter.compose(NOW.toEpochMilli(), 34, 0);
+		assertThatExceptionOfType(TakeoverRefusedException.class)
+			.isThrownBy(() -> SnowflakeTakeover.check(SnowflakeLayout.defaults(), this.twitter,
+					List.of(new Column("orders.id", lower), new Column("payments.id", higher)), NOW, WAIT))
+			.satisfies((ex) -> assertThat(ex.getMaxId()).isEqualTo(higher))
+			.satisfies((ex) -> assertThat(ex.getColumn()).isEqualTo("payments.id"));
+	}
+
+	@Test
 	void emptyColumnsOrNoneNeedNoWait() {
 		assertThat(SnowflakeTakeover.check(this.twitter, this.twitter, Arrays.asList(new Column("t.id", null)), NOW,
 				WAIT))
