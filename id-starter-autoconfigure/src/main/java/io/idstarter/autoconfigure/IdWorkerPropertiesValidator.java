@@ -40,9 +40,10 @@ final class IdWorkerPropertiesValidator {
 					() -> layout[0] = snowflake.presetLayout(now));
 		}
 		else {
-			if (snowflake.getPresetZone() != null) {
+			if (snowflake.getPresetZone() != null && !usesShardingSpherePreset(snowflake)) {
 				throw invalid("snowflake.preset-zone", snowflake.getPresetZone(),
-						"applies only to id-worker.snowflake.preset=shardingsphere; remove it, or set that preset");
+						"applies only to id-worker.snowflake.preset=shardingsphere (or takeover.preset); remove it, "
+								+ "or set that preset");
 			}
 			PropertyRules.checkSettings("id-worker.snowflake.", snowflake,
 					() -> layout[0] = snowflake.layout().requireNotExhausted(now));
@@ -71,10 +72,10 @@ final class IdWorkerPropertiesValidator {
 			throw invalid("snowflake.javascript-safe", true, "cannot be combined with id-worker.snowflake.preset ("
 					+ preset + "), whose layout has 63 bits; remove one of them");
 		}
-		if (snowflake.getPresetZone() != null && snowflake.getPreset() != LayoutPreset.SHARDINGSPHERE) {
+		if (snowflake.getPresetZone() != null && !usesShardingSpherePreset(snowflake)) {
 			throw invalid("snowflake.preset-zone", snowflake.getPresetZone(), "applies only to "
-					+ "id-worker.snowflake.preset=shardingsphere, whose epoch depends on the zone; the " + preset
-					+ " preset's epoch does not; remove it");
+					+ "id-worker.snowflake.preset=shardingsphere (or takeover.preset), whose epoch depends on the "
+					+ "zone; the " + preset + " preset's epoch does not; remove it");
 		}
 		Snowflake defaults = new Snowflake();
 		if (!snowflake.getEpoch().equals(defaults.getEpoch())
@@ -84,6 +85,11 @@ final class IdWorkerPropertiesValidator {
 			throw invalid("snowflake.preset", preset, "fixes the epoch and the bit counts; remove "
 					+ "id-worker.snowflake.epoch, timestamp-bits, worker-id-bits and sequence-bits, or the preset");
 		}
+	}
+
+	private static boolean usesShardingSpherePreset(Snowflake snowflake) {
+		return snowflake.getPreset() == LayoutPreset.SHARDINGSPHERE
+				|| snowflake.getTakeover().getPreset() == LayoutPreset.SHARDINGSPHERE;
 	}
 
 	private static void validateLease(Lease lease, SnowflakeLayout layout) {

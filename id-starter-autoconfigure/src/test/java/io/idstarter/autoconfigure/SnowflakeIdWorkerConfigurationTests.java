@@ -165,6 +165,10 @@ class SnowflakeIdWorkerConfigurationTests {
 			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
 				.hasMessageContaining("id-worker.snowflake.preset-zone")
 				.hasMessageContaining("applies only to id-worker.snowflake.preset=shardingsphere"));
+		this.contextRunner
+			.withPropertyValues("id-worker.snowflake.preset=twitter",
+					"id-worker.snowflake.takeover.preset=shardingsphere", "id-worker.snowflake.preset-zone=+08:00")
+			.run((context) -> assertThat(context).hasNotFailed());
 	}
 
 	@Test
