@@ -4,13 +4,17 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.idstarter.InvalidSettingException;
 import io.idstarter.lease.LeaseSettings;
+import io.idstarter.lease.WorkerIdRanges;
 import io.idstarter.snowflake.SnowflakeLayout;
+import io.idstarter.snowflake.SnowflakePresets;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.InitializingBean;
@@ -130,11 +134,18 @@ public class IdWorkerProperties implements InitializingBean {
 		private int sequenceBits = 12;
 
 		/**
-		 * Layout taken whole instead of epoch and bit counts: "leaf" is Meituan Leaf's Snowflake (epoch
-		 * 1288834974657 ms, 41 timestamp, 10 worker-ID and 12 sequence bits), so that IDs continue above a Leaf
-		 * deployment's.
+		 * Layout taken whole instead of epoch and bit counts, so that IDs continue above the ones an existing fleet
+		 * issued: 'twitter' (MyBatis-Plus's and Hutool's default), 'leaf' (Meituan Leaf) or 'shardingsphere' (needs
+		 * preset-zone).
 		 */
 		private @Nullable LayoutPreset preset;
+
+		/**
+		 * Default time zone of the JVMs of the ShardingSphere fleet being taken over, whose epoch is 2016-11-01 00:00
+		 * in that zone. Required with the 'shardingsphere' preset; a fixed offset such as +08:00, or a region that
+		 * does not observe daylight saving time.
+		 */
+		private @Nullable ZoneId presetZone;
 
 		/**
 		 * Whether IDs must stay below 2^53, the largest integer a JavaScript number holds exactly: the bits then sum
@@ -145,12 +156,22 @@ public class IdWorkerProperties implements InitializingBean {
 
 		private final ClockBackwards clockBackwards = new ClockBackwards();
 
+		private final Takeover takeover = new Takeover();
+
 		public @Nullable LayoutPreset getPreset() {
 			return this.preset;
 		}
 
 		public void setPreset(@Nullable LayoutPreset preset) {
 			this.preset = preset;
+		}
+
+		public @Nullable ZoneId getPresetZone() {
+			return this.presetZone;
+		}
+
+		public void setPresetZone(@Nullable ZoneId presetZone) {
+			this.presetZone = presetZone;
 		}
 
 		public Instant getEpoch() {
@@ -197,6 +218,39 @@ public class IdWorkerProperties implements InitializingBean {
 			return this.clockBackwards;
 		}
 
+		public Takeover getTakeover() {
+			return this.takeover;
+		}
+
+		/**
+		 * Returns the preset's layout.
+		 * @param now the current time, to check the preset's zone
+		 * @return the layout, or {@code null} without a preset
+		 * @throws io.idstarter.InvalidSettingException naming {@code presetZone} when the ShardingSphere preset has
+		 * no zone or one core refuses
+		 */
+		@Nullable SnowflakeLayout presetLayout(Instant now) {
+			return (this.preset != null) ? presetLayout(this.preset, now) : null;
+		}
+
+		/**
+		 * Returns a preset's layout, with this group's preset-zone for the ShardingSphere preset.
+		 */
+		SnowflakeLayout presetLayout(LayoutPreset preset, Instant now) {
+			return switch (preset) {
+				case TWITTER -> SnowflakePresets.twitter();
+				case LEAF -> SnowflakePresets.leaf();
+				case SHARDINGSPHERE -> {
+					if (this.presetZone == null) {
+						throw new InvalidSettingException("presetZone", "the 'shardingsphere' preset's epoch is "
+								+ "2016-11-01 00:00 in the old fleet's JVM time zone; set id-worker.snowflake."
+								+ "preset-zone to that zone, such as +08:00 or Asia/Shanghai");
+					}
+					yield SnowflakePresets.shardingSphere(this.presetZone, now);
+				}
+			};
+		}
+
 		/**
 		 * Returns the layout these settings describe, without a preset: a JavaScript-safe layout whose widths were
 		 * left at their 63-bit defaults takes core's default JavaScript-safe widths.
@@ -218,6 +272,41 @@ public class IdWorkerProperties implements InitializingBean {
 	}
 
 	/**
+	 * Tables and ID columns an older Snowflake generator filled, checked at start so that new IDs sort above theirs.
+	 */
+	public static class Takeover {
+
+		/**
+		 * Columns the old generator filled, as table.column or schema.table.column; at start the largest ID of each
+		 * is read through the application's DataSource, and the start waits (up to id-worker.lease.max-startup-wait)
+		 * or fails until this instance's IDs sort above all of them.
+		 */
+		private List<String> columns = new ArrayList<>();
+
+		/**
+		 * Layout of the old generator, to date its IDs in the report; defaults to this instance's layout.
+		 */
+		private @Nullable LayoutPreset preset;
+
+		public List<String> getColumns() {
+			return this.columns;
+		}
+
+		public void setColumns(List<String> columns) {
+			this.columns = columns;
+		}
+
+		public @Nullable LayoutPreset getPreset() {
+			return this.preset;
+		}
+
+		public void setPreset(@Nullable LayoutPreset preset) {
+			this.preset = preset;
+		}
+
+	}
+
+	/**
 	 * Snowflake layouts of other ID generators.
 	 */
 	public enum LayoutPreset {
@@ -226,7 +315,20 @@ public class IdWorkerProperties implements InitializingBean {
 		 * Meituan Leaf's Snowflake: epoch 1288834974657 ms (2010-11-04T01:42:54.657Z), 41 timestamp bits, 10
 		 * worker-ID bits, 12 sequence bits.
 		 */
-		LEAF
+		LEAF,
+
+		/**
+		 * Twitter's Snowflake, the default of MyBatis-Plus (IdWorker, DefaultIdentifierGenerator) and Hutool
+		 * (Snowflake): epoch 1288834974657 ms, 41 timestamp bits, 5 datacenter and 5 worker bits read as one 10-bit
+		 * worker ID, 12 sequence bits.
+		 */
+		TWITTER,
+
+		/**
+		 * ShardingSphere's SNOWFLAKE key generator: epoch 2016-11-01 00:00 in the zone set by preset-zone, 41
+		 * timestamp bits, 10 worker-ID bits, 12 sequence bits.
+		 */
+		SHARDINGSPHERE
 
 	}
 
@@ -328,6 +430,12 @@ public class IdWorkerProperties implements InitializingBean {
 		 */
 		private @Nullable Path cacheFile;
 
+		/**
+		 * Worker IDs this instance never borrows, as IDs and ranges such as 0-3,7: the ones an old Snowflake fleet
+		 * still uses while it is switched over. A cache file that remembers one of them is not followed.
+		 */
+		private List<String> excludedWorkerIds = new ArrayList<>();
+
 		public @Nullable String getNamespace() {
 			return this.namespace;
 		}
@@ -384,6 +492,14 @@ public class IdWorkerProperties implements InitializingBean {
 			this.cacheFile = cacheFile;
 		}
 
+		public List<String> getExcludedWorkerIds() {
+			return this.excludedWorkerIds;
+		}
+
+		public void setExcludedWorkerIds(List<String> excludedWorkerIds) {
+			this.excludedWorkerIds = excludedWorkerIds;
+		}
+
 		/**
 		 * Returns core's lease settings for these properties, but for the namespace when it is not set and the cache
 		 * file, which the application's environment decides.
@@ -402,6 +518,7 @@ public class IdWorkerProperties implements InitializingBean {
 			if (this.maxStartupWait != null) {
 				settings.maxStartupWait(this.maxStartupWait);
 			}
+			settings.excludedWorkerIds(WorkerIdRanges.parse(this.excludedWorkerIds));
 			return settings;
 		}
 

@@ -3,11 +3,15 @@ package io.idstarter.autoconfigure;
 import java.time.Instant;
 import java.util.Locale;
 
+import io.idstarter.autoconfigure.IdWorkerProperties.LayoutPreset;
 import io.idstarter.autoconfigure.IdWorkerProperties.Lease;
 import io.idstarter.autoconfigure.IdWorkerProperties.Segment;
 import io.idstarter.autoconfigure.IdWorkerProperties.Snowflake;
+import io.idstarter.lease.WorkerIdRanges;
 import io.idstarter.segment.SegmentKeys;
 import io.idstarter.snowflake.ClockBackwardsPolicy;
+import io.idstarter.snowflake.SnowflakeLayout;
+import io.idstarter.snowflake.SnowflakeTakeover;
 
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
@@ -23,18 +27,35 @@ final class IdWorkerPropertiesValidator {
 	}
 
 	static void validate(IdWorkerProperties properties, Instant now) {
-		validateSnowflake(properties.getSnowflake(), now);
-		validateLease(properties.getLease());
+		SnowflakeLayout layout = validateSnowflake(properties.getSnowflake(), now);
+		validateLease(properties.getLease(), layout);
 		validateSegment(properties.getSegment());
 	}
 
-	private static void validateSnowflake(Snowflake snowflake, Instant now) {
+	private static SnowflakeLayout validateSnowflake(Snowflake snowflake, Instant now) {
+		SnowflakeLayout[] layout = new SnowflakeLayout[1];
 		if (snowflake.getPreset() != null) {
 			validatePreset(snowflake);
+			PropertyRules.checkSettings("id-worker.snowflake.", snowflake,
+					() -> layout[0] = snowflake.presetLayout(now));
 		}
 		else {
+			if (snowflake.getPresetZone() != null && !usesShardingSpherePreset(snowflake)) {
+				throw invalid("snowflake.preset-zone", snowflake.getPresetZone(),
+						"applies only to id-worker.snowflake.preset=shardingsphere (or takeover.preset); remove it, "
+								+ "or set that preset");
+			}
 			PropertyRules.checkSettings("id-worker.snowflake.", snowflake,
-					() -> snowflake.layout().requireNotExhausted(now));
+					() -> layout[0] = snowflake.layout().requireNotExhausted(now));
+		}
+		for (String column : snowflake.getTakeover().getColumns()) {
+			PropertyRules.check("id-worker.snowflake.takeover.columns", column,
+					() -> SnowflakeTakeover.Column.checkName(column));
+		}
+		LayoutPreset oldPreset = snowflake.getTakeover().getPreset();
+		if (oldPreset != null) {
+			PropertyRules.check("id-worker.snowflake.takeover.preset", oldPreset.name().toLowerCase(Locale.ROOT),
+					() -> snowflake.presetLayout(oldPreset, now));
 		}
 		if (snowflake.getClockBackwards().getPolicy() == null) {
 			throw invalid("snowflake.clock-backwards.policy", null, "must be 'fail' or 'tolerate'");
@@ -42,6 +63,7 @@ final class IdWorkerPropertiesValidator {
 		PropertyRules.check("id-worker.snowflake.clock-backwards.max-wait",
 				PropertyRules.format(snowflake.getClockBackwards().getMaxWait()),
 				() -> ClockBackwardsPolicy.failAfter(snowflake.getClockBackwards().getMaxWait()));
+		return layout[0];
 	}
 
 	private static void validatePreset(Snowflake snowflake) {
@@ -49,6 +71,11 @@ final class IdWorkerPropertiesValidator {
 		if (snowflake.isJavascriptSafe()) {
 			throw invalid("snowflake.javascript-safe", true, "cannot be combined with id-worker.snowflake.preset ("
 					+ preset + "), whose layout has 63 bits; remove one of them");
+		}
+		if (snowflake.getPresetZone() != null && !usesShardingSpherePreset(snowflake)) {
+			throw invalid("snowflake.preset-zone", snowflake.getPresetZone(), "applies only to "
+					+ "id-worker.snowflake.preset=shardingsphere (or takeover.preset), whose epoch depends on the "
+					+ "zone; the " + preset + " preset's epoch does not; remove it");
 		}
 		Snowflake defaults = new Snowflake();
 		if (!snowflake.getEpoch().equals(defaults.getEpoch())
@@ -60,8 +87,14 @@ final class IdWorkerPropertiesValidator {
 		}
 	}
 
-	private static void validateLease(Lease lease) {
-		PropertyRules.checkSettings("id-worker.lease.", lease, () -> lease.settings().build());
+	private static boolean usesShardingSpherePreset(Snowflake snowflake) {
+		return snowflake.getPreset() == LayoutPreset.SHARDINGSPHERE
+				|| snowflake.getTakeover().getPreset() == LayoutPreset.SHARDINGSPHERE;
+	}
+
+	private static void validateLease(Lease lease, SnowflakeLayout layout) {
+		PropertyRules.checkSettings("id-worker.lease.", lease, () -> WorkerIdRanges
+			.requireWithin(lease.settings().build().excludedWorkerIds(), layout.maxWorkerId()));
 	}
 
 	private static void validateSegment(Segment segment) {

@@ -16,9 +16,9 @@ class NoFreeWorkerIdFailureAnalyzer extends AbstractFailureAnalyzer<NoFreeWorker
 				"Every worker ID of the lease namespace is held by a running instance, or by one that stopped without "
 						+ "giving it back (it becomes free when its lease expires, after id-worker.lease.ttl). Give "
 						+ "this application its own id-worker.lease.namespace if it shares one by mistake, run fewer "
-						+ "instances, or raise id-worker.snowflake.worker-id-bits (taking the bits from "
-						+ "id-worker.snowflake.sequence-bits or timestamp-bits; all instances must use the same "
-						+ "layout).",
+						+ "instances, exclude fewer worker IDs (id-worker.lease.excluded-worker-ids), or raise "
+						+ "id-worker.snowflake.worker-id-bits (taking the bits from id-worker.snowflake.sequence-bits "
+						+ "or timestamp-bits; all instances must use the same layout).",
 				cause);
 	}
 

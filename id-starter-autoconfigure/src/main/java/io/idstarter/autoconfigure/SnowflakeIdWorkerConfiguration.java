@@ -1,6 +1,10 @@
 package io.idstarter.autoconfigure;
 
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Locale;
+
+import javax.sql.DataSource;
 
 import io.idstarter.IdWorker;
 import io.idstarter.IdWorkerListener;
@@ -10,7 +14,6 @@ import io.idstarter.lease.WorkerLeaseKeeper;
 import io.idstarter.snowflake.ClockBackwardsPolicy;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
 import io.idstarter.snowflake.SnowflakeLayout;
-import io.idstarter.store.zookeeper.LeafSnowflake;
 import io.idstarter.time.TimeSource;
 
 import org.jspecify.annotations.Nullable;
@@ -45,10 +48,11 @@ public final class SnowflakeIdWorkerConfiguration {
 	@ConditionalOnMissingBean
 	SnowflakeLayout snowflakeLayout(IdWorkerProperties properties) {
 		IdWorkerProperties.Snowflake snowflake = properties.getSnowflake();
-		if (snowflake.getPreset() == IdWorkerProperties.LayoutPreset.LEAF) {
-			SnowflakeLayout leaf = LeafSnowflake.layout();
-			logger.info("Snowflake layout: Leaf's preset: {}", leaf);
-			return leaf;
+		SnowflakeLayout preset = snowflake.presetLayout(Instant.now());
+		if (preset != null) {
+			logger.info("Snowflake layout: preset '{}', epoch {}: {}",
+					snowflake.getPreset().name().toLowerCase(Locale.ROOT), preset.epoch(), preset);
+			return preset;
 		}
 		SnowflakeLayout layout = snowflake.layout();
 		logger.info("Snowflake layout: {} timestamp, {} worker-ID, {} sequence bits from {}: {}",
@@ -75,16 +79,19 @@ public final class SnowflakeIdWorkerConfiguration {
 		LeasedSnowflakeWorker leasedSnowflakeWorker(ObjectProvider<ISequenceManager> sequenceManager,
 				SnowflakeLayout layout, ClockBackwardsPolicy clockBackwardsPolicy, TimeSource timeSource,
 				IdWorkerProperties properties, Environment environment, ObjectProvider<IdWorkerListener> listeners,
-				ObjectProvider<IdWorkerModes> modes, ConfigurableListableBeanFactory beanFactory) {
+				ObjectProvider<IdWorkerModes> modes, ConfigurableListableBeanFactory beanFactory,
+				ObjectProvider<DataSource> dataSource) {
 			ISequenceManager manager = sequenceManager.getIfAvailable();
 			if (manager == null) {
 				throw missingStore(modes.getIfAvailable(), beanFactory);
 			}
+			LeaseSettings settings = leaseSettings(properties, environment);
+			SnowflakeTakeoverCheck.run(properties, layout, settings.maxStartupWait(), dataSource.getIfUnique(),
+					timeSource);
 			IdWorkerListener listener = CompositeIdWorkerListener.of(listeners);
 			SnowflakeIdGenerator generator = new SnowflakeIdGenerator(layout, timeSource, clockBackwardsPolicy,
 					listener);
-			WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(manager, generator,
-					leaseSettings(properties, environment), timeSource, listener);
+			WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(manager, generator, settings, timeSource, listener);
 			return new LeasedSnowflakeWorker(generator, keeper);
 		}
 

@@ -73,6 +73,7 @@ class IdWorkerStartupFailureAnalyzerTests {
 		assertThat(analysis.getDescription())
 			.isEqualTo("No Snowflake worker ID was free: all 1024 worker IDs of namespace 'orders' are held");
 		assertThat(analysis.getAction()).contains("id-worker.lease.namespace")
+			.contains("id-worker.lease.excluded-worker-ids")
 			.contains("id-worker.snowflake.worker-id-bits")
 			.contains("id-worker.lease.ttl");
 	}

@@ -23,6 +23,7 @@ import io.idstarter.lease.WorkerLeaseKeeper;
 import io.idstarter.snowflake.ClockBackwardsPolicy;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
 import io.idstarter.snowflake.SnowflakeLayout;
+import io.idstarter.snowflake.SnowflakePresets;
 import io.idstarter.snowflake.WorkerIdUnavailableException;
 import io.idstarter.store.jdbc.JdbcLeaseStore;
 import io.idstarter.time.ManualTimeSource;
@@ -132,6 +133,62 @@ class SnowflakeIdWorkerConfigurationTests {
 			this.delegate.release(lease, lastIssuedTimestamp);
 		}
 
+	}
+
+	@Test
+	void theTwitterPresetIsMyBatisPlusAndHutoolsLayout() {
+		this.contextRunner.withPropertyValues("id-worker.snowflake.preset=twitter").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(SnowflakeLayout.class)).isEqualTo(SnowflakePresets.twitter());
+			assertThat(context.getBean(SnowflakeLayout.class).epoch().toEpochMilli()).isEqualTo(1288834974657L);
+		});
+	}
+
+	@Test
+	void theShardingSpherePresetTakesItsEpochInTheZoneSetAndRefusesToGuessIt() {
+		this.contextRunner
+			.withPropertyValues("id-worker.snowflake.preset=shardingsphere", "id-worker.snowflake.preset-zone=+08:00")
+			.run((context) -> assertThat(context.getBean(SnowflakeLayout.class).epoch())
+				.isEqualTo(Instant.parse("2016-10-31T16:00:00Z")));
+		this.contextRunner.withPropertyValues("id-worker.snowflake.preset=shardingsphere")
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("id-worker.snowflake.preset-zone")
+				.hasMessageContaining("2016-11-01 00:00 in the old fleet's JVM time zone"));
+		this.contextRunner
+			.withPropertyValues("id-worker.snowflake.preset=shardingsphere",
+					"id-worker.snowflake.preset-zone=Europe/Berlin")
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("id-worker.snowflake.preset-zone")
+				.hasMessageContaining("set the fixed offset the old fleet ran with"));
+		this.contextRunner
+			.withPropertyValues("id-worker.snowflake.preset=twitter", "id-worker.snowflake.preset-zone=+08:00")
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("id-worker.snowflake.preset-zone")
+				.hasMessageContaining("applies only to id-worker.snowflake.preset=shardingsphere"));
+		this.contextRunner
+			.withPropertyValues("id-worker.snowflake.preset=twitter",
+					"id-worker.snowflake.takeover.preset=shardingsphere", "id-worker.snowflake.preset-zone=+08:00")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void excludedWorkerIdsAreNeverBorrowed() {
+		this.contextRunner.withPropertyValues("id-worker.lease.excluded-worker-ids=0-3,5")
+			.run((context) -> assertThat(workerId(context)).isEqualTo(4));
+	}
+
+	@Test
+	void badExcludedWorkerIdsAreReportedWithTheProperty() {
+		this.contextRunner.withPropertyValues("id-worker.lease.excluded-worker-ids=3-1")
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("id-worker.lease.excluded-worker-ids")
+				.hasMessageContaining("the range's low end is above its high end"));
+		this.contextRunner
+			.withPropertyValues("id-worker.snowflake.worker-id-bits=2", "id-worker.snowflake.timestamp-bits=49",
+					"id-worker.lease.excluded-worker-ids=2-4")
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("id-worker.lease.excluded-worker-ids")
+				.hasMessageContaining("worker ID 4 is above the layout's greatest worker ID 3"));
 	}
 
 	private static int workerId(AssertableApplicationContext context) {

@@ -14,8 +14,9 @@ import java.util.Set;
  * @param instance who borrows, for operators (host name and process ID)
  * @param timestampCeiling the greatest timestamp (milliseconds since the Unix epoch) the node wants to be allowed to
  * issue until its first renewal
- * @param excludedWorkerIds slots the store must not hand out to this request, even when free: ones this node has just
- * given back because it could not use them (their floor is out of its clock's reach)
+ * @param excludedWorkerIds slots the store must not hand out to this request, even when free: the ones the settings
+ * exclude (an old fleet still uses them), and ones this node has just given back because it could not use them (their
+ * floor is out of its clock's reach)
  */
 public record LeaseRequest(String namespace, int maxWorkerId, Duration ttl, int preferredWorkerId, String instance,
 		long timestampCeiling, Set<Integer> excludedWorkerIds) {

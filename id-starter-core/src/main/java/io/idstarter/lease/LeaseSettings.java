@@ -3,7 +3,11 @@ package io.idstarter.lease;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.Objects;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 import io.idstarter.InvalidSettingException;
 import org.jspecify.annotations.Nullable;
@@ -54,6 +58,8 @@ public final class LeaseSettings {
 
 	private final @Nullable Duration maxClockSkew;
 
+	private final SortedSet<Integer> excludedWorkerIds;
+
 	private LeaseSettings(Builder builder) {
 		this.namespace = builder.namespace;
 		this.ttl = builder.ttl;
@@ -63,6 +69,7 @@ public final class LeaseSettings {
 		this.cacheFile = builder.cacheFile;
 		this.maxStartupWait = (builder.maxStartupWait != null) ? builder.maxStartupWait : builder.ttl;
 		this.maxClockSkew = builder.maxClockSkew;
+		this.excludedWorkerIds = Collections.unmodifiableSortedSet(new TreeSet<>(builder.excludedWorkerIds));
 	}
 
 	/**
@@ -144,6 +151,14 @@ public final class LeaseSettings {
 	}
 
 	/**
+	 * Returns the worker IDs this node never borrows, such as the ones an old fleet still uses during a switch.
+	 * @return the worker IDs, sorted; empty for none
+	 */
+	public SortedSet<Integer> excludedWorkerIds() {
+		return this.excludedWorkerIds;
+	}
+
+	/**
 	 * Returns a builder initialised with these settings.
 	 * @return the builder
 	 */
@@ -155,7 +170,8 @@ public final class LeaseSettings {
 			.instance(this.instance)
 			.cacheFile(this.cacheFile)
 			.maxStartupWait(this.maxStartupWait)
-			.maxClockSkew(this.maxClockSkew);
+			.maxClockSkew(this.maxClockSkew)
+			.excludedWorkerIds(this.excludedWorkerIds);
 	}
 
 	@Override
@@ -163,7 +179,9 @@ public final class LeaseSettings {
 		return "LeaseSettings[namespace=" + this.namespace + ", ttl=" + format(this.ttl) + ", heartbeat="
 				+ format(this.heartbeat) + ", safetyMargin=" + format(this.safetyMargin) + ", instance="
 				+ this.instance + ", cacheFile=" + this.cacheFile + ", maxStartupWait=" + format(this.maxStartupWait)
-				+ ", maxClockSkew=" + ((this.maxClockSkew != null) ? format(this.maxClockSkew) : "off") + "]";
+				+ ", maxClockSkew=" + ((this.maxClockSkew != null) ? format(this.maxClockSkew) : "off")
+				+ (this.excludedWorkerIds.isEmpty() ? "" : ", excludedWorkerIds=" + WorkerIdRanges.format(this.excludedWorkerIds))
+				+ "]";
 	}
 
 	/**
@@ -210,6 +228,8 @@ public final class LeaseSettings {
 		private @Nullable Duration maxStartupWait;
 
 		private @Nullable Duration maxClockSkew = DEFAULT_MAX_CLOCK_SKEW;
+
+		private SortedSet<Integer> excludedWorkerIds = new TreeSet<>();
 
 		private Builder() {
 		}
@@ -311,6 +331,21 @@ public final class LeaseSettings {
 			requireArgument("maxClockSkew", maxClockSkew == null || (!maxClockSkew.isNegative() && !maxClockSkew.isZero()),
 					"maxClockSkew (" + ((maxClockSkew != null) ? format(maxClockSkew) : "") + ") must be positive");
 			this.maxClockSkew = maxClockSkew;
+			return this;
+		}
+
+		/**
+		 * Sets the worker IDs this node never borrows, such as the ones an old fleet still uses during a switch
+		 * (see {@link WorkerIdRanges#parse}); a cache file that remembers one of them is ignored.
+		 * @param excludedWorkerIds worker IDs, none negative
+		 * @return this builder
+		 */
+		public Builder excludedWorkerIds(Set<Integer> excludedWorkerIds) {
+			Objects.requireNonNull(excludedWorkerIds, "excludedWorkerIds");
+			SortedSet<Integer> ids = new TreeSet<>(excludedWorkerIds);
+			requireArgument("excludedWorkerIds", ids.isEmpty() || ids.first() >= 0,
+					"excludedWorkerIds must not be negative: " + ids);
+			this.excludedWorkerIds = ids;
 			return this;
 		}
 

@@ -25,6 +25,8 @@ final class SlotAcquirer {
 	 *     file): a store that answers lower lost writes; the slot is given back reporting the known mark, and the
 	 *     borrow fails with StoreRegressionException;
 	 *   - its floor is within maxStartupWait of this node's clock; otherwise the slot is excluded and another borrowed.
+	 * Every borrow also excludes the settings' excludedWorkerIds (worker IDs an old fleet still uses), the preferred
+	 * slot included: a cache file that remembers one of them is not followed.
 	 * A slot given back unused is released reporting its floor, so the store's mark is what the borrow found: a
 	 * refused start leaves no trace of this node's clock. A slot whose floor is ahead of the clock, but within reach,
 	 * is waited for and then renewed, so that the grant's validity counts from a call made after the wait.
@@ -67,15 +69,22 @@ final class SlotAcquirer {
 	 */
 	Acquired acquire(int preferredWorkerId, int lastWorkerId) {
 		int maxWorkerId = this.generator.layout().maxWorkerId();
+		Set<Integer> configured = this.settings.excludedWorkerIds();
+		if (configured.contains(preferredWorkerId)) {
+			logger.info("{}not asking for worker ID {} first, as remembered: it is one of the excluded worker IDs {}",
+					this.settings.logPrefix(lastWorkerId), preferredWorkerId, WorkerIdRanges.format(configured));
+		}
 		Set<Integer> unreachable = new TreeSet<>();
 		long nearestUnreachable = Long.MAX_VALUE;
 		for (;;) {
 			long wallBefore = this.time.currentTimeMillis();
 			long nanosBefore = this.time.nanoTime();
-			int preferred = (preferredWorkerId <= maxWorkerId && !unreachable.contains(preferredWorkerId))
+			Set<Integer> excluded = new TreeSet<>(configured);
+			excluded.addAll(unreachable);
+			int preferred = (preferredWorkerId <= maxWorkerId && !excluded.contains(preferredWorkerId))
 					? preferredWorkerId : -1;
 			LeaseRequest request = new LeaseRequest(this.settings.namespace(), maxWorkerId, this.settings.ttl(),
-					preferred, this.settings.instance(), ceiling(wallBefore), unreachable);
+					preferred, this.settings.instance(), ceiling(wallBefore), excluded);
 			WorkerLease borrowed;
 			try {
 				borrowed = this.store.borrow(request);

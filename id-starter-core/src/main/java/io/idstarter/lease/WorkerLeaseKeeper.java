@@ -59,10 +59,14 @@ public final class WorkerLeaseKeeper implements AutoCloseable {
 	 * @param settings how to hold the lease
 	 * @param time this node's clock (the generator's)
 	 * @param listener receives store-call events
+	 * @throws io.idstarter.InvalidSettingException naming {@code excludedWorkerIds} if the settings exclude a worker
+	 * ID above the layout's greatest, or all of them
 	 */
 	public WorkerLeaseKeeper(ISequenceManager manager, SnowflakeIdGenerator generator, LeaseSettings settings,
 			TimeSource time, IdWorkerListener listener) {
 		this.settings = Objects.requireNonNull(settings, "settings");
+		WorkerIdRanges.requireWithin(settings.excludedWorkerIds(),
+				Objects.requireNonNull(generator, "generator").layout().maxWorkerId());
 		this.time = Objects.requireNonNull(time, "time");
 		this.backoff = new RetryBackoff(settings.heartbeat());
 		this.heartbeat = new LeaseHeartbeat(Objects.requireNonNull(manager, "manager"),

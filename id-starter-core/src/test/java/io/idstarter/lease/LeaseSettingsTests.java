@@ -2,6 +2,7 @@ package io.idstarter.lease;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Set;
 
 import io.idstarter.InvalidSettingException;
 import org.junit.jupiter.api.Test;
@@ -21,6 +22,17 @@ class LeaseSettingsTests {
 		assertThat(settings.instance()).endsWith("/" + ProcessHandle.current().pid());
 		assertThat(settings.cacheFile()).isNull();
 		assertThat(settings.maxStartupWait()).isEqualTo(settings.ttl());
+	}
+
+	@Test
+	void excludedWorkerIdsAreKeptSortedShownShortAndNeverNegative() {
+		LeaseSettings settings = LeaseSettings.builder().excludedWorkerIds(Set.of(7, 3, 0, 1, 2)).build();
+		assertThat(settings.excludedWorkerIds()).containsExactly(0, 1, 2, 3, 7);
+		assertThat(settings.toBuilder().build().excludedWorkerIds()).containsExactly(0, 1, 2, 3, 7);
+		assertThat(settings.toString()).contains("excludedWorkerIds=0-3,7");
+		assertThat(LeaseSettings.defaults().excludedWorkerIds()).isEmpty();
+		assertThatIllegalArgumentException().isThrownBy(() -> LeaseSettings.builder().excludedWorkerIds(Set.of(-1)))
+			.isInstanceOf(InvalidSettingException.class);
 	}
 
 	@Test

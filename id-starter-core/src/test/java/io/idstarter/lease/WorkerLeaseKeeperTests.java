@@ -1,5 +1,9 @@
 package io.idstarter.lease;
 
+import io.idstarter.InvalidSettingException;
+
+import java.util.Set;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -379,6 +383,41 @@ class WorkerLeaseKeeperTests {
 		assertThat(this.manager.highWaterMark(this.namespace, 0)).isEqualTo(farAhead);
 		assertThat(this.manager.holder(this.namespace, 0)).isEmpty();
 		assertThat(this.listener.calls).containsExactly("borrow true", "release true", "borrow true");
+	}
+
+	@Test
+	void excludedWorkerIdsAreNeverBorrowedNotEvenTheOneTheCacheFileRemembers() throws Exception {
+		Path cacheFile = this.directory.resolve("worker-id");
+		Files.writeString(cacheFile, this.namespace + "=1\n");
+		SnowflakeIdGenerator generator = generator(FOUR_WORKERS, this.nodeClock);
+		WorkerLeaseKeeper keeper = keeper(generator, this.nodeClock, "node-x",
+				(settings) -> settings.cacheFile(cacheFile).excludedWorkerIds(Set.of(0, 1, 2)));
+		keeper.start();
+		assertThat(keeper.status().workerId()).isEqualTo(3);
+		assertThat(generator.parse(generator.nextId()).workerId()).isEqualTo(3);
+		assertThat(this.manager.holder(this.namespace, 1)).isEmpty();
+	}
+
+	@Test
+	void whenEveryFreeWorkerIdIsExcludedStartFailsNamingTheExcludedOnes() {
+		occupy(3, 3);
+		WorkerLeaseKeeper keeper = keeper(generator(FOUR_WORKERS, this.nodeClock), this.nodeClock, "node-x",
+				(settings) -> settings.excludedWorkerIds(Set.of(0, 1, 2)));
+		assertThatExceptionOfType(NoFreeWorkerIdException.class).isThrownBy(keeper::start)
+			.withMessageContaining("excluded by this node ([0, 1, 2])");
+	}
+
+	@Test
+	void excludedWorkerIdsOutsideTheLayoutOrCoveringItAreRefusedNamingTheSetting() {
+		assertThatExceptionOfType(InvalidSettingException.class)
+			.isThrownBy(() -> keeper(generator(FOUR_WORKERS, this.nodeClock), this.nodeClock, "node-x",
+					(settings) -> settings.excludedWorkerIds(Set.of(4))))
+			.satisfies((ex) -> assertThat(ex.getSetting()).isEqualTo("excludedWorkerIds"))
+			.withMessageContaining("worker ID 4 is above the layout's greatest worker ID 3");
+		assertThatExceptionOfType(InvalidSettingException.class)
+			.isThrownBy(() -> keeper(generator(FOUR_WORKERS, this.nodeClock), this.nodeClock, "node-x",
+					(settings) -> settings.excludedWorkerIds(Set.of(0, 1, 2, 3))))
+			.withMessageContaining("excludes all 4 worker IDs");
 	}
 
 	@Test

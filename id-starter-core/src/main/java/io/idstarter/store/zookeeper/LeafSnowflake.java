@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.Objects;
 
 import io.idstarter.snowflake.SnowflakeLayout;
+import io.idstarter.snowflake.SnowflakePresets;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -34,7 +35,7 @@ public record LeafSnowflake(String leafName, @Nullable String ownAddress) {
 	 * @return the layout
 	 */
 	public static SnowflakeLayout layout() {
-		return SnowflakeLayout.of(EPOCH, 41, 10, 12);
+		return SnowflakePresets.leaf();
 	}
 
 	public LeafSnowflake {

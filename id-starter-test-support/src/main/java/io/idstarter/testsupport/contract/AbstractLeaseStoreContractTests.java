@@ -261,6 +261,20 @@ public abstract class AbstractLeaseStoreContractTests {
 	}
 
 	@Test
+	void aPreferredSlotThatIsHeldFallsBackPastTheExcludedSlots() {
+		WorkerLease held = borrow(7, 5);
+		Set<Integer> excluded = Set.of(0, 1, 2, 3);
+		LeaseRequest excluding = new LeaseRequest(this.namespace, 7, TTL, held.workerId(), "contract-test/2", NOW,
+				excluded);
+		WorkerLease taken = this.manager.borrow(excluding);
+		assertThat(taken.workerId()).as("the preferred slot is held; 0 to 3 are excluded").isEqualTo(4);
+		this.manager.release(taken, -1);
+		LeaseRequest preferringFree = new LeaseRequest(this.namespace, 7, TTL, 6, "contract-test/2", NOW, excluded);
+		assertThat(this.manager.borrow(preferringFree).workerId()).as("a free preferred slot that is not excluded")
+			.isEqualTo(6);
+	}
+
+	@Test
 	void renewExtendsTheLeaseAndOnlyRaisesTheMark() {
 		WorkerLease lease = this.manager.borrow(request(3, TTL, -1, NOW + 1000));
 		WorkerLease raised = this.manager.renew(lease, NOW + 3000);
