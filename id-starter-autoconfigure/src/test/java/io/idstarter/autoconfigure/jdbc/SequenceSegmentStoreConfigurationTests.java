@@ -7,7 +7,14 @@ import java.sql.Statement;
 
 import javax.sql.DataSource;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.LongStream;
+
 import io.idstarter.IdWorker;
+import io.idstarter.autoconfigure.jdbc.sequenceentities.Receipt;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.EntityManagerFactory;
 import io.idstarter.autoconfigure.EnableIdWorker;
 import io.idstarter.autoconfigure.IdWorkerMode;
 import io.idstarter.segment.SegmentAllocation;
@@ -16,7 +23,9 @@ import io.idstarter.store.jdbc.JdbcSequenceSegmentStore;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.persistence.autoconfigure.EntityScan;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
 
@@ -56,6 +65,33 @@ class SequenceSegmentStoreConfigurationTests {
 			});
 	}
 
+	@Test
+	void jpaEntitiesGetTheirIdsFromTheKeysSequence() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(HibernateJpaAutoConfiguration.class))
+			.withUserConfiguration(Entities.class)
+			.withPropertyValues("spring.jpa.hibernate.ddl-auto=create-drop", "id-worker.segment.keys.receipt.first-id=1",
+					"id-worker.segment.keys.receipt.step=50")
+			.run((context) -> {
+				EntityManagerFactory factory = context.getBean(EntityManagerFactory.class);
+				List<Long> ids = new ArrayList<>();
+				EntityManager manager = factory.createEntityManager();
+				try {
+					manager.getTransaction().begin();
+					for (int i = 0; i < 120; i++) {
+						Receipt receipt = new Receipt();
+						manager.persist(receipt);
+						ids.add(receipt.getId());
+					}
+					manager.getTransaction().commit();
+				}
+				finally {
+					manager.close();
+				}
+				assertThat(ids).containsExactlyElementsOf(LongStream.rangeClosed(1, 120).boxed().toList());
+				assertThat(incrementOf(context.getBean(DataSource.class), "ID_SEQ_RECEIPT")).isEqualTo(50);
+			});
+	}
+
 	private static long incrementOf(DataSource dataSource, String sequence) throws SQLException {
 		try (Connection connection = dataSource.getConnection();
 				Statement statement = connection.createStatement();
@@ -64,6 +100,12 @@ class SequenceSegmentStoreConfigurationTests {
 			assertThat(row.next()).as(sequence).isTrue();
 			return row.getLong(1);
 		}
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EntityScan(basePackageClasses = Receipt.class)
+	static class Entities {
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
