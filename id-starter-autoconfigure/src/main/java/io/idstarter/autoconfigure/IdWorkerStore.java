@@ -35,6 +35,12 @@ public enum IdWorkerStore {
 	HTTP("http.HttpStoreDescriptor"),
 
 	/**
+	 * The database's own sequences (PostgreSQL, MariaDB 10.3+, H2) through the application's {@code DataSource}: one
+	 * sequence per key, whose {@code INCREMENT BY} is the key's step. Segments only.
+	 */
+	SEQUENCE("jdbc.SequenceStoreDescriptor"),
+
+	/**
 	 * A ZooKeeper ensemble; worker-ID leases only.
 	 * @deprecated since 0.1.0 for removal; a lease-only store is named by its mode, {@link IdWorkerMode#ZOOKEEPER}
 	 */

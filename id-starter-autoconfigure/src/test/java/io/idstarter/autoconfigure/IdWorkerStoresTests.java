@@ -28,7 +28,7 @@ class IdWorkerStoresTests {
 	@Test
 	void everySegmentStoreHasAConstantNamedLikeItAndAConfigurationThatExists() {
 		assertThat(IdWorkerStores.segmentStores()).extracting(IdWorkerStoreDescriptor::name)
-			.containsExactly("jdbc", "redis", "mongo", "http");
+			.containsExactly("jdbc", "redis", "mongo", "http", "sequence");
 		for (IdWorkerStoreDescriptor store : IdWorkerStores.segmentStores()) {
 			assertThat(ClassUtils.isPresent(store.segmentConfiguration(), null)).as(store.name()).isTrue();
 			IdWorkerStore constant = IdWorkerStore.of(store);
@@ -51,7 +51,7 @@ class IdWorkerStoresTests {
 	@Test
 	void storeListsForMessagesAreComputedFromTheDescriptors() {
 		assertThat(IdWorkerStores.names((store) -> store.segmentConfiguration() != null))
-			.isEqualTo("'jdbc', 'redis', 'mongo' or 'http'");
+			.isEqualTo("'jdbc', 'redis', 'mongo', 'http' or 'sequence'");
 		assertThatIllegalArgumentException().isThrownBy(() -> IdWorkerStores.named("cassandra"))
 			.withMessageContaining("No id-starter store is named 'cassandra'")
 			.withMessageContaining("'zookeeper'");

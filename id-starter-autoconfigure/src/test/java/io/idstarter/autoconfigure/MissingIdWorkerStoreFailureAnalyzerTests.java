@@ -85,7 +85,7 @@ class MissingIdWorkerStoreFailureAnalyzerTests {
 		assertThat(analysis.getDescription()).startsWith(
 				"@EnableIdWorker(mode = SEGMENT) with id-worker.segment.store=redis allocates segments from Redis, but");
 		assertThat(analysis.getAction()).endsWith("Alternatively, set id-worker.segment.store to a store the "
-				+ "application has (jdbc or mongo or http), or define a SegmentStore bean.");
+				+ "application has (jdbc or mongo or http or sequence), or define a SegmentStore bean.");
 	}
 
 	@Test
