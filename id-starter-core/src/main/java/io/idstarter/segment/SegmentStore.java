@@ -66,9 +66,11 @@ public interface SegmentStore {
 	 * @param end the end of the range, as the store returned it
 	 * @return {@code true} if {@code max_id} is now {@code cursor}; {@code false} if someone allocated after the range,
 	 * the key is gone, or the store cannot give back ({@code false} by default, so a custom store keeps working)
+	 * @throws IllegalArgumentException if the key is not allowed or {@code cursor} is not in {@code [0, end]}
 	 * @throws SegmentStoreException if the store cannot be reached or is not set up
 	 */
 	default boolean giveBack(String key, long cursor, long end) {
+		SegmentKeys.checkGiveBack(key, cursor, end);
 		return false;
 	}
 
