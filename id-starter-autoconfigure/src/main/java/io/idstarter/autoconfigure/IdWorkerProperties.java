@@ -586,6 +586,13 @@ public class IdWorkerProperties implements InitializingBean {
 		private long healMargin;
 
 		/**
+		 * Whether a graceful shutdown gives the unused tail of each key's range (and its prefetched range) back to
+		 * the store, where nobody allocated after it, so the next start leaves no gap. Numbers handed out are never
+		 * given back.
+		 */
+		private boolean giveBackOnClose = true;
+
+		/**
 		 * Keys to create in the store at start when it lacks them, by name. A key that exists is never changed, and a
 		 * key this node has issued from is never created below the highest number it was given.
 		 */
@@ -647,6 +654,14 @@ public class IdWorkerProperties implements InitializingBean {
 
 		public void setHealMargin(long healMargin) {
 			this.healMargin = healMargin;
+		}
+
+		public boolean isGiveBackOnClose() {
+			return this.giveBackOnClose;
+		}
+
+		public void setGiveBackOnClose(boolean giveBackOnClose) {
+			this.giveBackOnClose = giveBackOnClose;
 		}
 
 		public int getThreadChunkSize() {

@@ -137,6 +137,7 @@ public final class SegmentIdWorkerConfiguration {
 			.threadChunkSize(segment.getThreadChunkSize())
 			.healForward(segment.isHealForward())
 			.healMargin(segment.getHealMargin())
+			.giveBackOnClose(segment.isGiveBackOnClose())
 			.build();
 	}
 

@@ -132,6 +132,7 @@ class SegmentIdWorkerConfigurationTests {
 		segment.setThreadChunkSize(64);
 		segment.setHealForward(true);
 		segment.setHealMargin(100_000);
+		segment.setGiveBackOnClose(false);
 		SegmentOptions options = SegmentIdWorkerConfiguration.options(segment);
 		assertThat(options.prefetchThreshold()).isEqualTo(0.3);
 		assertThat(options.maxWait()).isEqualTo(Duration.ofMillis(300));
@@ -142,6 +143,7 @@ class SegmentIdWorkerConfigurationTests {
 		assertThat(options.threadChunkSize()).isEqualTo(64);
 		assertThat(options.healForward()).isTrue();
 		assertThat(options.healMargin()).isEqualTo(100_000);
+		assertThat(options.giveBackOnClose()).isFalse();
 		assertThat(SegmentIdWorkerConfiguration.options(new IdWorkerProperties().getSegment()).toString())
 			.isEqualTo(SegmentOptions.defaults().toString());
 	}

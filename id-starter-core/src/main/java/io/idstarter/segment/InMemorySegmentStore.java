@@ -111,6 +111,14 @@ public final class InMemorySegmentStore implements SegmentStore, SegmentKeyAdmin
 	}
 
 	@Override
+	public boolean giveBack(String key, long cursor, long end) {
+		SegmentKeys.checkGiveBack(key, cursor, end);
+		simulate();
+		Entry entry = this.entries.get(key);
+		return entry != null && entry.maxId.compareAndSet(end, cursor);
+	}
+
+	@Override
 	public boolean raiseMaxId(String key, long floor) {
 		Entry entry = this.entries.get(key);
 		if (entry == null) {

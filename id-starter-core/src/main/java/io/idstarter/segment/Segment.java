@@ -9,7 +9,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * One range {@code [start, end)} of a key, its cursor, and the fetch of its successor; the bounds never change after
  * construction. The cursor and the fetch state are this class's protocol: the cursor only grows (getAndAdd), so a
- * number goes to exactly one claim and a spent segment stays spent; the state only moves IDLE, then FETCHING by one CAS,
+ * number goes to exactly one claim and a spent segment stays spent (closing it is a CAS to {@code end}, after which
+ * every claim finds it spent); the state only moves IDLE, then FETCHING by one CAS,
  * then READY or FAILED by CAS, so exactly one fetch of the successor is ever started.
  */
 final class Segment {
@@ -133,6 +134,22 @@ final class Segment {
 	/** Claims {@code count} numbers; returns the first, which is an ID only if it is in [start, end). */
 	long claim(long count) {
 		return (long) CURSOR.getAndAdd(this, count);
+	}
+
+	/**
+	 * Closes the cursor: moves it to {@code end} by CAS, so every claim from now on finds the segment spent, and
+	 * returns the first number no claim got. A claim that ran before the CAS got its number below the returned one.
+	 * @return the first number not handed out, {@code end} if none is left
+	 */
+	long closeCursor() {
+		long cursor = this.cursor;
+		while (cursor >= this.start && cursor < this.end) {
+			if (CURSOR.compareAndSet(this, cursor, this.end)) {
+				return cursor;
+			}
+			cursor = this.cursor;
+		}
+		return this.end;
 	}
 
 	boolean casState(int expected, int state) {

@@ -4,6 +4,8 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -16,6 +18,8 @@ import io.idstarter.IdWorkerListener;
 import io.idstarter.StoreRegressionException;
 import io.idstarter.time.TimeSource;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The double buffer of one key: hands out the numbers of the range held in memory, without a lock, and fetches the
@@ -71,6 +75,15 @@ final class SegmentBuffer {
 	 *   longer FETCHING and leaves `successor` alone; its range is a gap, or is used by a caller still holding the
 	 *   buffer (unique numbers allocated to this key either way).
 	 *
+	 * - Give-back (at a graceful close, after retirement): the cursors of the current segment and of its prefetched
+	 *   successor are closed, each by a CAS to its end (Segment.closeCursor). A caller whose claim ran before the CAS
+	 *   got a number below the closed cursor; one whose claim runs after finds the segment spent, and, the buffer
+	 *   being retired, fails in awaitSuccessor instead of waiting. Only then are the tails [closed cursor, end) given
+	 *   back, the latest range first, so no number of a given-back tail is ever handed out by this buffer. A successor
+	 *   that a fetch still in flight publishes later is not given back; its numbers may be served to a caller still
+	 *   in flight, and stay a gap otherwise. A fetch in flight that allocates after a give-back gets a range below
+	 *   its segment's end and is refused as a store regression.
+	 *
 	 * - Store regression: while the fetcher refuses the store's answers (below this node's high mark), waiters fail at
 	 *   once with StoreRegressionException instead of waiting; numbers left in the current segment are still served,
 	 *   they were allocated before the loss.
@@ -81,6 +94,8 @@ final class SegmentBuffer {
 	 * - Thread chunks (opt-in): see ThreadChunks. A chunk is claimed from the current segment with one getAndAdd and
 	 *   cut at the segment's end.
 	 */
+
+	private static final Logger logger = LoggerFactory.getLogger(SegmentBuffer.class);
 
 	/** Retirement: the buffer is in use. */
 	private static final int ACTIVE = 0;
@@ -115,6 +130,12 @@ final class SegmentBuffer {
 	/** Fetches the ranges of this key and keeps the fetch statistics. */
 	private final SegmentFetcher fetcher;
 
+	/** Where the unused tails go at a graceful close. */
+	private final SegmentStore store;
+
+	/** This node's high marks, lowered to what was given back. */
+	private final SegmentMarks marks;
+
 	/** Platform threads' chunks of this key; null when chunks are off. */
 	private final @Nullable ThreadChunks chunks;
 
@@ -131,6 +152,8 @@ final class SegmentBuffer {
 		this.time = context.time();
 		this.onKeyRemoved = onKeyRemoved;
 		this.fetcher = new SegmentFetcher(this, context);
+		this.store = context.store();
+		this.marks = context.marks();
 		int chunkSize = context.options().threadChunkSize();
 		this.chunks = (chunkSize != 0) ? new ThreadChunks(chunkSize) : null;
 		this.current = Segment.sentinel();
@@ -381,6 +404,70 @@ final class SegmentBuffer {
 		if (segment.casState(Segment.IDLE, Segment.FAILED) || segment.casState(Segment.FETCHING, Segment.FAILED)) {
 			segment.successor.completeExceptionally(retiredException());
 		}
+	}
+
+	/**
+	 * Closes the current segment and its prefetched successor to callers and gives their unused tails back to the
+	 * store, the latest first, each only where nobody allocated after it; this node's mark follows each tail given
+	 * back. Call it after {@link #retire}. A store or marks file that fails leaves the rest as a gap.
+	 * @return the tails the store took back, latest first
+	 */
+	List<Tail> giveBack() {
+		if (this.retirement == ACTIVE) {
+			throw new IllegalStateException("Key '" + this.key + "' is still issuing IDs; retire its buffer first");
+		}
+		Segment segment = this.current;
+		Segment successor = segment.next;
+		// Both cursors are closed before anything is given back: from here on no caller gets a number of a tail.
+		long cursor = segment.isSentinel() ? segment.end : segment.closeCursor();
+		long successorCursor = (successor != null) ? successor.closeCursor() : -1;
+		List<Tail> given = new ArrayList<>(2);
+		if (successor != null) {
+			if (!giveBack(successorCursor, successor.end, given) || successorCursor != successor.start) {
+				// The current range is latest only if its successor came right after it and went back whole.
+				return given;
+			}
+		}
+		if (!segment.isSentinel()) {
+			giveBack(cursor, segment.end, given);
+		}
+		return given;
+	}
+
+	/** Gives back one tail, lowering the mark first; returns whether the store took it back. */
+	private boolean giveBack(long cursor, long end, List<Tail> given) {
+		if (cursor >= end) {
+			return false;
+		}
+		try {
+			boolean lowered = this.marks.lower(this.key, end, cursor);
+			boolean taken = this.store.giveBack(this.key, cursor, end);
+			if (!taken && lowered) {
+				this.marks.raise(this.key, end);
+			}
+			if (taken) {
+				given.add(new Tail(cursor, end));
+			}
+			return taken;
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not give back [{}, {}) of key '{}'; the numbers stay a gap: {}", cursor, end, this.key,
+					ex.toString());
+			return false;
+		}
+	}
+
+	/**
+	 * A tail of a range given back to the store: numbers this node never handed out.
+	 * @param cursor the first number given back
+	 * @param end the end of the range
+	 */
+	record Tail(long cursor, long end) {
+
+		long size() {
+			return this.end - this.cursor;
+		}
+
 	}
 
 	/** Returns the refusal for one caller: the same facts, this caller's stack. */

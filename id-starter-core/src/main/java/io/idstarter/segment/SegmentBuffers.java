@@ -2,7 +2,9 @@ package io.idstarter.segment;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -110,13 +112,18 @@ final class SegmentBuffers {
 		}
 	}
 
-	/** Takes out and retires every buffer; a buffer created meanwhile is left to its creator. */
-	void retireAll() {
+	/**
+	 * Takes out and retires every buffer; a buffer created meanwhile is left to its creator.
+	 * @return the buffers this call retired
+	 */
+	List<SegmentBuffer> retireAll() {
 		this.primary = null;
-		for (SegmentBuffer buffer : this.buffers.values()) {
+		List<SegmentBuffer> retired = new ArrayList<>(this.buffers.values());
+		for (SegmentBuffer buffer : retired) {
 			buffer.retire(/* keyRemoved= */ false);
+			this.buffers.remove(buffer.key(), buffer);
 		}
-		this.buffers.clear();
+		return retired;
 	}
 
 	Collection<SegmentBuffer> all() {

@@ -275,14 +275,27 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 
 	/**
 	 * Stops issuing IDs: callers waiting for a range fail, the key refresh stops, and the prefetch pool the generator
-	 * created is shut down. Ranges not used up are left as gaps. Calling it again does nothing.
+	 * created is shut down. With {@link SegmentOptions#giveBackOnClose()} (the default), the unused tail of each key's
+	 * range and its prefetched range go back to the store where nobody allocated after them, so the next range starts
+	 * where this node stopped; what cannot be given back is left as a gap. Calling it again does nothing.
 	 */
 	@Override
 	public void close() {
 		if (this.lifecycle.getAndSet(CLOSED) == CLOSED) {
 			return;
 		}
-		this.buffers.retireAll();
+		List<SegmentBuffer> retired = this.buffers.retireAll();
+		if (this.options.giveBackOnClose()) {
+			for (SegmentBuffer buffer : retired) {
+				long given = 0;
+				for (SegmentBuffer.Tail tail : buffer.giveBack()) {
+					given += tail.size();
+				}
+				if (given > 0) {
+					logger.info("Gave back {} unused numbers of key '{}' to the segment store", given, buffer.key());
+				}
+			}
+		}
 		this.executors.shutdown();
 		logger.info("Segment ID generator closed");
 	}

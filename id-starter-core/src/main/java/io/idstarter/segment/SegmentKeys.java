@@ -53,6 +53,21 @@ public final class SegmentKeys {
 	}
 
 	/**
+	 * Checks a range tail given back to the store.
+	 * @param key the key
+	 * @param cursor the first number not handed out: at least 0 and at most {@code end}
+	 * @param end the end of the range
+	 * @throws IllegalArgumentException if the key is not allowed or the tail is not a range
+	 */
+	public static void checkGiveBack(String key, long cursor, long end) {
+		checkKey(key);
+		if (cursor < 0 || cursor > end) {
+			throw new IllegalArgumentException("A range of key '" + key + "' can be given back from a cursor in [0, end "
+					+ end + "], not from " + cursor + "; pass the first number that was not handed out");
+		}
+	}
+
+	/**
 	 * Checks what a new key is created with.
 	 * @param key the key
 	 * @param firstId the first ID it will issue: at least 0, and the first range must stay below

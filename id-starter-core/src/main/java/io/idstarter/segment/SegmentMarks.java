@@ -58,8 +58,8 @@ public final class SegmentMarks {
 	private volatile String store;
 
 	/**
-	 * Highest end per key that this process was given, or that the file held when loaded; only ever raised; with a
-	 * file, raised only after the file holds the new value.
+	 * Highest end per key that this process was given, or that the file held when loaded; raised, or lowered from a
+	 * range's end to its given-back cursor; with a file, changed only after the file holds the new value.
 	 */
 	private final ConcurrentHashMap<String, Long> marks = new ConcurrentHashMap<>();
 
@@ -178,15 +178,9 @@ public final class SegmentMarks {
 					// The file keeps the highest mark of every process sharing it; the guard takes only this one's.
 					Map<String, Long> merged = read(path);
 					String recorded = storeOf(merged);
-					String store = this.store.isEmpty() ? recorded : this.store;
 					this.marks.forEach((name, mark) -> merged.merge(name, mark, Math::max));
 					merged.merge(key, end, Math::max);
-					Map<String, Long> lines = new LinkedHashMap<>();
-					if (!store.isEmpty()) {
-						lines.put(new StoreLine("", store).key(), 0L);
-					}
-					merged.forEach((name, mark) -> lines.put(LocalStateFile.encodeKey(name), mark));
-					LocalStateFile.write(path, HEADER, lines);
+					write(path, recorded, merged);
 					this.marks.merge(key, end, Math::max);
 				}
 				return null;
@@ -198,6 +192,66 @@ public final class SegmentMarks {
 			this.writeFailure = failure;
 			throw failure;
 		}
+	}
+
+	/**
+	 * Lowers a key's mark from {@code end} to {@code cursor} after this node gave back {@code [cursor, end)}, so that
+	 * the next range, which may start at {@code cursor}, is not refused as a lost write. Only a mark of exactly
+	 * {@code end} is lowered: a higher one is a range this node still holds. In a shared file, a higher mark of
+	 * another process is kept. Call it before the store gives back: a node stopped in between then holds a mark lower
+	 * than needed (a weaker guard for the tail only), never one above a store that gave back (a false refusal).
+	 * @param key the business key
+	 * @param end the end of the range, this node's mark
+	 * @param cursor the first number of the range that was not handed out
+	 * @return whether the mark was lowered
+	 * @throws SegmentMarksException if the file cannot be written; the mark is then not lowered
+	 */
+	public boolean lower(String key, long end, long cursor) {
+		if (cursor >= end || highMark(key) != end) {
+			return false;
+		}
+		if (this.file == null) {
+			return this.marks.replace(key, end, cursor);
+		}
+		Path path = this.file;
+		try {
+			boolean lowered = LocalFileLock.call(path, () -> {
+				if (highMark(key) != end) {
+					return false;
+				}
+				Map<String, Long> merged = read(path);
+				String recorded = storeOf(merged);
+				this.marks.forEach((name, mark) -> {
+					if (!name.equals(key)) {
+						merged.merge(name, mark, Math::max);
+					}
+				});
+				Long inFile = merged.get(key);
+				if (inFile == null || inFile <= end) {
+					merged.put(key, cursor);
+				}
+				write(path, recorded, merged);
+				return this.marks.replace(key, end, cursor);
+			});
+			this.writeFailure = null;
+			return lowered;
+		}
+		catch (IOException | SegmentMarksException ex) {
+			SegmentMarksException failure = SegmentMarksException.unwritable(path, ex);
+			this.writeFailure = failure;
+			throw failure;
+		}
+	}
+
+	/** Replaces the file with the marks and the line naming the store (this process's, else the one recorded). */
+	private void write(Path path, String recorded, Map<String, Long> merged) throws IOException {
+		String store = this.store.isEmpty() ? recorded : this.store;
+		Map<String, Long> lines = new LinkedHashMap<>();
+		if (!store.isEmpty()) {
+			lines.put(new StoreLine("", store).key(), 0L);
+		}
+		merged.forEach((name, mark) -> lines.put(LocalStateFile.encodeKey(name), mark));
+		LocalStateFile.write(path, HEADER, lines);
 	}
 
 	/** Returns the store named in marks as read (and removes the line from them), or an empty string. */

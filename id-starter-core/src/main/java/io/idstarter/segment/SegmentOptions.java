@@ -46,6 +46,8 @@ public final class SegmentOptions {
 
 	private final boolean healForward;
 
+	private final boolean giveBackOnClose;
+
 	private final long healMargin;
 
 	private SegmentOptions(Builder builder) {
@@ -56,6 +58,7 @@ public final class SegmentOptions {
 		this.dynamicStep = builder.dynamicStep;
 		this.threadChunkSize = builder.threadChunkSize;
 		this.healForward = builder.healForward;
+		this.giveBackOnClose = builder.giveBackOnClose;
 		this.healMargin = builder.healMargin;
 	}
 
@@ -88,6 +91,7 @@ public final class SegmentOptions {
 			.dynamicStep(this.dynamicStep)
 			.threadChunkSize(this.threadChunkSize)
 			.healForward(this.healForward)
+			.giveBackOnClose(this.giveBackOnClose)
 			.healMargin(this.healMargin);
 	}
 
@@ -162,13 +166,22 @@ public final class SegmentOptions {
 		return this.healMargin;
 	}
 
+	/**
+	 * Returns whether a graceful close gives the unused tail of each key's range back to the store.
+	 * @return {@code true} by default
+	 * @see Builder#giveBackOnClose(boolean)
+	 */
+	public boolean giveBackOnClose() {
+		return this.giveBackOnClose;
+	}
+
 	@Override
 	public String toString() {
 		return String.format(Locale.ROOT,
 				"SegmentOptions[prefetchThreshold=%s, maxWait=%s, keyRefreshInterval=%s, defaultKey=%s, dynamicStep=%s, "
-						+ "threadChunkSize=%d, healForward=%s, healMargin=%d]",
+						+ "threadChunkSize=%d, healForward=%s, healMargin=%d, giveBackOnClose=%s]",
 				this.prefetchThreshold, this.maxWait, this.keyRefreshInterval, this.defaultKey, this.dynamicStep,
-				this.threadChunkSize, this.healForward, this.healMargin);
+				this.threadChunkSize, this.healForward, this.healMargin, this.giveBackOnClose);
 	}
 
 	/**
@@ -192,6 +205,8 @@ public final class SegmentOptions {
 		private boolean healForward;
 
 		private long healMargin;
+
+		private boolean giveBackOnClose = true;
 
 		private Builder() {
 		}
@@ -316,6 +331,21 @@ public final class SegmentOptions {
 				throw new InvalidSettingException("healMargin", "healMargin must be at least 0: " + healMargin);
 			}
 			this.healMargin = healMargin;
+			return this;
+		}
+
+		/**
+		 * Sets whether {@link SegmentIdGenerator#close()} gives back what was not issued: the unused tail of each key's
+		 * current range, and its prefetched range, each by one compare-and-set in the store
+		 * ({@link SegmentStore#giveBack}) that succeeds only where nobody allocated after it. The next range (of this
+		 * or any node) then starts where this node stopped, so a restart leaves no gap. Numbers handed out before the
+		 * close are never given back, including those in a thread's chunk, and none is handed out after. A store
+		 * that cannot give back leaves the gap, as with {@code false}.
+		 * @param giveBackOnClose {@code true} (the default) to give back, {@code false} to leave the gaps
+		 * @return this builder
+		 */
+		public Builder giveBackOnClose(boolean giveBackOnClose) {
+			this.giveBackOnClose = giveBackOnClose;
 			return this;
 		}
 

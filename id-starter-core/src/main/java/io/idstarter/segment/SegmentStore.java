@@ -56,6 +56,25 @@ public interface SegmentStore {
 	}
 
 	/**
+	 * Gives back the unused tail {@code [cursor, end)} of a range this node was given, in one atomic compare-and-set:
+	 * the key's {@code max_id} goes back to {@code cursor} only where it still equals {@code end}, that is where nobody
+	 * allocated after the range. Otherwise nothing changes, since the numbers are then below a range someone else holds
+	 * and handing them out again could not be told apart from a lost write. The caller must never hand out a number of
+	 * {@code [cursor, end)} after calling this, whatever it returns.
+	 * @param key the business key
+	 * @param cursor the first number of the range that was not handed out
+	 * @param end the end of the range, as the store returned it
+	 * @return {@code true} if {@code max_id} is now {@code cursor}; {@code false} if someone allocated after the range,
+	 * the key is gone, or the store cannot give back ({@code false} by default, so a custom store keeps working)
+	 * @throws IllegalArgumentException if the key is not allowed or {@code cursor} is not in {@code [0, end]}
+	 * @throws SegmentStoreException if the store cannot be reached or is not set up
+	 */
+	default boolean giveBack(String key, long cursor, long end) {
+		SegmentKeys.checkGiveBack(key, cursor, end);
+		return false;
+	}
+
+	/**
 	 * Names the store's number space, so that a node's marks file can tell it belongs to this store and not to another
 	 * one (staging and production started from one data directory): the database and table, the Redis server and key
 	 * prefix, the MongoDB database and collection. Stable across restarts of the same configuration; never holds a

@@ -16,7 +16,7 @@ import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 
 /**
  * One key's double buffer under model checking: ranges of 2 (every first claim of a range requests the next, every
- * second one switches), a fetch queue whose tasks a waiting caller may run before the submitting "pool" does, and a
+ * second one switches), a close that gives the unused tails back, a fetch queue whose tasks a waiting caller may run before the submitting "pool" does, and a
  * record of every ID handed out, checked after each execution.
  */
 final class LincheckSegmentScenario {
@@ -40,6 +40,9 @@ final class LincheckSegmentScenario {
 	private final PrefetchDispatcher dispatcher = new PrefetchDispatcher(STOPPED_SCHEDULER);
 
 	final SegmentBuffer buffer;
+
+	/** Every tail the store took back in this execution. */
+	private final List<SegmentBuffer.Tail> givenBack = Collections.synchronizedList(new ArrayList<>());
 
 	/** Every ID handed out in this execution. */
 	private final List<Long> issued = Collections.synchronizedList(new ArrayList<>());
@@ -82,9 +85,13 @@ final class LincheckSegmentScenario {
 		}
 	}
 
-	/** The generator closing: waiters fail, numbers still in the current range may still be handed out. */
+	/**
+	 * The generator closing: waiters fail, and the unused tails of the current and the prefetched range go back to the
+	 * store; callers in flight must not get a number of a tail.
+	 */
 	void close() {
 		this.buffer.retire(/* keyRemoved= */ false);
+		this.givenBack.addAll(this.buffer.giveBack());
 	}
 
 	void pool() {
@@ -92,7 +99,9 @@ final class LincheckSegmentScenario {
 		this.pool.runOne();
 	}
 
-	/** Throws unless every ID handed out was allocated by the store, and handed out once. */
+	/**
+	 * Throws unless every ID handed out was allocated by the store, handed out once, and not in a tail given back.
+	 */
 	void validate() {
 		long allocatedEnd = this.store.maxId("k").orElseThrow();
 		Set<Long> seen = new HashSet<>();
@@ -104,6 +113,14 @@ final class LincheckSegmentScenario {
 				}
 				if (!seen.add(id)) {
 					throw new IllegalStateException("ID " + id + " handed out twice: " + this.issued);
+				}
+				synchronized (this.givenBack) {
+					for (SegmentBuffer.Tail tail : this.givenBack) {
+						if (id >= tail.cursor() && id < tail.end()) {
+							throw new IllegalStateException("ID " + id + " handed out from a tail given back, " + tail
+									+ ": " + this.issued);
+						}
+					}
 				}
 			}
 		}

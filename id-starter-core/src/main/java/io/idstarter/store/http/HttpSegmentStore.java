@@ -22,6 +22,11 @@ import org.springframework.web.util.UriUtils;
  * servers allocate them in their shared store. Each allocation carries a request ID, the same on every retry, so a
  * retry that reaches the same server after a lost answer gets the same range; a retry on another server draws a
  * new one and the first becomes a gap, never a duplicate.
+ *
+ * <p>Does not give back ({@link SegmentStore#giveBack} answers {@code false}): the fleet API has no give-back
+ * endpoint yet. One must check that the calling client may use the key, as the range endpoint does, and compare
+ * against the end of the range in the servers' store; until it exists, a client-mode node leaves the unused tail of
+ * its ranges as a gap at shutdown, as before.
  */
 public class HttpSegmentStore implements SegmentStore {
 

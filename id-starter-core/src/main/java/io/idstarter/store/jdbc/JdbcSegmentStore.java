@@ -67,6 +67,8 @@ public class JdbcSegmentStore implements SegmentStore, SegmentKeyAdmin {
 
 	private final String raiseSql;
 
+	private final String giveBackSql;
+
 	/**
 	 * Creates a store on the {@value #DEFAULT_TABLE_NAME} table.
 	 * @param dataSource where the table is
@@ -95,6 +97,8 @@ public class JdbcSegmentStore implements SegmentStore, SegmentKeyAdmin {
 				+ " SET step = ?, update_time = CURRENT_TIMESTAMP WHERE biz_tag = ?";
 		this.raiseSql = "UPDATE " + tableName
 				+ " SET max_id = ?, update_time = CURRENT_TIMESTAMP WHERE biz_tag = ? AND max_id < ?";
+		this.giveBackSql = "UPDATE " + tableName
+				+ " SET max_id = ?, update_time = CURRENT_TIMESTAMP WHERE biz_tag = ? AND max_id = ?";
 	}
 
 	/**
@@ -257,6 +261,21 @@ public class JdbcSegmentStore implements SegmentStore, SegmentKeyAdmin {
 		}
 		catch (SQLException ex) {
 			throw failure("read the database's URL", ex);
+		}
+	}
+
+	@Override
+	public boolean giveBack(String key, long cursor, long end) {
+		SegmentKeys.checkGiveBack(key, cursor, end);
+		try (Connection connection = this.access.connect();
+				PreparedStatement giveBack = connection.prepareStatement(this.giveBackSql)) {
+			giveBack.setLong(1, cursor);
+			giveBack.setString(2, key);
+			giveBack.setLong(3, end);
+			return giveBack.executeUpdate() == 1;
+		}
+		catch (SQLException ex) {
+			throw failure("give back [" + cursor + ", " + end + ") of key '" + key + "'", ex);
 		}
 	}
 

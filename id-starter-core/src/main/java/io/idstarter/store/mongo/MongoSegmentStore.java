@@ -172,6 +172,16 @@ public final class MongoSegmentStore implements SegmentStore, SegmentKeyAdmin {
 	}
 
 	@Override
+	public boolean giveBack(String key, long cursor, long end) {
+		SegmentKeys.checkGiveBack(key, cursor, end);
+		UpdateResult result = execute("give back [" + cursor + ", " + end + ") of key '" + key + "'",
+				(collection) -> collection.updateOne(new Document("_id", key).append(MAX_ID, end),
+						new Document("$set", new Document(MAX_ID, cursor)).append("$currentDate",
+								new Document("update_time", true))));
+		return result.getModifiedCount() == 1;
+	}
+
+	@Override
 	public boolean raiseMaxId(String key, long floor) {
 		SegmentKeys.checkKey(key);
 		UpdateResult result = execute("raise the max_id of key '" + key + "' to " + floor,

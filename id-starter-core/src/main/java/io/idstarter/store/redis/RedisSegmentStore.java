@@ -37,6 +37,8 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 
 	private static final RedisScript<List<Object>> RAISE = RedisSupport.script("segment-raise.lua");
 
+	private static final RedisScript<List<Object>> GIVE_BACK = RedisSupport.script("segment-give-back.lua");
+
 	private final StringRedisTemplate redis;
 
 	private final RedisScriptRunner scripts;
@@ -179,6 +181,15 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 	@Override
 	public String identity() {
 		return this.identity;
+	}
+
+	@Override
+	public boolean giveBack(String key, long cursor, long end) {
+		SegmentKeys.checkGiveBack(key, cursor, end);
+		List<Object> reply = execute(GIVE_BACK, List.of(recordKey(key)),
+				"give back [" + cursor + ", " + end + ") of key '" + key + "'", Long.toString(cursor),
+				Long.toString(end));
+		return "given".equals(RedisSupport.text(reply, 0));
 	}
 
 	@Override

@@ -37,7 +37,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  * {@code allocate(key, step)} the caller's, and both report the configured one; a range never passes
  * {@link Long#MAX_VALUE}, and one that would is a {@link SegmentKeyExhaustedException} naming the key; keys are created once; keys, steps, first IDs and descriptions follow {@link SegmentKeys}
  * and a bad one is refused before the store changes; an unknown key is an {@link UnknownKeyException} and is not
- * created; a store that is not set up fails with a {@link SegmentStoreException}.
+ * created; a store that is not set up fails with a {@link SegmentStoreException}; a range's unused tail is given back
+ * only while nobody allocated after it, and no later range overlaps a number that was issued.
  */
 public abstract class AbstractSegmentStoreContractTests {
 
@@ -325,6 +326,79 @@ public abstract class AbstractSegmentStoreContractTests {
 		String unknown = newKey();
 		assertThatExceptionOfType(UnknownKeyException.class).isThrownBy(() -> this.admin.raiseMaxId(unknown, 10));
 		assertThat(this.store.keys()).doesNotContain(unknown);
+	}
+
+	@Test
+	void giveBackReturnsTheTailOfTheLatestRangeOnly() {
+		String key = createKey(100, 10);
+		assertThat(this.store.allocate(key)).isEqualTo(new SegmentAllocation(key, 100, 110, 10));
+		if (!this.store.giveBack(key, 104, 110)) {
+			assertThat(this.store.allocate(key)).as("a store that does not give back changes nothing")
+				.isEqualTo(new SegmentAllocation(key, 110, 120, 10));
+			Assumptions.abort("the store does not give back (SegmentStore.giveBack returned false)");
+			return;
+		}
+		assertThat(this.store.allocate(key)).as("the next range starts at the given-back cursor")
+			.isEqualTo(new SegmentAllocation(key, 104, 114, 10));
+		assertThat(this.store.giveBack(key, 104, 110)).as("a stale end: someone allocated after it").isFalse();
+		assertThat(this.store.allocate(key)).as("the refused give-back changed nothing")
+			.isEqualTo(new SegmentAllocation(key, 114, 124, 10));
+		assertThat(this.store.giveBack(key, 120, 124)).isTrue();
+		assertThat(this.store.giveBack(key, 114, 120)).as("the range before it, now latest again").isTrue();
+		assertThat(this.store.giveBack(key, 124, 124)).as("an empty tail of a range that is no longer latest")
+			.isFalse();
+		assertThat(this.store.allocate(key, 3)).isEqualTo(new SegmentAllocation(key, 114, 117, 10));
+		String large = createKey(Long.MAX_VALUE - 15, 10);
+		assertThat(this.store.allocate(large)).isEqualTo(
+				new SegmentAllocation(large, Long.MAX_VALUE - 15, Long.MAX_VALUE - 5, 10));
+		assertThat(this.store.giveBack(large, Long.MAX_VALUE - 14, Long.MAX_VALUE - 5)).isTrue();
+		assertThat(this.store.allocate(large, 2))
+			.isEqualTo(new SegmentAllocation(large, Long.MAX_VALUE - 14, Long.MAX_VALUE - 12, 10));
+		String unknown = newKey();
+		assertThat(this.store.giveBack(unknown, 0, 10)).as("an unknown key").isFalse();
+		assertThat(this.store.keys()).doesNotContain(unknown);
+	}
+
+	@Test
+	void giveBackRefusesATailThatIsNotARange() {
+		String key = createKey(100, 10);
+		this.store.allocate(key);
+		assertThatIllegalArgumentException().isThrownBy(() -> this.store.giveBack(key, 111, 110))
+			.withMessageContaining("'" + key + "'");
+		assertThatIllegalArgumentException().isThrownBy(() -> this.store.giveBack(key, -1, 110));
+		assertThat(this.store.allocate(key)).as("nothing changed").isEqualTo(new SegmentAllocation(key, 110, 120, 10));
+	}
+
+	@Test
+	void concurrentGiveBacksNeverLetALaterRangeOverlapWhatWasIssued() throws Exception {
+		String key = createKey(0, 7);
+		int threads = 6;
+		int perThread = 40;
+		// Each caller issues a prefix of its range and gives back the rest; the issued prefixes must never overlap.
+		List<List<long[]>> results = ContractSupport.concurrently(threads, (int thread) -> {
+			List<long[]> issued = new ArrayList<>();
+			for (int i = 0; i < perThread; i++) {
+				SegmentAllocation range = this.store.allocate(key);
+				long cursor = range.start() + ((i + thread) % (range.size() + 1));
+				this.store.giveBack(key, cursor, range.end());
+				issued.add(new long[] { range.start(), cursor });
+			}
+			return issued;
+		});
+		List<long[]> all = new ArrayList<>();
+		results.forEach(all::addAll);
+		all.sort(Comparator.comparingLong((long[] range) -> range[0]).thenComparingLong((long[] range) -> range[1]));
+		long issuedUpTo = 0;
+		for (long[] range : all) {
+			if (range[1] > range[0]) {
+				assertThat(range[0]).as("issued [%d, %d) overlaps an earlier issued part", range[0], range[1])
+					.isGreaterThanOrEqualTo(issuedUpTo);
+				issuedUpTo = range[1];
+			}
+		}
+		SegmentAllocation after = this.store.allocate(key);
+		assertThat(after.start()).as("the next range starts after everything issued")
+			.isGreaterThanOrEqualTo(issuedUpTo);
 	}
 
 	@ParameterizedTest
