@@ -411,6 +411,8 @@ final class SegmentBuffer {
 	 * store, the latest first, each only where nobody allocated after it; this node's mark follows each tail given
 	 * back. Call it after {@link #retire}. A store or marks file that fails leaves the rest as a gap.
 	 * @return the tails the store took back, latest first
+	 * @throws RuntimeException what the store or the marks file threw, after logging the tail that stays a gap, so
+	 * that a close does not ask a failing store for every other key
 	 */
 	List<Tail> giveBack() {
 		if (this.retirement == ACTIVE) {
@@ -453,7 +455,7 @@ final class SegmentBuffer {
 		catch (RuntimeException ex) {
 			logger.warn("Could not give back [{}, {}) of key '{}'; the numbers stay a gap: {}", cursor, end, this.key,
 					ex.toString());
-			return false;
+			throw ex;
 		}
 	}
 

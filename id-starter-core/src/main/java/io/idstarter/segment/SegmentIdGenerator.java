@@ -286,18 +286,36 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 		}
 		List<SegmentBuffer> retired = this.buffers.retireAll();
 		if (this.options.giveBackOnClose()) {
-			for (SegmentBuffer buffer : retired) {
-				long given = 0;
-				for (SegmentBuffer.Tail tail : buffer.giveBack()) {
-					given += tail.size();
-				}
-				if (given > 0) {
-					logger.info("Gave back {} unused numbers of key '{}' to the segment store", given, buffer.key());
-				}
-			}
+			giveBack(retired);
 		}
 		this.executors.shutdown();
 		logger.info("Segment ID generator closed");
+	}
+
+	/**
+	 * Gives back each key's unused numbers, until the store or the marks file fails: the keys after it keep their
+	 * gaps, so that a store that is down costs a close one timeout, not one per key.
+	 */
+	private void giveBack(List<SegmentBuffer> retired) {
+		for (int i = 0; i < retired.size(); i++) {
+			SegmentBuffer buffer = retired.get(i);
+			long given = 0;
+			try {
+				for (SegmentBuffer.Tail tail : buffer.giveBack()) {
+					given += tail.size();
+				}
+			}
+			catch (RuntimeException ex) {
+				int rest = retired.size() - i - 1;
+				if (rest > 0) {
+					logger.warn("Gave back nothing of the other {} keys, whose unused numbers stay gaps", rest);
+				}
+				return;
+			}
+			if (given > 0) {
+				logger.info("Gave back {} unused numbers of key '{}' to the segment store", given, buffer.key());
+			}
+		}
 	}
 
 	private String defaultKey() {

@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.idstarter.IdWorkerListener;
 import io.idstarter.time.TimeSource;
@@ -146,6 +147,42 @@ class SegmentGiveBackTests {
 		assertThat(this.store.maxId("order")).hasValue(120);
 		assertThat(SegmentMarks.file(file).highMark("order")).as("the mark of a range not given back stays")
 			.isEqualTo(120);
+	}
+
+	@Test
+	void aStoreThatFailsAGiveBackIsNotAskedForTheOtherKeysSoTheCloseStaysShort() {
+		List<String> keys = List.of("a", "b", "c");
+		keys.forEach((key) -> this.store.createKey(key, 0, 10, ""));
+		AtomicInteger giveBackCalls = new AtomicInteger();
+		SegmentStore down = new SegmentStore() {
+
+			@Override
+			public SegmentAllocation allocate(String key) {
+				return SegmentGiveBackTests.this.store.allocate(key);
+			}
+
+			@Override
+			public SegmentAllocation allocate(String key, int step) {
+				return SegmentGiveBackTests.this.store.allocate(key, step);
+			}
+
+			@Override
+			public Set<String> keys() {
+				return SegmentGiveBackTests.this.store.keys();
+			}
+
+			@Override
+			public boolean giveBack(String key, long cursor, long end) {
+				// A store that is down: each call would cost the driver's timeout.
+				giveBackCalls.incrementAndGet();
+				throw new SegmentStoreException("connection refused");
+			}
+
+		};
+		SegmentIdGenerator generator = start(down, SegmentOptions.builder(), SegmentMarks.inMemory());
+		keys.forEach((key) -> generator.nextId(key));
+		generator.close();
+		assertThat(giveBackCalls).as("give-back calls to a store that failed the first").hasValue(1);
 	}
 
 	@Test
