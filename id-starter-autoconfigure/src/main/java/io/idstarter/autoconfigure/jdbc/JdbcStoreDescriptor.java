@@ -2,7 +2,6 @@ package io.idstarter.autoconfigure.jdbc;
 
 import java.util.List;
 
-import io.idstarter.autoconfigure.IdWorkerStoreDescriptor;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -10,7 +9,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @since 0.1.0
  */
-public final class JdbcStoreDescriptor implements IdWorkerStoreDescriptor {
+public final class JdbcStoreDescriptor extends DataSourceStoreDescriptor {
 
 	@Override
 	public String name() {
@@ -20,31 +19,6 @@ public final class JdbcStoreDescriptor implements IdWorkerStoreDescriptor {
 	@Override
 	public String description() {
 		return "the relational database";
-	}
-
-	@Override
-	public String corePackage() {
-		return "io.idstarter.store.jdbc";
-	}
-
-	@Override
-	public String beanType() {
-		return "javax.sql.DataSource";
-	}
-
-	@Override
-	public String requiredClass() {
-		return "org.springframework.boot.jdbc.EmbeddedDatabaseConnection";
-	}
-
-	@Override
-	public String dependency() {
-		return "spring-boot-starter-jdbc (or spring-boot-starter-data-jpa) and a JDBC driver";
-	}
-
-	@Override
-	public String connectionProperty() {
-		return "spring.datasource.url";
 	}
 
 	@Override

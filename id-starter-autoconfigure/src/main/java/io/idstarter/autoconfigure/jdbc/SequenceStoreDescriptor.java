@@ -1,6 +1,5 @@
 package io.idstarter.autoconfigure.jdbc;
 
-import io.idstarter.autoconfigure.IdWorkerStoreDescriptor;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -9,7 +8,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @since 0.1.0
  */
-public final class SequenceStoreDescriptor implements IdWorkerStoreDescriptor {
+public final class SequenceStoreDescriptor extends DataSourceStoreDescriptor {
 
 	@Override
 	public String name() {
@@ -19,31 +18,6 @@ public final class SequenceStoreDescriptor implements IdWorkerStoreDescriptor {
 	@Override
 	public String description() {
 		return "the database's sequences";
-	}
-
-	@Override
-	public String corePackage() {
-		return "io.idstarter.store.jdbc";
-	}
-
-	@Override
-	public String beanType() {
-		return "javax.sql.DataSource";
-	}
-
-	@Override
-	public String requiredClass() {
-		return "org.springframework.boot.jdbc.EmbeddedDatabaseConnection";
-	}
-
-	@Override
-	public String dependency() {
-		return "spring-boot-starter-jdbc (or spring-boot-starter-data-jpa) and a JDBC driver";
-	}
-
-	@Override
-	public String connectionProperty() {
-		return "spring.datasource.url";
 	}
 
 	@Override
