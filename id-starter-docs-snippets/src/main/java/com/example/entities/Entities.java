@@ -24,3 +24,14 @@ class Invoice {
 
 }
 // end::jpa[]
+
+@Entity
+class PurchaseOrder {
+
+	// tag::sequence[]
+	@Id
+	@SegmentGeneratedId(key = "order")   // served from orders_seq through the node's double buffer
+	private Long id;
+	// end::sequence[]
+
+}
