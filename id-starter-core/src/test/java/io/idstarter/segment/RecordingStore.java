@@ -6,9 +6,10 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * Wraps an {@link InMemorySegmentStore} and records every successful allocation and the step asked for.
+ * Wraps an {@link InMemorySegmentStore} and records every successful allocation and the step asked for; it keeps
+ * {@link SegmentStore#giveBack}'s default (no give-back), which tests of a store without one rely on.
  */
-final class RecordingStore implements SegmentStore {
+class RecordingStore implements SegmentStore {
 
 	/** What was asked (0 for the configured step) and what came back. */
 	record Call(String key, int requestedStep, SegmentAllocation allocation) {

@@ -123,24 +123,7 @@ class SegmentGiveBackTests {
 	void aStoreThatDoesNotGiveBackLeavesTheGapAndTheMarks() {
 		Path file = this.directory.resolve("marks");
 		this.store.createKey("order", 100, 10, "");
-		SegmentStore withoutGiveBack = new SegmentStore() {
-
-			@Override
-			public SegmentAllocation allocate(String key) {
-				return SegmentGiveBackTests.this.store.allocate(key);
-			}
-
-			@Override
-			public SegmentAllocation allocate(String key, int step) {
-				return SegmentGiveBackTests.this.store.allocate(key, step);
-			}
-
-			@Override
-			public Set<String> keys() {
-				return SegmentGiveBackTests.this.store.keys();
-			}
-
-		};
+		SegmentStore withoutGiveBack = new RecordingStore(this.store);
 		SegmentIdGenerator first = start(withoutGiveBack, SegmentOptions.builder(), SegmentMarks.file(file));
 		drawUntilPrefetched(first, "order", 3);
 		first.close();
@@ -154,22 +137,7 @@ class SegmentGiveBackTests {
 		List<String> keys = List.of("a", "b", "c");
 		keys.forEach((key) -> this.store.createKey(key, 0, 10, ""));
 		AtomicInteger giveBackCalls = new AtomicInteger();
-		SegmentStore down = new SegmentStore() {
-
-			@Override
-			public SegmentAllocation allocate(String key) {
-				return SegmentGiveBackTests.this.store.allocate(key);
-			}
-
-			@Override
-			public SegmentAllocation allocate(String key, int step) {
-				return SegmentGiveBackTests.this.store.allocate(key, step);
-			}
-
-			@Override
-			public Set<String> keys() {
-				return SegmentGiveBackTests.this.store.keys();
-			}
+		SegmentStore down = new RecordingStore(this.store) {
 
 			@Override
 			public boolean giveBack(String key, long cursor, long end) {
