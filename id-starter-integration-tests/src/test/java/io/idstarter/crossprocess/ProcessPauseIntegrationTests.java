@@ -1,6 +1,11 @@
 package io.idstarter.crossprocess;
 
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -112,7 +117,7 @@ class ProcessPauseIntegrationTests {
 			p.awaitEvent("lease-renew-ok", PHASE_TIMEOUT);
 			awaitIdBytes(p, 16 * 1024);
 
-			long pausedAt = p.pause();
+			long pausedAt = pauseOutsideItsFileLocks(p, drill.cacheFile("p"));
 			paused = true;
 			int refusalsB = startWhenASlotIsFree(keeperB);
 			long takenAt = System.currentTimeMillis();
@@ -243,6 +248,42 @@ class ProcessPauseIntegrationTests {
 			}
 			Thread.sleep(20);
 		}
+	}
+
+	/**
+	 * Freezes a child at a moment it holds none of the locks of its node files. B shares P's files, and a process
+	 * frozen while it writes one (a lock held for microseconds) would keep B from writing its marks until it runs
+	 * again: that is a wait on the other process, not the lease protocol this drill is about.
+	 * @return when the child was frozen
+	 */
+	private static long pauseOutsideItsFileLocks(DrillChild child, Path cacheFile) throws Exception {
+		List<Path> lockFiles = List.of(cacheFile.toAbsolutePath().resolveSibling(cacheFile.getFileName() + ".lock"),
+				cacheFile.toAbsolutePath().resolveSibling("id-worker-slot-marks.lock"));
+		long deadline = System.nanoTime() + PHASE_TIMEOUT.toNanos();
+		while (true) {
+			long pausedAt = child.pause();
+			if (noneLocked(lockFiles)) {
+				return pausedAt;
+			}
+			child.resume();
+			assertThat(System.nanoTime() - deadline).as("%s froze outside its file locks", child).isNegative();
+			Thread.sleep(5);
+		}
+	}
+
+	private static boolean noneLocked(List<Path> lockFiles) throws IOException {
+		for (Path lockFile : lockFiles) {
+			if (!Files.exists(lockFile)) {
+				continue;
+			}
+			try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE);
+					FileLock lock = channel.tryLock()) {
+				if (lock == null) {
+					return false;
+				}
+			}
+		}
+		return true;
 	}
 
 	/**
