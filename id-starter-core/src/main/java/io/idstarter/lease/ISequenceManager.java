@@ -1,5 +1,9 @@
 package io.idstarter.lease;
 
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
 /**
  * Leases worker IDs (Snowflake node IDs) from a store shared by every instance; the extension point for stores this
  * project does not ship.
@@ -80,6 +84,52 @@ public interface ISequenceManager {
 	 * @throws LeaseStoreException if the store cannot be reached (the lease then simply expires)
 	 */
 	void release(WorkerLease lease, long lastIssuedTimestamp);
+
+	/**
+	 * Records the layout of a namespace's IDs unless one is recorded already (one atomic put-if-absent), and returns
+	 * the recorded one: {@code layout} itself, or another node's that came first. The record is kept apart from the
+	 * slots: it is never lent, counted or listed as one. Stores keep the text as it is (at most
+	 * {@link io.idstarter.snowflake.RecordedLayout#MAX_LENGTH} characters) and never compare it; the lease keeper
+	 * does. Nodes whose layouts differ would issue IDs that collide, so a node refuses to start on another layout.
+	 * @param namespace the lease namespace
+	 * @param layout this node's layout, in {@link io.idstarter.snowflake.RecordedLayout#format() stored form}
+	 * @return the recorded layout, or {@code null} if this store keeps no layouts (the default, for stores written
+	 * before layouts were recorded: nodes on different layouts are then not told apart, and the keeper says so)
+	 * @throws LeaseStoreException if the store cannot be reached
+	 * @since 0.2.0
+	 */
+	default @Nullable String recordLayout(String namespace, String layout) {
+		return null;
+	}
+
+	/**
+	 * Replaces a namespace's recorded layout if it is still {@code expected} (one atomic compare-and-set): the
+	 * planned change of a layout, which the lease keeper allows only when every ID the new layout can issue sorts
+	 * above every ID the slots' marks allow under the old one.
+	 * @param namespace the lease namespace
+	 * @param expected the layout recorded now, in stored form
+	 * @param replacement the new layout, in stored form
+	 * @return whether the record was {@code expected} and now is {@code replacement}
+	 * @throws LeaseStoreException if the store cannot be reached
+	 * @throws UnsupportedOperationException if this store keeps no layouts
+	 * @since 0.2.0
+	 */
+	default boolean replaceLayout(String namespace, String expected, String replacement) {
+		throw new UnsupportedOperationException(getClass().getName() + " keeps no layouts");
+	}
+
+	/**
+	 * Reads every slot of a namespace the store has a record of, with its mark and whether a lease holds it now by
+	 * the store's clock: what a planned layout change is judged by.
+	 * @param namespace the lease namespace
+	 * @return the slots, in no particular order
+	 * @throws LeaseStoreException if the store cannot be reached
+	 * @throws UnsupportedOperationException if this store keeps no layouts
+	 * @since 0.2.0
+	 */
+	default List<SlotMark> slotMarks(String namespace) {
+		throw new UnsupportedOperationException(getClass().getName() + " keeps no layouts");
+	}
 
 	/**
 	 * Whether a lease ends by itself once its owner stops renewing it, whoever calls this manager. Not so for a store

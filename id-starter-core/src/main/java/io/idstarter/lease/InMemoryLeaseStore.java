@@ -50,6 +50,10 @@ public class InMemoryLeaseStore implements ISequenceManager {
 	@GuardedBy("lock")
 	private final Map<String, Map<Integer, Slot>> namespaces = new HashMap<>();
 
+	/** The recorded layout of each namespace that has one, in stored form. */
+	@GuardedBy("lock")
+	private final Map<String, String> layouts = new HashMap<>();
+
 	/** Whether calls succeed; {@code false} simulates an outage. */
 	private volatile boolean available = true;
 
@@ -152,6 +156,49 @@ public class InMemoryLeaseStore implements ISequenceManager {
 			if (mark >= 0) {
 				slot.maxTimestamp = mark;
 			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	@Override
+	public String recordLayout(String namespace, String layout) {
+		Objects.requireNonNull(namespace, "namespace");
+		Objects.requireNonNull(layout, "layout");
+		this.lock.lock();
+		try {
+			checkAvailable();
+			return this.layouts.computeIfAbsent(namespace, (name) -> layout);
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	@Override
+	public boolean replaceLayout(String namespace, String expected, String replacement) {
+		Objects.requireNonNull(replacement, "replacement");
+		this.lock.lock();
+		try {
+			checkAvailable();
+			return this.layouts.replace(namespace, expected, replacement);
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	@Override
+	public List<SlotMark> slotMarks(String namespace) {
+		this.lock.lock();
+		try {
+			checkAvailable();
+			long now = this.storeClock.currentTimeMillis();
+			List<SlotMark> marks = new ArrayList<>();
+			this.namespaces.getOrDefault(namespace, Map.of())
+				.forEach((id, slot) -> marks.add(new SlotMark(id, slot.maxTimestamp, !isFree(slot, now))));
+			return marks;
 		}
 		finally {
 			this.lock.unlock();

@@ -1,9 +1,12 @@
 package io.idstarter.lease;
 
+import java.util.List;
 import java.util.function.Supplier;
 
 import io.idstarter.IdWorkerListener;
 import io.idstarter.time.TimeSource;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * The lease keeper's calls to its store, each timed on this node's monotonic clock and reported to the listener as a
@@ -39,6 +42,18 @@ final class InstrumentedLeaseStore {
 			this.store.release(lease, lastIssuedTimestamp);
 			return lease;
 		});
+	}
+
+	@Nullable String recordLayout(String layout) {
+		return call("record-layout", () -> this.store.recordLayout(this.namespace, layout));
+	}
+
+	boolean replaceLayout(String expected, String replacement) {
+		return call("replace-layout", () -> this.store.replaceLayout(this.namespace, expected, replacement));
+	}
+
+	List<SlotMark> slotMarks() {
+		return call("slot-marks", () -> this.store.slotMarks(this.namespace));
 	}
 
 	/**

@@ -1,10 +1,13 @@
 package com.example.store;
 
+import java.util.List;
+
 import javax.sql.DataSource;
 
 import io.idstarter.lease.ISequenceManager;
 import io.idstarter.lease.InMemoryLeaseStore;
 import io.idstarter.lease.LeaseRequest;
+import io.idstarter.lease.SlotMark;
 import io.idstarter.lease.WorkerLease;
 
 /**
@@ -31,6 +34,21 @@ public class MyLeaseStore implements ISequenceManager {
 	@Override
 	public void release(WorkerLease lease, long lastIssuedTimestamp) {
 		this.leases.release(lease, lastIssuedTimestamp);
+	}
+
+	@Override
+	public String recordLayout(String namespace, String layout) {
+		return this.leases.recordLayout(namespace, layout);
+	}
+
+	@Override
+	public boolean replaceLayout(String namespace, String expected, String replacement) {
+		return this.leases.replaceLayout(namespace, expected, replacement);
+	}
+
+	@Override
+	public List<SlotMark> slotMarks(String namespace) {
+		return this.leases.slotMarks(namespace);
 	}
 
 }

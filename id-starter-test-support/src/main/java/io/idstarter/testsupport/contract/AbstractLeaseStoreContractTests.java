@@ -4,6 +4,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.IntStream;
 
 import io.idstarter.lease.ISequenceManager;
@@ -11,7 +15,11 @@ import io.idstarter.lease.LeaseLostException;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.NoFreeWorkerIdException;
+import io.idstarter.lease.SlotMark;
 import io.idstarter.lease.WorkerLease;
+import io.idstarter.snowflake.RecordedLayout;
+import io.idstarter.snowflake.SnowflakeLayout;
+import io.idstarter.snowflake.SnowflakePresets;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -39,7 +47,9 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
  * lease that expired but was not taken can still be renewed; a slot's timestamp mark that only rises, except on
  * release, where it becomes what the owner reports it issued but never less than the lease's floor; concurrent
  * borrowers never sharing a slot; a borrow never handing out a slot the request excludes; a store that is not set up
- * failing with a {@link LeaseStoreException}; refusals that tell the operator what happened and what to do (the
+ * failing with a {@link LeaseStoreException}; a layout record per namespace that the first node writes, that only a
+ * compare-and-set replaces and that is never a slot, and slot marks that say which slots are held (a store of your own
+ * that keeps no layouts overrides {@link #keepsLayouts()}); refusals that tell the operator what happened and what to do (the
  * factories {@link NoFreeWorkerIdException#allHeld} and {@link LeaseLostException#notHeld} word them so).
  */
 public abstract class AbstractLeaseStoreContractTests {
@@ -129,6 +139,16 @@ public abstract class AbstractLeaseStoreContractTests {
 	 */
 	protected void letExpire(WorkerLease lease) throws InterruptedException {
 		advanceStoreClock(lease.ttl().plusMillis(300));
+	}
+
+	/**
+	 * Whether the store keeps a layout record per namespace ({@link ISequenceManager#recordLayout}). Every store
+	 * id-starter ships does; a store of your own written before layouts were recorded may return {@code false}, and
+	 * the layout tests are skipped.
+	 * @return {@code true} unless overridden
+	 */
+	protected boolean keepsLayouts() {
+		return true;
 	}
 
 	@BeforeEach
@@ -412,6 +432,108 @@ public abstract class AbstractLeaseStoreContractTests {
 			.isThrownBy(() -> unset.borrow(request(15, TTL, -1, NOW)))
 			.withMessageContaining(this.namespace)
 			.satisfies((ex) -> assertThat(ex.getMessage()).contains(missingStorageMessageParts()));
+	}
+
+
+	private static final String TWITTER = new RecordedLayout(SnowflakePresets.twitter(), "twitter").format();
+
+	private static final String DEFAULTS = new RecordedLayout(SnowflakeLayout.defaults(), null).format();
+
+	private static final String SAFE = new RecordedLayout(
+			SnowflakeLayout.javaScriptSafe(SnowflakeLayout.DEFAULT_EPOCH), null).format();
+
+	@Test
+	void theFirstRecordedLayoutStaysAndEveryLaterNodeIsToldIt() {
+		assumeKeepsLayouts();
+		assertThat(this.manager.recordLayout(this.namespace, TWITTER)).isEqualTo(TWITTER);
+		assertThat(this.manager.recordLayout(this.namespace, DEFAULTS)).isEqualTo(TWITTER);
+		assertThat(this.manager.recordLayout(this.namespace, TWITTER)).isEqualTo(TWITTER);
+		assertThat(this.manager.recordLayout(this.namespace + "-other", DEFAULTS)).isEqualTo(DEFAULTS);
+	}
+
+	@Test
+	void aRecordedLayoutIsKeptAsWrittenUpToItsLongestForm() {
+		assumeKeepsLayouts();
+		String longest = TWITTER + ";note=" + "x".repeat(RecordedLayout.MAX_LENGTH - TWITTER.length() - 6);
+		assertThat(longest).hasSize(RecordedLayout.MAX_LENGTH);
+		assertThat(this.manager.recordLayout(this.namespace, longest)).isEqualTo(longest);
+		assertThat(RecordedLayout.parse(this.manager.recordLayout(this.namespace, DEFAULTS)).preset())
+			.isEqualTo("twitter");
+	}
+
+	@Test
+	void aLayoutIsReplacedOnlyWhileItIsStillTheExpectedOne() {
+		assumeKeepsLayouts();
+		assertThat(this.manager.replaceLayout(this.namespace, TWITTER, DEFAULTS)).as("nothing recorded yet").isFalse();
+		this.manager.recordLayout(this.namespace, TWITTER);
+		assertThat(this.manager.replaceLayout(this.namespace, SAFE, DEFAULTS)).as("another layout expected").isFalse();
+		assertThat(this.manager.recordLayout(this.namespace, SAFE)).isEqualTo(TWITTER);
+		assertThat(this.manager.replaceLayout(this.namespace, TWITTER, DEFAULTS)).isTrue();
+		assertThat(this.manager.recordLayout(this.namespace, TWITTER)).isEqualTo(DEFAULTS);
+		assertThat(this.manager.replaceLayout(this.namespace, TWITTER, SAFE)).as("the old layout again").isFalse();
+		assertThat(this.manager.recordLayout(this.namespace, SAFE)).isEqualTo(DEFAULTS);
+	}
+
+	@Test
+	void theLayoutRecordIsNeitherLentNorListedAsASlot() {
+		assumeKeepsLayouts();
+		this.manager.recordLayout(this.namespace, TWITTER);
+		assertThat(this.manager.slotMarks(this.namespace)).isEmpty();
+		WorkerLease lease = this.manager.borrow(request(0, TTL, -1, NOW));
+		assertThat(lease.workerId()).isZero();
+		assertThat(lease.timestampFloor()).isEqualTo(-1);
+		assertThatExceptionOfType(NoFreeWorkerIdException.class)
+			.isThrownBy(() -> this.manager.borrow(request(0, TTL, -1, NOW)));
+		assertThat(this.manager.slotMarks(this.namespace)).extracting(SlotMark::workerId).containsExactly(0);
+		this.manager.release(lease, NOW);
+		assertThat(this.manager.recordLayout(this.namespace, DEFAULTS)).isEqualTo(TWITTER);
+	}
+
+	@Test
+	void slotMarksShowEachSlotsMarkAndWhetherALeaseHoldsItByTheStoresClock() throws InterruptedException {
+		assumeKeepsLayouts();
+		assertThat(this.manager.slotMarks(this.namespace)).isEmpty();
+		WorkerLease held = this.manager.borrow(request(15, TTL, -1, NOW + 1_000));
+		WorkerLease released = this.manager.borrow(request(15, TTL, -1, NOW + 2_000));
+		this.manager.release(released, NOW + 500);
+		WorkerLease expiring = borrowExpiring(request(15, SHORT_TTL, -1, NOW + 3_000));
+		this.manager.renew(held, NOW + 4_000);
+		assertThat(this.manager.slotMarks(this.namespace)).containsExactlyInAnyOrder(
+				new SlotMark(held.workerId(), NOW + 4_000, true),
+				new SlotMark(released.workerId(), NOW + 500, false),
+				new SlotMark(expiring.workerId(), NOW + 3_000, true));
+		letExpire(expiring);
+		assertThat(this.manager.slotMarks(this.namespace)).contains(new SlotMark(expiring.workerId(), NOW + 3_000,
+				false));
+		assertThat(this.manager.slotMarks(this.namespace + "-other")).isEmpty();
+	}
+
+	@Test
+	void concurrentFirstNodesAgreeOnOneLayout() throws Exception {
+		assumeKeepsLayouts();
+		List<String> layouts = List.of(TWITTER, DEFAULTS, SAFE, TWITTER + ";preset-note=x");
+		ExecutorService pool = Executors.newFixedThreadPool(layouts.size());
+		try {
+			for (int round = 0; round < 5; round++) {
+				String namespace = this.namespace + "-" + round;
+				List<Callable<String>> calls = new ArrayList<>();
+				layouts.forEach((layout) -> calls.add(() -> this.manager.recordLayout(namespace, layout)));
+				List<String> answers = new ArrayList<>();
+				for (Future<String> answer : pool.invokeAll(calls)) {
+					answers.add(answer.get());
+				}
+				assertThat(answers).as("answers of round %s", round).containsOnly(answers.get(0));
+				assertThat(layouts).contains(answers.get(0));
+				assertThat(this.manager.recordLayout(namespace, SAFE)).isEqualTo(answers.get(0));
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+	}
+
+	private void assumeKeepsLayouts() {
+		Assumptions.assumeTrue(keepsLayouts(), "this store keeps no layouts");
 	}
 
 }

@@ -1,0 +1,117 @@
+package io.idstarter.snowflake;
+
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A namespace's layout as the lease store records it, so that nodes whose IDs would not mix are kept apart: the first
+ * node of a namespace records its layout, and every later node compares its own with it.
+ *
+ * <p>The stored form is one line of text, e.g.
+ * {@code epoch=2010-11-04T01:42:54.657Z;timestamp-bits=41;worker-id-bits=10;sequence-bits=12;preset=twitter}. Stores
+ * keep it as an opaque string of at most {@link #MAX_LENGTH} characters. Two recorded layouts are the same when their
+ * epoch and widths are; the preset name only tells people where the values came from.
+ *
+ * @param layout the epoch and widths
+ * @param preset the preset the layout was chosen by ({@code twitter}, {@code shardingsphere}, {@code leaf}), or
+ * {@code null} for a layout set by its values
+ * @since 0.2.0
+ */
+public record RecordedLayout(SnowflakeLayout layout, @Nullable String preset) {
+
+	/** Longest stored form a store must keep. */
+	public static final int MAX_LENGTH = 255;
+
+	private static final String EPOCH = "epoch";
+
+	private static final String TIMESTAMP_BITS = "timestamp-bits";
+
+	private static final String WORKER_ID_BITS = "worker-id-bits";
+
+	private static final String SEQUENCE_BITS = "sequence-bits";
+
+	private static final String PRESET = "preset";
+
+	public RecordedLayout {
+		Objects.requireNonNull(layout, "layout");
+		if (preset != null && (preset.isBlank() || !preset.matches("[A-Za-z0-9._-]{1,64}"))) {
+			throw new IllegalArgumentException("preset must be 1 to 64 letters, digits, '.', '_' or '-': " + preset);
+		}
+	}
+
+	/**
+	 * Returns the stored form.
+	 * @return one line, at most {@link #MAX_LENGTH} characters
+	 */
+	public String format() {
+		return EPOCH + "=" + this.layout.epoch() + ";" + TIMESTAMP_BITS + "=" + this.layout.timestampBits() + ";"
+				+ WORKER_ID_BITS + "=" + this.layout.workerIdBits() + ";" + SEQUENCE_BITS + "="
+				+ this.layout.sequenceBits() + ((this.preset != null) ? ";" + PRESET + "=" + this.preset : "");
+	}
+
+	/**
+	 * Reads a stored form. Keys it does not know are skipped, so that a later version may record more.
+	 * @param text what a store returned
+	 * @return the layout
+	 * @throws IllegalArgumentException naming the text if it is not a recorded layout (a store whose record was
+	 * written by something else)
+	 */
+	public static RecordedLayout parse(String text) {
+		Objects.requireNonNull(text, "text");
+		Map<String, String> fields = new LinkedHashMap<>();
+		for (String part : text.split(";")) {
+			int equals = part.indexOf('=');
+			if (equals > 0) {
+				fields.put(part.substring(0, equals).trim(), part.substring(equals + 1).trim());
+			}
+		}
+		try {
+			Instant epoch = Instant.parse(required(fields, EPOCH, text));
+			int timestampBits = Integer.parseInt(required(fields, TIMESTAMP_BITS, text));
+			int workerIdBits = Integer.parseInt(required(fields, WORKER_ID_BITS, text));
+			int sequenceBits = Integer.parseInt(required(fields, SEQUENCE_BITS, text));
+			int total = timestampBits + workerIdBits + sequenceBits;
+			SnowflakeLayout layout = (total < SnowflakeLayout.TOTAL_BITS)
+					? SnowflakeLayout.javaScriptSafe(epoch, timestampBits, workerIdBits, sequenceBits)
+					: SnowflakeLayout.of(epoch, timestampBits, workerIdBits, sequenceBits);
+			return new RecordedLayout(layout, fields.get(PRESET));
+		}
+		catch (DateTimeParseException | IllegalArgumentException ex) {
+			throw new IllegalArgumentException("not a recorded Snowflake layout: '" + text + "' (" + ex.getMessage()
+					+ "); the store's layout record was written by something other than id-starter", ex);
+		}
+	}
+
+	private static String required(Map<String, String> fields, String key, String text) {
+		String value = fields.get(key);
+		if (value == null) {
+			throw new IllegalArgumentException("'" + key + "' is missing");
+		}
+		return value;
+	}
+
+	/**
+	 * Returns whether IDs of the two layouts are laid out alike: the same epoch and widths, whatever the presets.
+	 * @param other the other recorded layout
+	 * @return whether the layouts are equal
+	 */
+	public boolean sameLayoutAs(RecordedLayout other) {
+		return this.layout.equals(other.layout);
+	}
+
+	/**
+	 * Describes the layout for messages: {@code epoch 2010-11-04T01:42:54.657Z, 41/10/12 bits (preset twitter)}.
+	 * @return the description
+	 */
+	public String describe() {
+		return "epoch " + this.layout.epoch() + ", " + this.layout.timestampBits() + "/" + this.layout.workerIdBits()
+				+ "/" + this.layout.sequenceBits() + " timestamp/worker-ID/sequence bits"
+				+ ((this.preset != null) ? " (preset " + this.preset + ")" : "");
+	}
+
+}
