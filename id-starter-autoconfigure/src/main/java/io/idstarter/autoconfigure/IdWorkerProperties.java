@@ -158,6 +158,8 @@ public class IdWorkerProperties implements InitializingBean {
 
 		private final Takeover takeover = new Takeover();
 
+		private final LayoutChange layoutChange = new LayoutChange();
+
 		public @Nullable LayoutPreset getPreset() {
 			return this.preset;
 		}
@@ -222,6 +224,10 @@ public class IdWorkerProperties implements InitializingBean {
 			return this.takeover;
 		}
 
+		public LayoutChange getLayoutChange() {
+			return this.layoutChange;
+		}
+
 		/**
 		 * Returns the preset's layout.
 		 * @param now the current time, to check the preset's zone
@@ -267,6 +273,29 @@ public class IdWorkerProperties implements InitializingBean {
 			return widthsLeftAtDefaults ? SnowflakeLayout.javaScriptSafe(this.epoch)
 					: SnowflakeLayout.javaScriptSafe(this.epoch, this.timestampBits, this.workerIdBits,
 							this.sequenceBits);
+		}
+
+	}
+
+	/**
+	 * A planned change of the layout recorded for the lease namespace.
+	 */
+	public static class LayoutChange {
+
+		/**
+		 * Layout recorded for the namespace that this instance's layout replaces, exactly as the start-up failure
+		 * names it (epoch=...;timestamp-bits=...;worker-id-bits=...;sequence-bits=...). The change is made only when
+		 * no instance of the old layout holds a worker ID and every ID of this instance sorts above the old layout's;
+		 * otherwise the start fails and the record stays. Remove it once the change is made.
+		 */
+		private @Nullable String from;
+
+		public @Nullable String getFrom() {
+			return this.from;
+		}
+
+		public void setFrom(@Nullable String from) {
+			this.from = from;
 		}
 
 	}

@@ -8,6 +8,7 @@ import io.idstarter.autoconfigure.IdWorkerProperties.Lease;
 import io.idstarter.autoconfigure.IdWorkerProperties.Segment;
 import io.idstarter.autoconfigure.IdWorkerProperties.Snowflake;
 import io.idstarter.lease.WorkerIdRanges;
+import io.idstarter.snowflake.RecordedLayout;
 import io.idstarter.segment.SegmentKeys;
 import io.idstarter.snowflake.ClockBackwardsPolicy;
 import io.idstarter.snowflake.SnowflakeLayout;
@@ -28,6 +29,7 @@ final class IdWorkerPropertiesValidator {
 
 	static void validate(IdWorkerProperties properties, Instant now) {
 		SnowflakeLayout layout = validateSnowflake(properties.getSnowflake(), now);
+		validateLayoutChange(properties.getSnowflake());
 		validateLease(properties.getLease(), layout);
 		validateSegment(properties.getSegment());
 	}
@@ -90,6 +92,13 @@ final class IdWorkerPropertiesValidator {
 	private static boolean usesShardingSpherePreset(Snowflake snowflake) {
 		return snowflake.getPreset() == LayoutPreset.SHARDINGSPHERE
 				|| snowflake.getTakeover().getPreset() == LayoutPreset.SHARDINGSPHERE;
+	}
+
+	private static void validateLayoutChange(Snowflake snowflake) {
+		String from = snowflake.getLayoutChange().getFrom();
+		if (from != null && !from.isBlank()) {
+			PropertyRules.check("id-worker.snowflake.layout-change.from", from, () -> RecordedLayout.parse(from));
+		}
 	}
 
 	private static void validateLease(Lease lease, SnowflakeLayout layout) {

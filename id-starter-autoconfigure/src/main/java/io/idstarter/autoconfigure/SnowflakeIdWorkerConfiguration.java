@@ -137,7 +137,14 @@ public final class SnowflakeIdWorkerConfiguration {
 		if (namespace == null) {
 			namespace = environment.getProperty("spring.application.name", LeaseSettings.DEFAULT_NAMESPACE);
 		}
-		LeaseSettings.Builder settings = lease.settings().namespace(namespace).cacheFile(cacheFile);
+		IdWorkerProperties.Snowflake snowflake = properties.getSnowflake();
+		LeaseSettings.Builder settings = lease.settings()
+			.namespace(namespace)
+			.cacheFile(cacheFile)
+			.replacedLayout(snowflake.getLayoutChange().getFrom());
+		if (snowflake.getPreset() != null) {
+			settings.layoutPreset(snowflake.getPreset().name().toLowerCase(Locale.ROOT));
+		}
 		return settings.build();
 	}
 

@@ -13,6 +13,9 @@ import io.idstarter.autoconfigure.MissingIdWorkerStoreException.Problem;
 import io.idstarter.codec.IdPermutation;
 import io.idstarter.codec.ObfuscatedIdWorker;
 import io.idstarter.lease.ISequenceManager;
+import io.idstarter.lease.LayoutConflictException;
+import io.idstarter.lease.SlotMark;
+import io.idstarter.snowflake.RecordedLayout;
 import io.idstarter.lease.InMemoryLeaseStore;
 import io.idstarter.lease.LeaseFileOfAnotherStoreException;
 import io.idstarter.lease.LeaseRequest;
@@ -167,8 +170,44 @@ class SnowflakeIdWorkerConfigurationTests {
 				.hasMessageContaining("applies only to id-worker.snowflake.preset=shardingsphere"));
 		this.contextRunner
 			.withPropertyValues("id-worker.snowflake.preset=twitter",
-					"id-worker.snowflake.takeover.preset=shardingsphere", "id-worker.snowflake.preset-zone=+08:00")
+					"id-worker.snowflake.takeover.preset=shardingsphere", "id-worker.snowflake.preset-zone=+08:00",
+					// the shardingsphere layout is recorded for the default namespace by the first run above
+					"id-worker.lease.namespace=twitter-fleet")
 			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void anInstanceOfAnotherLayoutIsRefusedWithTheChangeToMakeAndThePlannedChangeThenStarts() {
+		this.contextRunner.run((context) -> assertThat(context).hasNotFailed());
+		String recorded = this.sequenceManager.recordLayout("default", "probe");
+		assertThat(RecordedLayout.parse(recorded).layout()).isEqualTo(new IdWorkerProperties().getSnowflake().layout());
+		this.contextRunner.withPropertyValues("id-worker.snowflake.preset=twitter").run((context) -> {
+			Throwable failure = context.getStartupFailure();
+			assertThat(failure).rootCause().isInstanceOf(LayoutConflictException.class);
+			FailureAnalysis analysis = new LayoutConflictFailureAnalyzer().analyze(failure);
+			assertThat(analysis.getDescription()).contains("lease namespace 'default'", "(preset twitter)");
+			assertThat(analysis.getAction()).contains("id-worker.snowflake.layout-change.from=" + recorded);
+		});
+		assertThat(this.sequenceManager.slotMarks("default")).noneMatch(SlotMark::held);
+		this.contextRunner
+			.withPropertyValues("id-worker.snowflake.preset=twitter", "id-worker.snowflake.layout-change.from=" + recorded)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				RecordedLayout now = RecordedLayout.parse(this.sequenceManager.recordLayout("default", "probe"));
+				assertThat(now.preset()).isEqualTo("twitter");
+				assertThat(now.floorId()).isPositive();
+				assertThat(context.getBean(IdWorker.class).nextId()).isGreaterThan(now.floorId());
+			});
+		this.contextRunner.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+			.isInstanceOf(LayoutConflictException.class));
+	}
+
+	@Test
+	void aLayoutChangeFromThatIsNoRecordedLayoutIsReportedWithTheProperty() {
+		this.contextRunner.withPropertyValues("id-worker.snowflake.layout-change.from=twitter")
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("id-worker.snowflake.layout-change.from")
+				.hasMessageContaining("'epoch' is missing"));
 	}
 
 	@Test
@@ -349,10 +388,10 @@ class SnowflakeIdWorkerConfigurationTests {
 		this.contextRunner.withBean("first", IdWorkerListener.class, () -> first)
 			.withBean("second", IdWorkerListener.class, () -> second)
 			.run((context) -> {
-				assertThat(first.operations).containsExactly("borrow");
-				assertThat(second.operations).containsExactly("borrow");
+				assertThat(first.operations).containsExactly("record-layout", "borrow", "record-layout");
+				assertThat(second.operations).containsExactly("record-layout", "borrow", "record-layout");
 			});
-		assertThat(first.operations).containsExactly("borrow", "release");
+		assertThat(first.operations).containsExactly("record-layout", "borrow", "record-layout", "release");
 	}
 
 	@Test
