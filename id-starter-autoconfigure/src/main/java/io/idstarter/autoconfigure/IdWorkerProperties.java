@@ -160,6 +160,13 @@ public class IdWorkerProperties implements InitializingBean {
 
 		private final LayoutChange layoutChange = new LayoutChange();
 
+		/**
+		 * How long before the layout's timestamps run out the idWorker health contributor warns (detail
+		 * layoutWarning, status UP); in the last day it is DOWN. The gauge idworker.snowflake.layout.remaining
+		 * gives the time left.
+		 */
+		private Duration layoutWarning = Duration.ofDays(365);
+
 		public @Nullable LayoutPreset getPreset() {
 			return this.preset;
 		}
@@ -226,6 +233,14 @@ public class IdWorkerProperties implements InitializingBean {
 
 		public LayoutChange getLayoutChange() {
 			return this.layoutChange;
+		}
+
+		public Duration getLayoutWarning() {
+			return this.layoutWarning;
+		}
+
+		public void setLayoutWarning(Duration layoutWarning) {
+			this.layoutWarning = layoutWarning;
 		}
 
 		/**

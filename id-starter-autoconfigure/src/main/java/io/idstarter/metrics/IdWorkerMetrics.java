@@ -78,6 +78,12 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 	public static final String SEGMENT_REMAINING = "idworker.segment.remaining";
 
 	/**
+	 * Gauge of the seconds left until the Snowflake layout's timestamps run out (its last millisecond); 0 once they
+	 * have, when no ID can be issued any more.
+	 */
+	public static final String LAYOUT_REMAINING = "idworker.snowflake.layout.remaining";
+
+	/**
 	 * Gauge of the seconds this node keeps issuing Snowflake IDs without another lease renewal; 0 while it refuses
 	 * (lease lost, clock skewed).
 	 */
@@ -92,7 +98,8 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 	private static final String ALLOCATE = "allocate";
 
 	/** Operations of the worker-ID lease store, whose {@code key} argument is the lease namespace. */
-	private static final Set<String> LEASE_OPERATIONS = Set.of("borrow", "renew", "release");
+	private static final Set<String> LEASE_OPERATIONS = Set.of("borrow", "renew", "release", "record-layout",
+			"replace-layout", "slot-marks");
 
 	/** Actions a clock-backwards policy reports. */
 	private static final List<String> CLOCK_BACKWARDS_ACTIONS = List.of("waited", "tolerated", "failed");
@@ -168,6 +175,11 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 			for (String action : CLOCK_BACKWARDS_ACTIONS) {
 				clockBackwardsCounter(registry, action);
 			}
+			Gauge.builder(LAYOUT_REMAINING, snowflake, (generator) -> Math.max(0,
+					generator.layoutRemaining().toMillis() / 1000.0))
+				.description("Time until the Snowflake layout's timestamps run out")
+				.baseUnit("seconds")
+				.register(registry);
 		}
 		WorkerLeaseKeeper lease = this.lease.get();
 		if (lease != null) {

@@ -1,6 +1,7 @@
 package io.idstarter.metrics;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 
 import io.idstarter.IdWorkerListener;
@@ -48,6 +49,27 @@ class IdWorkerMetricsTests {
 		assertThat(registry.get(IdWorkerMetrics.CLOCK_BACKWARDS).tag("action", "failed").counter().count()).isOne();
 		assertThat(registry.find(IdWorkerMetrics.SNOWFLAKE_ISSUED).meter()).isNull();
 		assertThat(registry.find(IdWorkerMetrics.LEASE_REMAINING).meter()).isNull();
+	}
+
+	@Test
+	void theLayoutsRemainingTimeIsAGaugeThatStopsAtZeroAndLayoutCallsAreLeaseCalls() {
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		Instant start = Instant.parse("2026-11-26T00:00:00Z");
+		ManualTimeSource time = new ManualTimeSource(start);
+		SnowflakeLayout layout = SnowflakeLayout.of(start.minusMillis(1L << 35).plus(Duration.ofDays(10)), 35, 10, 18);
+		SnowflakeIdGenerator generator = new SnowflakeIdGenerator(layout, time, ClockBackwardsPolicy.defaults(),
+				IdWorkerListener.NONE);
+		IdWorkerMetrics metrics = new IdWorkerMetrics(registry, () -> generator, () -> null, () -> null, time);
+		metrics.bindTo(registry);
+		assertThat(registry.get(IdWorkerMetrics.LAYOUT_REMAINING).gauge().value())
+			.isEqualTo(Duration.ofDays(10).toSeconds());
+		time.advance(Duration.ofDays(11));
+		assertThat(registry.get(IdWorkerMetrics.LAYOUT_REMAINING).gauge().value()).isZero();
+		metrics.storeCall("ns", "record-layout", 1_000, true);
+		assertThat(registry.get(IdWorkerMetrics.STORE_CALLS)
+			.tags("key", "none", "namespace", "ns", "operation", "record-layout")
+			.timer()
+			.count()).isOne();
 	}
 
 	@Test

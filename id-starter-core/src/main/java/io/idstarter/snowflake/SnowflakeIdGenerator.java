@@ -402,6 +402,15 @@ public final class SnowflakeIdGenerator implements IdWorker {
 		return new ClockMovedBackwardsException(message, behind);
 	}
 
+	/**
+	 * Returns the time left, by this generator's clock, until the layout's timestamps run out: after
+	 * {@link SnowflakeLayout#exhaustedAt()} no ID is issued (never a negative or wrapped one).
+	 * @return the time left; zero or negative once the layout has run out
+	 */
+	public Duration layoutRemaining() {
+		return Duration.ofMillis(this.layout.exhaustedAt().toEpochMilli() + 1 - this.time.currentTimeMillis());
+	}
+
 	private boolean dueForReport(AtomicLong nextReport) {
 		long now = this.time.nanoTime();
 		long due = nextReport.get();

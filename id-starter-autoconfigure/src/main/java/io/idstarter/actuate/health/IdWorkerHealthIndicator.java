@@ -1,5 +1,7 @@
 package io.idstarter.actuate.health;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,6 +46,15 @@ import org.springframework.boot.health.contributor.Status;
  */
 public class IdWorkerHealthIndicator extends AbstractHealthIndicator {
 
+	/** The default of how long before the Snowflake layout runs out health warns. */
+	public static final Duration DEFAULT_LAYOUT_WARNING = Duration.ofDays(365);
+
+	/**
+	 * How long before the layout's last millisecond the status is DOWN: a day to take the instance out of service
+	 * before it refuses every ID.
+	 */
+	public static final Duration LAYOUT_DOWN_BEFORE = Duration.ofDays(1);
+
 	private static final List<Status> SEVERITY = List.of(Status.DOWN, Status.OUT_OF_SERVICE, Status.UNKNOWN,
 			Status.UP);
 
@@ -53,18 +64,36 @@ public class IdWorkerHealthIndicator extends AbstractHealthIndicator {
 
 	private final @Nullable SegmentIdGenerator segments;
 
+	/** How long before the Snowflake layout runs out health starts to warn. */
+	private final Duration layoutWarning;
+
 	/**
-	 * Creates the indicator for the generators the application has.
+	 * Creates the indicator for the generators the application has, warning a year before the layout runs out.
 	 * @param snowflake the Snowflake generator, or {@code null}
 	 * @param lease the keeper of the Snowflake generator's worker ID, or {@code null} for a fixed worker ID
 	 * @param segments the segment generator, or {@code null}
 	 */
 	public IdWorkerHealthIndicator(@Nullable SnowflakeIdGenerator snowflake, @Nullable WorkerLeaseKeeper lease,
 			@Nullable SegmentIdGenerator segments) {
+		this(snowflake, lease, segments, DEFAULT_LAYOUT_WARNING);
+	}
+
+	/**
+	 * Creates the indicator for the generators the application has.
+	 * @param snowflake the Snowflake generator, or {@code null}
+	 * @param lease the keeper of the Snowflake generator's worker ID, or {@code null} for a fixed worker ID
+	 * @param segments the segment generator, or {@code null}
+	 * @param layoutWarning how long before the Snowflake layout's timestamps run out to warn (a detail
+	 * {@code layoutWarning}, status still UP); in the last {@link #LAYOUT_DOWN_BEFORE} the status is DOWN
+	 * @since 0.2.0
+	 */
+	public IdWorkerHealthIndicator(@Nullable SnowflakeIdGenerator snowflake, @Nullable WorkerLeaseKeeper lease,
+			@Nullable SegmentIdGenerator segments, Duration layoutWarning) {
 		super("ID generator health check failed");
 		this.snowflake = snowflake;
 		this.lease = lease;
 		this.segments = segments;
+		this.layoutWarning = layoutWarning;
 	}
 
 	@Override
@@ -84,6 +113,24 @@ public class IdWorkerHealthIndicator extends AbstractHealthIndicator {
 	}
 
 	private Status snowflake(SnowflakeIdGenerator snowflake, Map<String, Object> details) {
+		Status layout = layout(snowflake, details);
+		return worst(layout, worker(snowflake, details));
+	}
+
+	private Status layout(SnowflakeIdGenerator snowflake, Map<String, Object> details) {
+		Instant runsOut = snowflake.layout().exhaustedAt();
+		Duration remaining = snowflake.layoutRemaining();
+		details.put("layoutRunsOutAt", runsOut);
+		if (remaining.compareTo(this.layoutWarning) >= 0) {
+			return Status.UP;
+		}
+		details.put("layoutWarning", "the Snowflake layout's timestamps run out at " + runsOut + ", in "
+				+ Math.max(0, remaining.toDays()) + " days; no ID can be issued after that: plan a layout change "
+				+ "(docs/snowflake.md, \"Changing a layout\")");
+		return (remaining.compareTo(LAYOUT_DOWN_BEFORE) < 0) ? Status.DOWN : Status.UP;
+	}
+
+	private Status worker(SnowflakeIdGenerator snowflake, Map<String, Object> details) {
 		WorkerLeaseKeeper lease = this.lease;
 		if (lease == null) {
 			if (snowflake.workerId().isPresent()) {

@@ -1,6 +1,9 @@
 package io.idstarter.autoconfigure.health;
 
+import java.time.Duration;
+
 import io.idstarter.actuate.health.IdWorkerHealthIndicator;
+import io.idstarter.autoconfigure.IdWorkerProperties;
 import io.idstarter.autoconfigure.SegmentIdWorkerConfiguration;
 import io.idstarter.autoconfigure.SnowflakeIdWorkerConfiguration;
 import io.idstarter.lease.WorkerLeaseKeeper;
@@ -33,8 +36,13 @@ public final class IdWorkerHealthContributorAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(name = { "idWorkerHealthIndicator", "idWorkerHealthContributor" })
 	IdWorkerHealthIndicator idWorkerHealthIndicator(ObjectProvider<SnowflakeIdGenerator> snowflake,
-			ObjectProvider<WorkerLeaseKeeper> lease, ObjectProvider<SegmentIdGenerator> segments) {
-		return new IdWorkerHealthIndicator(snowflake.getIfUnique(), lease.getIfUnique(), segments.getIfUnique());
+			ObjectProvider<WorkerLeaseKeeper> lease, ObjectProvider<SegmentIdGenerator> segments,
+			ObjectProvider<IdWorkerProperties> properties) {
+		IdWorkerProperties bound = properties.getIfAvailable();
+		Duration layoutWarning = (bound != null) ? bound.getSnowflake().getLayoutWarning()
+				: IdWorkerHealthIndicator.DEFAULT_LAYOUT_WARNING;
+		return new IdWorkerHealthIndicator(snowflake.getIfUnique(), lease.getIfUnique(), segments.getIfUnique(),
+				layoutWarning);
 	}
 
 	/**

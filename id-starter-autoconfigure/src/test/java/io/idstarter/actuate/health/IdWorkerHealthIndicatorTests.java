@@ -3,6 +3,7 @@ package io.idstarter.actuate.health;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -27,7 +28,9 @@ import io.idstarter.segment.UnknownKeyException;
 import io.idstarter.snowflake.ClockBackwardsPolicy;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
 import io.idstarter.snowflake.SnowflakeLayout;
+import io.idstarter.snowflake.WorkerGrant;
 import io.idstarter.testing.TestGenerators;
+import io.idstarter.time.ManualTimeSource;
 import io.idstarter.time.TimeSource;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
@@ -209,6 +212,35 @@ class IdWorkerHealthIndicatorTests {
 		assertThat(health.getStatus()).isEqualTo(Status.UNKNOWN);
 		assertThat(snowflake(health)).containsEntry("lease", LeaseStatus.State.NOT_STARTED)
 			.containsEntry("workerId", -1);
+	}
+
+	@Test
+	void aLayoutThatRunsOutWithinTheHorizonWarnsAndIsDownInItsLastDayAndNoIdIsIssuedPastIt() {
+		Instant start = Instant.parse("2026-11-26T00:00:00Z");
+		// 35 timestamp bits (about 397 days) from an epoch that leaves 100 days
+		Instant epoch = start.minusMillis(1L << 35).plus(Duration.ofDays(100));
+		SnowflakeLayout shortLived = SnowflakeLayout.of(epoch, 35, 10, 18);
+		ManualTimeSource clock = new ManualTimeSource(start);
+		SnowflakeIdGenerator generator = new SnowflakeIdGenerator(shortLived, clock, ClockBackwardsPolicy.defaults(),
+				IdWorkerListener.NONE);
+		generator.grant(WorkerGrant.fixed(1));
+		assertThat(generator.layoutRemaining()).isEqualTo(Duration.ofDays(100));
+		IdWorkerHealthIndicator yearAhead = new IdWorkerHealthIndicator(generator, null, null);
+		Health warned = yearAhead.health();
+		assertThat(warned.getStatus()).isEqualTo(Status.UP);
+		assertThat(snowflake(warned)).containsEntry("layoutRunsOutAt", shortLived.exhaustedAt())
+			.hasEntrySatisfying("layoutWarning", (warning) -> assertThat((String) warning).contains("in 100 days"));
+		Health quiet = new IdWorkerHealthIndicator(generator, null, null, Duration.ofDays(30)).health();
+		assertThat(quiet.getStatus()).isEqualTo(Status.UP);
+		assertThat(snowflake(quiet)).doesNotContainKey("layoutWarning");
+		clock.advance(Duration.ofDays(99).plusHours(1));
+		assertThat(yearAhead.health().getStatus()).isEqualTo(Status.DOWN);
+		long last = generator.nextId();
+		assertThat(last).isPositive();
+		clock.setWallClock(shortLived.exhaustedAt().plusMillis(1));
+		assertThatExceptionOfType(IdGenerationException.class).isThrownBy(generator::nextId)
+			.withMessageContaining("has run out");
+		assertThat(generator.layoutRemaining().toMillis()).isNotPositive();
 	}
 
 	@Test
