@@ -10,6 +10,7 @@ import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.idstarter.IdWorkerListener;
 import io.idstarter.StoreRegressionException;
 import io.idstarter.lease.LeaseStatus.State;
+import io.idstarter.snowflake.RecordedLayout;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
 import io.idstarter.snowflake.WorkerGrant;
 import io.idstarter.time.TimeSource;
@@ -56,6 +57,9 @@ final class LeaseHeartbeat {
 	private final InstrumentedLeaseStore store;
 
 	private final SlotAcquirer acquirer;
+
+	/** The namespace's layout record: checked before and after every borrow and after every renewal. */
+	private final LayoutRegistration layout;
 
 	private final SnowflakeIdGenerator generator;
 
@@ -130,7 +134,9 @@ final class LeaseHeartbeat {
 		this.local = new NodeLocalLeaseState(settings.namespace(), settings.cacheFile());
 		this.backoff = new RetryBackoff(settings.heartbeat());
 		this.clock = new ClockOffsetGuard(settings.maxClockSkew());
-		this.acquirer = new SlotAcquirer(this.store, generator, settings, time, this.clock, this.local);
+		this.layout = new LayoutRegistration(this.store,
+				new RecordedLayout(generator.layout(), settings.layoutPreset()), settings.replacedLayout(), settings, time);
+		this.acquirer = new SlotAcquirer(this.store, generator, settings, time, this.clock, this.local, this.layout);
 		this.snapshot = snapshot();
 	}
 
@@ -275,6 +281,12 @@ final class LeaseHeartbeat {
 			if (this.state == State.CLOCK_SKEWED) {
 				logger.info("{}clock back within maxClockSkew of the store's; issuing resumes", prefix());
 			}
+			try {
+				this.layout.confirm(renewed.workerId());
+			}
+			catch (LayoutConflictException ex) {
+				return layoutChanged(renewed, ex);
+			}
 			grant(renewed, wallBefore, nanosBefore);
 			if (this.consecutiveFailures > 0) {
 				logger.info("{}lease renewed after {} failed attempts", prefix(), this.consecutiveFailures);
@@ -292,6 +304,21 @@ final class LeaseHeartbeat {
 			logRenewalFailure(ex);
 			return this.backoff.next();
 		}
+	}
+
+	/**
+	 * Stops issuing for good under a layout the namespace no longer records, and gives the slot back.
+	 */
+	@GuardedBy("lock")
+	private Duration layoutChanged(WorkerLease renewed, LayoutConflictException ex) {
+		this.generator.revoke(ex.getMessage());
+		release(renewed);
+		this.lease = null;
+		this.consecutiveFailures++;
+		this.state = State.LOST;
+		publish();
+		logger.error("{}IDs are refused from now on: {}", prefix(), ex.getMessage());
+		return this.backoff.next();
 	}
 
 	@GuardedBy("lock")
@@ -416,7 +443,8 @@ final class LeaseHeartbeat {
 		this.lastRenewal = Instant.ofEpochMilli(this.time.currentTimeMillis());
 		this.state = State.ACTIVE;
 		publish();
-		this.generator.grant(new WorkerGrant(lease.workerId(), lease.timestampFloor(), lease.timestampCeiling(),
+		long floor = Math.max(lease.timestampFloor(), this.layout.floorMillis());
+		this.generator.grant(new WorkerGrant(lease.workerId(), floor, lease.timestampCeiling(),
 				validUntil));
 		if (this.closed.get()) {
 			// close() gave up waiting for this call and revoked without the lock; it stays revoked

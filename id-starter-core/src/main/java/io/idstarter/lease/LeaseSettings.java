@@ -10,6 +10,7 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 
 import io.idstarter.InvalidSettingException;
+import io.idstarter.snowflake.RecordedLayout;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -60,6 +61,10 @@ public final class LeaseSettings {
 
 	private final SortedSet<Integer> excludedWorkerIds;
 
+	private final @Nullable String layoutPreset;
+
+	private final @Nullable RecordedLayout replacedLayout;
+
 	private LeaseSettings(Builder builder) {
 		this.namespace = builder.namespace;
 		this.ttl = builder.ttl;
@@ -70,6 +75,8 @@ public final class LeaseSettings {
 		this.maxStartupWait = (builder.maxStartupWait != null) ? builder.maxStartupWait : builder.ttl;
 		this.maxClockSkew = builder.maxClockSkew;
 		this.excludedWorkerIds = Collections.unmodifiableSortedSet(new TreeSet<>(builder.excludedWorkerIds));
+		this.layoutPreset = builder.layoutPreset;
+		this.replacedLayout = builder.replacedLayout;
 	}
 
 	/**
@@ -159,6 +166,23 @@ public final class LeaseSettings {
 	}
 
 	/**
+	 * Returns the name of the preset the generator's layout was chosen by, recorded with the layout for people to read.
+	 * @return the preset's name, or {@code null} for a layout set by its values
+	 */
+	public @Nullable String layoutPreset() {
+		return this.layoutPreset;
+	}
+
+	/**
+	 * Returns the layout a planned change replaces: when the namespace records this layout, this node replaces it by
+	 * its own if every ID it can issue sorts above the old layout's (see docs/snowflake.md).
+	 * @return the layout replaced, or {@code null} for no change
+	 */
+	public @Nullable RecordedLayout replacedLayout() {
+		return this.replacedLayout;
+	}
+
+	/**
 	 * Returns a builder initialised with these settings.
 	 * @return the builder
 	 */
@@ -171,7 +195,9 @@ public final class LeaseSettings {
 			.cacheFile(this.cacheFile)
 			.maxStartupWait(this.maxStartupWait)
 			.maxClockSkew(this.maxClockSkew)
-			.excludedWorkerIds(this.excludedWorkerIds);
+			.excludedWorkerIds(this.excludedWorkerIds)
+			.layoutPreset(this.layoutPreset)
+			.replacedLayout((this.replacedLayout != null) ? this.replacedLayout.format() : null);
 	}
 
 	@Override
@@ -230,6 +256,10 @@ public final class LeaseSettings {
 		private @Nullable Duration maxClockSkew = DEFAULT_MAX_CLOCK_SKEW;
 
 		private SortedSet<Integer> excludedWorkerIds = new TreeSet<>();
+
+		private @Nullable String layoutPreset;
+
+		private @Nullable RecordedLayout replacedLayout;
 
 		private Builder() {
 		}
@@ -346,6 +376,40 @@ public final class LeaseSettings {
 			requireArgument("excludedWorkerIds", ids.isEmpty() || ids.first() >= 0,
 					"excludedWorkerIds must not be negative: " + ids);
 			this.excludedWorkerIds = ids;
+			return this;
+		}
+
+		/**
+		 * Sets the name of the preset the generator's layout was chosen by, recorded with the layout.
+		 * @param layoutPreset the preset's name, or {@code null}
+		 * @return this builder
+		 */
+		public Builder layoutPreset(@Nullable String layoutPreset) {
+			requireArgument("layoutPreset", layoutPreset == null || layoutPreset.matches("[A-Za-z0-9._-]{1,64}"),
+					"layoutPreset must be 1 to 64 letters, digits, '.', '_' or '-': " + layoutPreset);
+			this.layoutPreset = layoutPreset;
+			return this;
+		}
+
+		/**
+		 * Asks for a planned layout change: the layout recorded for the namespace that this node's replaces, in the
+		 * stored form a refusal names ({@code epoch=...;timestamp-bits=...;worker-id-bits=...;sequence-bits=...}).
+		 * @param replacedLayout the recorded layout, or {@code null} for no change
+		 * @return this builder
+		 */
+		public Builder replacedLayout(@Nullable String replacedLayout) {
+			if (replacedLayout == null || replacedLayout.isBlank()) {
+				this.replacedLayout = null;
+				return this;
+			}
+			try {
+				this.replacedLayout = RecordedLayout.parse(replacedLayout);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new InvalidSettingException("replacedLayout", ex.getMessage() + "; copy the layout the refusal "
+						+ "names, such as epoch=2010-11-04T01:42:54.657Z;timestamp-bits=41;worker-id-bits=10;"
+						+ "sequence-bits=12");
+			}
 			return this;
 		}
 

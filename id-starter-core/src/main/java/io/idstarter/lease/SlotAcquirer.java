@@ -25,6 +25,8 @@ final class SlotAcquirer {
 	 *     file): a store that answers lower lost writes; the slot is given back reporting the known mark, and the
 	 *     borrow fails with StoreRegressionException;
 	 *   - its floor is within maxStartupWait of this node's clock; otherwise the slot is excluded and another borrowed.
+	 * Before the first borrow the namespace's layout record is checked (LayoutRegistration), and after the last one
+	 * again, so that a slot borrowed while a layout change was under way is given back unused.
 	 * Every borrow also excludes the settings' excludedWorkerIds (worker IDs an old fleet still uses), the preferred
 	 * slot included: a cache file that remembers one of them is not followed.
 	 * A slot given back unused is released reporting its floor, so the store's mark is what the borrow found: a
@@ -49,14 +51,17 @@ final class SlotAcquirer {
 
 	private final NodeLocalLeaseState local;
 
+	private final LayoutRegistration layout;
+
 	SlotAcquirer(InstrumentedLeaseStore store, SnowflakeIdGenerator generator, LeaseSettings settings, TimeSource time,
-			ClockOffsetGuard clock, NodeLocalLeaseState local) {
+			ClockOffsetGuard clock, NodeLocalLeaseState local, LayoutRegistration layout) {
 		this.store = store;
 		this.generator = generator;
 		this.settings = settings;
 		this.time = time;
 		this.clock = clock;
 		this.local = local;
+		this.layout = layout;
 	}
 
 	/**
@@ -68,6 +73,19 @@ final class SlotAcquirer {
 	 * @throws StoreRegressionException if the store answered a floor below this node's mark (the slot is given back)
 	 */
 	Acquired acquire(int preferredWorkerId, int lastWorkerId) {
+		this.layout.register();
+		Acquired acquired = borrowUsable(preferredWorkerId, lastWorkerId);
+		try {
+			this.layout.confirm(acquired.lease().workerId());
+		}
+		catch (RuntimeException ex) {
+			giveBackUnused(acquired.lease());
+			throw ex;
+		}
+		return acquired;
+	}
+
+	private Acquired borrowUsable(int preferredWorkerId, int lastWorkerId) {
 		int maxWorkerId = this.generator.layout().maxWorkerId();
 		Set<Integer> configured = this.settings.excludedWorkerIds();
 		if (configured.contains(preferredWorkerId)) {

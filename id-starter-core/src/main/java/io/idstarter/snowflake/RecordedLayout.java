@@ -17,12 +17,21 @@ import org.jspecify.annotations.Nullable;
  * keep it as an opaque string of at most {@link #MAX_LENGTH} characters. Two recorded layouts are the same when their
  * epoch and widths are; the preset name only tells people where the values came from.
  *
+ * <p>A layout that replaced another by a planned change also records the greatest ID the old layout may have issued
+ * ({@code floor-id}): no node of the new layout issues an ID at or below it. While the change is not yet complete
+ * ({@code replacing=<old epoch>/<old widths>}), no node of either layout issues: the node that completes it checks that
+ * no slot is held any more (a node of the old layout, which now finds another layout recorded, can take none) and
+ * computes the floor from the slots' marks by the old layout.
+ *
  * @param layout the epoch and widths
  * @param preset the preset the layout was chosen by ({@code twitter}, {@code shardingsphere}, {@code leaf}), or
  * {@code null} for a layout set by its values
+ * @param floorId the greatest ID the layout this one replaced may have issued, or {@code -1} if it replaced none
+ * @param replacing the layout this one is replacing while the change is not yet complete, else {@code null}
  * @since 0.2.0
  */
-public record RecordedLayout(SnowflakeLayout layout, @Nullable String preset) {
+public record RecordedLayout(SnowflakeLayout layout, @Nullable String preset, long floorId,
+		@Nullable SnowflakeLayout replacing) {
 
 	/** Longest stored form a store must keep. */
 	public static final int MAX_LENGTH = 255;
@@ -37,11 +46,53 @@ public record RecordedLayout(SnowflakeLayout layout, @Nullable String preset) {
 
 	private static final String PRESET = "preset";
 
+	private static final String FLOOR_ID = "floor-id";
+
+	private static final String REPLACING = "replacing";
+
 	public RecordedLayout {
 		Objects.requireNonNull(layout, "layout");
 		if (preset != null && (preset.isBlank() || !preset.matches("[A-Za-z0-9._-]{1,64}"))) {
 			throw new IllegalArgumentException("preset must be 1 to 64 letters, digits, '.', '_' or '-': " + preset);
 		}
+		if (floorId < -1) {
+			throw new IllegalArgumentException("floorId must be -1 or an ID: " + floorId);
+		}
+	}
+
+	/**
+	 * Creates the record a node writes when it finds none: no layout replaced.
+	 * @param layout the epoch and widths
+	 * @param preset the preset's name, or {@code null}
+	 */
+	public RecordedLayout(SnowflakeLayout layout, @Nullable String preset) {
+		this(layout, preset, -1, null);
+	}
+
+	/**
+	 * Returns this layout as the pending replacement of another.
+	 * @param old the layout replaced
+	 * @return the pending record
+	 */
+	public RecordedLayout replacing(SnowflakeLayout old) {
+		return new RecordedLayout(this.layout, this.preset, -1, Objects.requireNonNull(old, "old"));
+	}
+
+	/**
+	 * Returns whether this layout is replacing another and the change is not yet complete.
+	 * @return whether no node may issue under the record yet
+	 */
+	public boolean pending() {
+		return this.replacing != null;
+	}
+
+	/**
+	 * Returns this layout as the completed replacement of a layout whose IDs reach up to {@code floorId}.
+	 * @param floorId the greatest ID the replaced layout may have issued
+	 * @return the completed record
+	 */
+	public RecordedLayout completedAbove(long floorId) {
+		return new RecordedLayout(this.layout, this.preset, floorId, null);
 	}
 
 	/**
@@ -51,7 +102,9 @@ public record RecordedLayout(SnowflakeLayout layout, @Nullable String preset) {
 	public String format() {
 		return EPOCH + "=" + this.layout.epoch() + ";" + TIMESTAMP_BITS + "=" + this.layout.timestampBits() + ";"
 				+ WORKER_ID_BITS + "=" + this.layout.workerIdBits() + ";" + SEQUENCE_BITS + "="
-				+ this.layout.sequenceBits() + ((this.preset != null) ? ";" + PRESET + "=" + this.preset : "");
+				+ this.layout.sequenceBits() + ((this.preset != null) ? ";" + PRESET + "=" + this.preset : "")
+				+ ((this.floorId >= 0) ? ";" + FLOOR_ID + "=" + this.floorId : "")
+				+ ((this.replacing != null) ? ";" + REPLACING + "=" + compact(this.replacing) : "");
 	}
 
 	/**
@@ -75,11 +128,11 @@ public record RecordedLayout(SnowflakeLayout layout, @Nullable String preset) {
 			int timestampBits = Integer.parseInt(required(fields, TIMESTAMP_BITS, text));
 			int workerIdBits = Integer.parseInt(required(fields, WORKER_ID_BITS, text));
 			int sequenceBits = Integer.parseInt(required(fields, SEQUENCE_BITS, text));
-			int total = timestampBits + workerIdBits + sequenceBits;
-			SnowflakeLayout layout = (total < SnowflakeLayout.TOTAL_BITS)
-					? SnowflakeLayout.javaScriptSafe(epoch, timestampBits, workerIdBits, sequenceBits)
-					: SnowflakeLayout.of(epoch, timestampBits, workerIdBits, sequenceBits);
-			return new RecordedLayout(layout, fields.get(PRESET));
+			SnowflakeLayout layout = layout(epoch, timestampBits, workerIdBits, sequenceBits);
+			String floorId = fields.get(FLOOR_ID);
+			String replacing = fields.get(REPLACING);
+			return new RecordedLayout(layout, fields.get(PRESET), (floorId != null) ? Long.parseLong(floorId) : -1,
+					(replacing != null) ? uncompact(replacing) : null);
 		}
 		catch (DateTimeParseException | IllegalArgumentException ex) {
 			throw new IllegalArgumentException("not a recorded Snowflake layout: '" + text + "' (" + ex.getMessage()
@@ -103,6 +156,27 @@ public record RecordedLayout(SnowflakeLayout layout, @Nullable String preset) {
 					+ ((text.length() > 80) ? text.substring(0, 80) + "..." : text) + "'");
 		}
 		return text;
+	}
+
+	private static SnowflakeLayout layout(Instant epoch, int timestampBits, int workerIdBits, int sequenceBits) {
+		return (timestampBits + workerIdBits + sequenceBits < SnowflakeLayout.TOTAL_BITS)
+				? SnowflakeLayout.javaScriptSafe(epoch, timestampBits, workerIdBits, sequenceBits)
+				: SnowflakeLayout.of(epoch, timestampBits, workerIdBits, sequenceBits);
+	}
+
+	/** {@code 2010-11-04T01:42:54.657Z/41/10/12}: short, so that a pending record stays within MAX_LENGTH. */
+	private static String compact(SnowflakeLayout layout) {
+		return layout.epoch() + "/" + layout.timestampBits() + "/" + layout.workerIdBits() + "/"
+				+ layout.sequenceBits();
+	}
+
+	private static SnowflakeLayout uncompact(String text) {
+		String[] parts = text.split("/");
+		if (parts.length != 4) {
+			throw new IllegalArgumentException("'" + REPLACING + "' is not <epoch>/<bits>/<bits>/<bits>");
+		}
+		return layout(Instant.parse(parts[0]), Integer.parseInt(parts[1]), Integer.parseInt(parts[2]),
+				Integer.parseInt(parts[3]));
 	}
 
 	private static String required(Map<String, String> fields, String key, String text) {
@@ -129,7 +203,9 @@ public record RecordedLayout(SnowflakeLayout layout, @Nullable String preset) {
 	public String describe() {
 		return "epoch " + this.layout.epoch() + ", " + this.layout.timestampBits() + "/" + this.layout.workerIdBits()
 				+ "/" + this.layout.sequenceBits() + " timestamp/worker-ID/sequence bits"
-				+ ((this.preset != null) ? " (preset " + this.preset + ")" : "");
+				+ ((this.preset != null) ? " (preset " + this.preset + ")" : "")
+				+ ((this.floorId >= 0) ? ", above ID " + this.floorId + " of the layout it replaced" : "")
+				+ ((this.replacing != null) ? ", replacing " + compact(this.replacing) + " (change not complete)" : "");
 	}
 
 }

@@ -1,0 +1,271 @@
+package io.idstarter.lease;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.UnaryOperator;
+
+import io.idstarter.IdWorkerListener;
+import io.idstarter.lease.LeaseStatus.State;
+import io.idstarter.snowflake.ClockBackwardsPolicy;
+import io.idstarter.snowflake.RecordedLayout;
+import io.idstarter.snowflake.SnowflakeIdGenerator;
+import io.idstarter.snowflake.SnowflakeLayout;
+import io.idstarter.snowflake.WorkerIdUnavailableException;
+import io.idstarter.time.ManualTimeSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * The layout record of a namespace, through lease keepers on one in-memory store: a node of another layout is refused,
+ * and a planned change happens only when no node of the old layout can still issue and the new IDs sort above the old
+ * ones, including when an old node borrows, or wakes from a pause, while the change is under way.
+ */
+@Timeout(60)
+class LayoutRegistrationTests {
+
+	private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+
+	private static final Duration TTL = Duration.ofSeconds(60);
+
+	/** The old layout: the default one. */
+	private static final SnowflakeLayout OLD = SnowflakeLayout.defaults();
+
+	/** A new layout whose IDs of the same millisecond sort above the old one's: same epoch and timestamp bits. */
+	private static final SnowflakeLayout WIDER_SEQUENCE = SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH, 41, 8, 14);
+
+	/** A new layout whose IDs of today sort far below the old one's: an epoch a day before START. */
+	private static final SnowflakeLayout LATER_EPOCH = SnowflakeLayout.of(START.minus(Duration.ofDays(1)), 41, 10, 12);
+
+	private final String namespace = "layout-" + UUID.randomUUID();
+
+	private final ManualTimeSource clock = new ManualTimeSource(START);
+
+	private final InMemoryLeaseStore store = new InMemoryLeaseStore(this.clock);
+
+	private final List<WorkerLeaseKeeper> keepers = new ArrayList<>();
+
+	@AfterEach
+	void closeKeepers() {
+		this.keepers.forEach(WorkerLeaseKeeper::close);
+	}
+
+	private Node node(SnowflakeLayout layout) {
+		return node(layout, this.store, UnaryOperator.identity());
+	}
+
+	private Node node(SnowflakeLayout layout, ISequenceManager store, UnaryOperator<LeaseSettings.Builder> settings) {
+		SnowflakeIdGenerator generator = new SnowflakeIdGenerator(layout, this.clock, ClockBackwardsPolicy.defaults(),
+				IdWorkerListener.NONE);
+		WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(store, generator, settings.apply(LeaseSettings.builder()
+			.namespace(this.namespace)
+			.ttl(TTL)
+			.heartbeat(Duration.ofSeconds(20))
+			.safetyMargin(Duration.ofSeconds(5))
+			.maxStartupWait(Duration.ofSeconds(2))).build(), this.clock, IdWorkerListener.NONE);
+		this.keepers.add(keeper);
+		return new Node(generator, keeper);
+	}
+
+	private Node changer(SnowflakeLayout layout, ISequenceManager store) {
+		return node(layout, store, (settings) -> settings.replacedLayout(new RecordedLayout(OLD, null).format()));
+	}
+
+	private String recorded() {
+		return this.store.recordLayout(this.namespace, "probe");
+	}
+
+	@Test
+	void theFirstNodeRecordsItsLayoutWithItsPresetAndNodesOfThatLayoutShareTheNamespace() {
+		Node first = node(OLD, this.store, (settings) -> settings.layoutPreset("mine"));
+		first.keeper.startLease(false);
+		Node second = node(OLD);
+		second.keeper.startLease(false);
+		assertThat(RecordedLayout.parse(recorded())).isEqualTo(new RecordedLayout(OLD, "mine"));
+		assertThat(first.generator.nextId()).isNotEqualTo(second.generator.nextId());
+	}
+
+	@Test
+	void aNodeOfAnotherLayoutIsRefusedNamingBothLayoutsAndBorrowsNothing() {
+		node(OLD).keeper.startLease(false);
+		Node other = node(WIDER_SEQUENCE);
+		assertThatExceptionOfType(LayoutConflictException.class).isThrownBy(() -> other.keeper.startLease(false))
+			.withMessageContaining(new RecordedLayout(WIDER_SEQUENCE, null).describe())
+			.withMessageContaining(new RecordedLayout(OLD, null).describe())
+			.withMessageContaining("'" + new RecordedLayout(OLD, null).format() + "'")
+			.satisfies((ex) -> assertThat(ex.isChangeRefused()).isFalse());
+		assertThat(this.store.slotMarks(this.namespace)).extracting(SlotMark::workerId).containsExactly(0);
+		assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(other.generator::nextId);
+	}
+
+	@Test
+	void aPlannedChangeAfterTheOldNodesStoppedRecordsTheFloorAndEveryNewIdSortsAboveEveryOldOne() {
+		Node old = node(OLD);
+		old.keeper.startLease(false);
+		long lastOld = 0;
+		for (int i = 0; i < 1_000; i++) {
+			lastOld = Math.max(lastOld, old.generator.nextId());
+		}
+		old.keeper.close();
+		this.clock.advance(Duration.ofMillis(1));
+		Node changer = changer(WIDER_SEQUENCE, this.store);
+		changer.keeper.startLease(false);
+		RecordedLayout record = RecordedLayout.parse(recorded());
+		assertThat(record.sameLayoutAs(new RecordedLayout(WIDER_SEQUENCE, null))).isTrue();
+		assertThat(record.pending()).isFalse();
+		assertThat(record.floorId()).isGreaterThanOrEqualTo(lastOld);
+		assertThat(changer.generator.nextId()).isGreaterThan(record.floorId());
+		Node later = node(WIDER_SEQUENCE);
+		later.keeper.startLease(false);
+		assertThat(later.generator.nextId()).isGreaterThan(record.floorId());
+		assertThatExceptionOfType(LayoutConflictException.class).isThrownBy(() -> node(OLD).keeper.startLease(false));
+	}
+
+	@Test
+	void aPlannedChangeIsRefusedWhileANodeOfTheOldLayoutHoldsASlot() {
+		node(OLD).keeper.startLease(false);
+		String before = recorded();
+		assertThatExceptionOfType(LayoutConflictException.class)
+			.isThrownBy(() -> changer(WIDER_SEQUENCE, this.store).keeper.startLease(false))
+			.withMessageContaining("worker IDs [0] are still held under the old layout")
+			.satisfies((ex) -> assertThat(ex.isChangeRefused()).isTrue());
+		assertThat(recorded()).isEqualTo(before);
+	}
+
+	@Test
+	void aPlannedChangeIsRefusedWhenTheNewIdsWouldSortBelowTheOldOnes() {
+		Node old = node(OLD);
+		old.keeper.startLease(false);
+		old.generator.nextId();
+		old.keeper.close();
+		String before = recorded();
+		assertThatExceptionOfType(LayoutConflictException.class)
+			.isThrownBy(() -> changer(LATER_EPOCH, this.store).keeper.startLease(false))
+			.withMessageContaining("refused: its IDs would sort above every ID")
+			.withMessageContaining("beyond maxStartupWait");
+		assertThat(recorded()).isEqualTo(before);
+	}
+
+	@Test
+	void anOldNodeThatBorrowsWhileTheChangeIsUnderWayIsSeenAndTheOldRecordIsPutBack() {
+		node(OLD).keeper.startLease(false);
+		this.keepers.get(0).close();
+		String before = recorded();
+		// an old node whose look at the record came before the compare-and-set borrows right after it
+		ISequenceManager racing = new DelegatingStore(this.store) {
+			@Override
+			public boolean replaceLayout(String namespace, String expected, String replacement) {
+				boolean replaced = super.replaceLayout(namespace, expected, replacement);
+				if (replaced && RecordedLayout.parse(replacement).pending()) {
+					LayoutRegistrationTests.this.store.borrow(new LeaseRequest(namespace, OLD.maxWorkerId(), TTL, -1,
+							"old-node", START.toEpochMilli()));
+				}
+				return replaced;
+			}
+		};
+		assertThatExceptionOfType(LayoutConflictException.class)
+			.isThrownBy(() -> changer(WIDER_SEQUENCE, racing).keeper.startLease(false))
+			.withMessageContaining("still held under the old layout");
+		assertThat(recorded()).isEqualTo(before);
+	}
+
+	@Test
+	void aChangeLeftPendingByAChangerThatDiedIsCompletedByTheNextNodeOfTheNewLayout() {
+		Node old = node(OLD);
+		old.keeper.startLease(false);
+		long lastOld = old.generator.nextId();
+		old.keeper.close();
+		String oldRecord = recorded();
+		String pending = new RecordedLayout(WIDER_SEQUENCE, null).replacing(OLD).format();
+		assertThat(this.store.replaceLayout(this.namespace, oldRecord, pending)).isTrue();
+		this.clock.advance(Duration.ofMillis(1));
+		assertThatExceptionOfType(LayoutConflictException.class).isThrownBy(() -> node(OLD).keeper.startLease(false));
+		Node next = node(WIDER_SEQUENCE);
+		next.keeper.startLease(false);
+		RecordedLayout record = RecordedLayout.parse(recorded());
+		assertThat(record.pending()).isFalse();
+		assertThat(record.floorId()).isGreaterThanOrEqualTo(lastOld);
+		assertThat(next.generator.nextId()).isGreaterThan(record.floorId());
+	}
+
+	@Test
+	void anOldNodeWhoseLeaseRanOutDuringAPauseStopsAtItsNextRenewalAfterTheChange() {
+		Node old = node(OLD);
+		old.keeper.startLease(false);
+		old.generator.nextId();
+		// paused past its lease: the store lets it expire, nobody takes the slot, so its renewal would still succeed
+		this.clock.advance(TTL.plusSeconds(1));
+		Node changer = changer(WIDER_SEQUENCE, this.store);
+		changer.keeper.startLease(false);
+		old.keeper.heartbeat();
+		assertThat(old.keeper.status().state()).isEqualTo(State.LOST);
+		assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(old.generator::nextId);
+		assertThat(this.store.holder(this.namespace, 0)).isEmpty();
+		assertThat(changer.generator.nextId()).isGreaterThan(RecordedLayout.parse(recorded()).floorId());
+	}
+
+	@Test
+	void aStoreThatKeepsNoLayoutsStillLeasesWorkerIds() {
+		Node node = node(OLD, new DelegatingStore(this.store) {
+			@Override
+			public String recordLayout(String namespace, String layout) {
+				return null;
+			}
+		}, UnaryOperator.identity());
+		node.keeper.startLease(false);
+		assertThat(node.generator.nextId()).isPositive();
+	}
+
+	private record Node(SnowflakeIdGenerator generator, WorkerLeaseKeeper keeper) {
+	}
+
+	/**
+	 * Passes every call to the in-memory store; tests override one to interleave with it.
+	 */
+	private static class DelegatingStore implements ISequenceManager {
+
+		private final InMemoryLeaseStore store;
+
+		DelegatingStore(InMemoryLeaseStore store) {
+			this.store = store;
+		}
+
+		@Override
+		public WorkerLease borrow(LeaseRequest request) {
+			return this.store.borrow(request);
+		}
+
+		@Override
+		public WorkerLease renew(WorkerLease lease, long timestampCeiling) {
+			return this.store.renew(lease, timestampCeiling);
+		}
+
+		@Override
+		public void release(WorkerLease lease, long lastIssuedTimestamp) {
+			this.store.release(lease, lastIssuedTimestamp);
+		}
+
+		@Override
+		public String recordLayout(String namespace, String layout) {
+			return this.store.recordLayout(namespace, layout);
+		}
+
+		@Override
+		public boolean replaceLayout(String namespace, String expected, String replacement) {
+			return this.store.replaceLayout(namespace, expected, replacement);
+		}
+
+		@Override
+		public List<SlotMark> slotMarks(String namespace) {
+			return this.store.slotMarks(namespace);
+		}
+
+	}
+
+}
