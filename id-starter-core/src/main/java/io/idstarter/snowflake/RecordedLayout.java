@@ -140,6 +140,24 @@ public record RecordedLayout(SnowflakeLayout layout, @Nullable String preset, lo
 		}
 	}
 
+	/**
+	 * Checks that a store can keep a text as a layout record: not empty and at most {@link #MAX_LENGTH} characters.
+	 * Stores call this before writing, so that a text they would cut or refuse fails the same way on every store.
+	 * @param name what the text is, for the message ({@code layout}, {@code replacement})
+	 * @param text the text
+	 * @return the text
+	 * @throws IllegalArgumentException naming the length if the text is empty or too long
+	 */
+	public static String requireStorable(String name, String text) {
+		Objects.requireNonNull(text, name);
+		if (text.isEmpty() || text.length() > MAX_LENGTH) {
+			throw new IllegalArgumentException(name + " must be 1 to " + MAX_LENGTH
+					+ " characters (a recorded layout's stored form), was " + text.length() + ": '"
+					+ ((text.length() > 80) ? text.substring(0, 80) + "..." : text) + "'");
+		}
+		return text;
+	}
+
 	private static SnowflakeLayout layout(Instant epoch, int timestampBits, int workerIdBits, int sequenceBits) {
 		return (timestampBits + workerIdBits + sequenceBits < SnowflakeLayout.TOTAL_BITS)
 				? SnowflakeLayout.javaScriptSafe(epoch, timestampBits, workerIdBits, sequenceBits)

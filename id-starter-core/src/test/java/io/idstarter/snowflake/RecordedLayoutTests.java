@@ -52,4 +52,17 @@ class RecordedLayoutTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> new RecordedLayout(SnowflakeLayout.defaults(), "a;b"));
 	}
 
+	@Test
+	void aStoreKeepsTextsOfOneToMaxLengthCharactersAndRefusesOthersNamingTheLength() {
+		String longest = "x".repeat(RecordedLayout.MAX_LENGTH);
+		assertThat(RecordedLayout.requireStorable("layout", longest)).isSameAs(longest);
+		assertThatIllegalArgumentException().isThrownBy(() -> RecordedLayout.requireStorable("layout", longest + "y"))
+			.withMessageStartingWith("layout must be 1 to 255 characters")
+			.withMessageContaining("was 256: 'xxx")
+			.withMessageEndingWith("...'");
+		assertThatIllegalArgumentException().isThrownBy(() -> RecordedLayout.requireStorable("replacement", ""))
+			.withMessageStartingWith("replacement must be 1 to 255 characters")
+			.withMessageContaining("was 0");
+	}
+
 }

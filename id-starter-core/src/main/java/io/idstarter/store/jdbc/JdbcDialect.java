@@ -56,6 +56,18 @@ public enum JdbcDialect {
 	}
 
 	/**
+	 * Returns an SQL condition that two strings are equal character for character: case, accents and trailing spaces
+	 * count (MySQL's and MariaDB's usual collations ignore them in {@code =}).
+	 * @param left an SQL expression
+	 * @param right an SQL expression
+	 * @return the condition
+	 */
+	String exactlyEquals(String left, String right) {
+		return (this == MYSQL) ? "CAST(" + left + " AS BINARY) = CAST(" + right + " AS BINARY)"
+				: left + " = " + right;
+	}
+
+	/**
 	 * Returns the dialect of a connected database.
 	 * @param metaData the connection's metadata
 	 * @return the dialect

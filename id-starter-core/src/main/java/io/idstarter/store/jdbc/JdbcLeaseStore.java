@@ -19,8 +19,10 @@ import io.idstarter.lease.LeaseLostException;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.NoFreeWorkerIdException;
+import io.idstarter.lease.SlotMark;
 import io.idstarter.lease.SlotOrder;
 import io.idstarter.lease.WorkerLease;
+import io.idstarter.snowflake.RecordedLayout;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,6 +32,11 @@ import org.slf4j.LoggerFactory;
  * ever used. Lease expiry is judged by the database's clock, never by the nodes' clocks.
  *
  * <p>Give it a {@link DataSource} whose connections are not bound to the caller's transaction.
+ *
+ * <p>A namespace's layout record ({@link #recordLayout}) is a row of the same table with the reserved worker ID
+ * {@value #LAYOUT_WORKER_ID}: its {@code instance} column holds the layout's stored form, its {@code owner_token} is
+ * {@code NULL} and its {@code max_timestamp} {@code -1}. No slot statement matches that row, so it is never lent,
+ * counted or listed as a slot, and no schema change is needed.
  *
  * @see JdbcSchema
  */
@@ -56,7 +63,15 @@ public class JdbcLeaseStore implements ISequenceManager {
 	 * to a concurrent borrower. Rows above the request's maxWorkerId belong to a wider layout and are passed over. Rows
 	 * that cannot be right (negative worker_id, mark below -1, NULLs) stop the borrow with an error naming the row; no
 	 * statement here ever matches such a row, so it stays as it is.
+	 *
+	 * Layout record: the row (namespace, LAYOUT_WORKER_ID), the text in its instance column. Recording is one INSERT
+	 * (a primary-key violation means another node recorded first: read that row); replacing is one UPDATE whose
+	 * WHERE compares the text byte for byte (MySQL's default collations would ignore case and trailing spaces). The
+	 * scans of slots pass over that row, and only that row: any other negative worker_id is still reported.
 	 */
+
+	/** Worker ID of the row that holds a namespace's layout record; never a slot. */
+	public static final int LAYOUT_WORKER_ID = -1;
 
 	/** Table used when none is given. */
 	public static final String DEFAULT_TABLE_NAME = "id_worker_lease";
@@ -117,7 +132,7 @@ public class JdbcLeaseStore implements ISequenceManager {
 		try (Connection connection = this.access.connect()) {
 			Statements sql = statements(action);
 			for (int scan = 0; scan < MAX_SCANS; scan++) {
-				Slots slots = scan(connection, sql, request);
+				Slots slots = scan(connection, sql, request, action);
 				Outcome outcome = tryCandidates(connection, sql, request, slots, ownerToken);
 				if (outcome.lease != null) {
 					logger.debug("Borrowed worker ID {} of namespace '{}' from table '{}' (floor {}, ceiling {})",
@@ -137,7 +152,8 @@ public class JdbcLeaseStore implements ISequenceManager {
 		}
 	}
 
-	private Slots scan(Connection connection, Statements sql, LeaseRequest request) throws SQLException {
+	private Slots scan(Connection connection, Statements sql, LeaseRequest request, String action)
+			throws SQLException {
 		return JdbcAccess.committed(connection, (c) -> {
 			try (PreparedStatement select = c.prepareStatement(sql.scan)) {
 				select.setString(1, request.namespace());
@@ -150,7 +166,7 @@ public class JdbcLeaseStore implements ISequenceManager {
 							// A slot of a wider layout sharing the namespace: not this borrower's to take or judge.
 							continue;
 						}
-						SlotRow row = readSlotRow(rows, request);
+						SlotRow row = readSlotRow(rows, request.namespace(), action);
 						byWorkerId.put(row.workerId, row);
 					}
 					return new Slots(byWorkerId, now);
@@ -159,7 +175,7 @@ public class JdbcLeaseStore implements ISequenceManager {
 		});
 	}
 
-	private SlotRow readSlotRow(ResultSet rows, LeaseRequest request) throws SQLException {
+	private SlotRow readSlotRow(ResultSet rows, String namespace, String action) throws SQLException {
 		int workerId = rows.getInt(1);
 		String owner = rows.getString(2);
 		long expiresAt = rows.getLong(3);
@@ -178,8 +194,8 @@ public class JdbcLeaseStore implements ISequenceManager {
 					+ ", must be -1 or a timestamp; fix the row with the greatest timestamp its owners issued";
 		}
 		if (problem != null) {
-			throw new LeaseStoreException("Cannot borrow a worker ID in namespace '" + request.namespace()
-					+ "': row (namespace '" + request.namespace() + "', worker_id " + workerId + ") of table '"
+			throw new LeaseStoreException("Cannot " + action + ": row (namespace '" + namespace + "', worker_id "
+					+ workerId + ") of table '"
 					+ this.tableName + "' in the " + this.access.describe() + " is corrupt: " + problem
 					+ "; the row was left unchanged");
 		}
@@ -344,6 +360,119 @@ public class JdbcLeaseStore implements ISequenceManager {
 		}
 	}
 
+	@Override
+	public String recordLayout(String namespace, String layout) {
+		Objects.requireNonNull(namespace, "namespace");
+		RecordedLayout.requireStorable("layout", layout);
+		String action = "record the layout of namespace '" + namespace + "'";
+		try (Connection connection = this.access.connect()) {
+			Statements sql = statements(action);
+			// A record is never deleted by this store, so a lost insert finds one to read; retried if deleted by hand.
+			for (int attempt = 0; attempt < 3; attempt++) {
+				if (insertLayout(connection, sql, namespace, layout)) {
+					logger.debug("Recorded the layout of namespace '{}' in table '{}': {}", namespace, this.tableName,
+							layout);
+					return layout;
+				}
+				LayoutRow recorded = readLayout(connection, sql, namespace);
+				if (recorded != null) {
+					return recorded.text(action, namespace);
+				}
+			}
+			throw new LeaseStoreException("Cannot " + action + ": its row (worker_id " + LAYOUT_WORKER_ID
+					+ ") of table '" + this.tableName + "' in the " + this.access.describe()
+					+ " kept being deleted while it was written; stop whatever deletes it");
+		}
+		catch (SQLException ex) {
+			throw failure(action, ex);
+		}
+	}
+
+	private boolean insertLayout(Connection connection, Statements sql, String namespace, String layout)
+			throws SQLException {
+		try {
+			JdbcAccess.committed(connection, (c) -> {
+				try (PreparedStatement insert = c.prepareStatement(sql.insertLayout)) {
+					insert.setString(1, namespace);
+					insert.setString(2, layout);
+					return insert.executeUpdate();
+				}
+			});
+			return true;
+		}
+		catch (SQLException ex) {
+			if (JdbcAccess.isDuplicateKey(ex) || JdbcAccess.isConcurrencyConflict(ex)) {
+				return false;
+			}
+			throw ex;
+		}
+	}
+
+	private @Nullable LayoutRow readLayout(Connection connection, Statements sql, String namespace)
+			throws SQLException {
+		return JdbcAccess.committed(connection, (c) -> {
+			try (PreparedStatement select = c.prepareStatement(sql.readLayout)) {
+				select.setString(1, namespace);
+				try (ResultSet row = select.executeQuery()) {
+					return row.next() ? new LayoutRow(row.getString(1), row.getString(2)) : null;
+				}
+			}
+		});
+	}
+
+	@Override
+	public boolean replaceLayout(String namespace, String expected, String replacement) {
+		Objects.requireNonNull(namespace, "namespace");
+		Objects.requireNonNull(expected, "expected");
+		RecordedLayout.requireStorable("replacement", replacement);
+		String action = "replace the layout of namespace '" + namespace + "'";
+		try (Connection connection = this.access.connect()) {
+			Statements sql = statements(action);
+			int updated = JdbcAccess.committed(connection, (c) -> {
+				try (PreparedStatement replace = c.prepareStatement(sql.replaceLayout)) {
+					replace.setString(1, replacement);
+					replace.setString(2, namespace);
+					replace.setString(3, expected);
+					return replace.executeUpdate();
+				}
+			});
+			if (updated > 0) {
+				logger.info("Replaced the layout of namespace '{}' in table '{}': {} (was {})", namespace,
+						this.tableName, replacement, expected);
+			}
+			return updated > 0;
+		}
+		catch (SQLException ex) {
+			throw failure(action, ex);
+		}
+	}
+
+	@Override
+	public List<SlotMark> slotMarks(String namespace) {
+		Objects.requireNonNull(namespace, "namespace");
+		String action = "read the slot marks of namespace '" + namespace + "'";
+		try (Connection connection = this.access.connect()) {
+			Statements sql = statements(action);
+			return JdbcAccess.committed(connection, (c) -> {
+				try (PreparedStatement select = c.prepareStatement(sql.scan)) {
+					select.setString(1, namespace);
+					try (ResultSet rows = select.executeQuery()) {
+						List<SlotMark> marks = new ArrayList<>();
+						while (rows.next()) {
+							long now = rows.getLong(5);
+							SlotRow row = readSlotRow(rows, namespace, action);
+							marks.add(new SlotMark(row.workerId, row.maxTimestamp, !row.isFree(now)));
+						}
+						return marks;
+					}
+				}
+			});
+		}
+		catch (SQLException ex) {
+			throw failure(action, ex);
+		}
+	}
+
 	private @Nullable SlotRow inspect(Connection connection, Statements sql, String namespace, int workerId)
 			throws SQLException {
 		return JdbcAccess.committed(connection, (c) -> {
@@ -395,7 +524,7 @@ public class JdbcLeaseStore implements ISequenceManager {
 			if (dialect == null) {
 				throw new LeaseStoreException("Cannot " + action + ": the " + this.access.unsupportedMessage());
 			}
-			current = new Statements(this.tableName, dialect.currentTimeMillis());
+			current = new Statements(this.tableName, dialect);
 			this.statements = current;
 		}
 		return current;
@@ -462,6 +591,37 @@ public class JdbcLeaseStore implements ISequenceManager {
 	}
 
 	/**
+	 * A namespace's layout row as read: the text in its {@code instance} column, and its owner token, which a record
+	 * written by this store never has.
+	 */
+	private final class LayoutRow {
+
+		final @Nullable String text;
+
+		final @Nullable String owner;
+
+		LayoutRow(@Nullable String text, @Nullable String owner) {
+			this.text = text;
+			this.owner = owner;
+		}
+
+		String text(String action, String namespace) {
+			if (this.text == null || this.text.isEmpty() || this.owner != null) {
+				throw new LeaseStoreException("Cannot " + action + ": row (namespace '" + namespace + "', worker_id "
+						+ LAYOUT_WORKER_ID + ") of table '" + JdbcLeaseStore.this.tableName + "' in the "
+						+ JdbcLeaseStore.this.access.describe() + " is not a layout record ("
+						+ ((this.owner != null) ? "it has owner_token '" + this.owner + "'"
+								: "its instance column, where the layout is kept, is "
+										+ ((this.text == null) ? "NULL" : "empty"))
+						+ "); worker_id " + LAYOUT_WORKER_ID + " is reserved for the layout: delete the row and "
+						+ "restart a node of the namespace to record its layout again");
+			}
+			return this.text;
+		}
+
+	}
+
+	/**
 	 * A namespace as scanned: its rows by worker ID, and the database's time of the scan.
 	 */
 	private record Slots(Map<Integer, SlotRow> byWorkerId, long now) {
@@ -492,9 +652,17 @@ public class JdbcLeaseStore implements ISequenceManager {
 
 		final String releaseReporting;
 
-		Statements(String table, String now) {
+		final String insertLayout;
+
+		final String readLayout;
+
+		final String replaceLayout;
+
+		Statements(String table, JdbcDialect dialect) {
+			String now = dialect.currentTimeMillis();
+			// Every slot of the namespace; the layout record's row is not one.
 			this.scan = sql("SELECT worker_id, owner_token, expires_at, max_timestamp, :now FROM " + table
-					+ " WHERE namespace = ?", now);
+					+ " WHERE namespace = ? AND worker_id <> " + LAYOUT_WORKER_ID, now);
 			this.take = sql("UPDATE " + table + " SET owner_token = ?, instance = ?, expires_at = :now + ?, "
 					+ "max_timestamp = ?, updated_at = :now WHERE namespace = ? AND worker_id = ? "
 					+ "AND (owner_token IS NULL OR expires_at < :now) AND max_timestamp = ?", now);
@@ -510,6 +678,14 @@ public class JdbcLeaseStore implements ISequenceManager {
 			this.releaseReporting = sql("UPDATE " + table + " SET owner_token = NULL, expires_at = :now, "
 					+ "max_timestamp = ?, updated_at = :now "
 					+ "WHERE namespace = ? AND worker_id = ? AND owner_token = ? AND max_timestamp >= -1", now);
+			this.insertLayout = sql("INSERT INTO " + table + " (namespace, worker_id, owner_token, instance, "
+					+ "expires_at, max_timestamp, updated_at) VALUES (?, " + LAYOUT_WORKER_ID + ", NULL, ?, 0, -1, "
+					+ ":now)", now);
+			this.readLayout = "SELECT instance, owner_token FROM " + table + " WHERE namespace = ? AND worker_id = "
+					+ LAYOUT_WORKER_ID;
+			this.replaceLayout = sql("UPDATE " + table + " SET instance = ?, updated_at = :now WHERE namespace = ? "
+					+ "AND worker_id = " + LAYOUT_WORKER_ID + " AND owner_token IS NULL AND "
+					+ dialect.exactlyEquals("instance", "?"), now);
 		}
 
 		private static String sql(String template, String now) {

@@ -19,8 +19,10 @@ import io.idstarter.lease.LeaseLostException;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.NoFreeWorkerIdException;
+import io.idstarter.lease.SlotMark;
 import io.idstarter.lease.SlotOrder;
 import io.idstarter.lease.WorkerLease;
+import io.idstarter.snowflake.RecordedLayout;
 import org.bson.Document;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -43,6 +45,16 @@ import org.springframework.data.mongodb.core.MongoOperations;
  * Documents are never deleted and there must be no TTL index on the collection: the high-water mark has to outlive
  * every lease of the slot. Deleting a slot's document by hand forgets its mark, so the next owner could repeat the
  * timestamps of the last one.
+ *
+ * <p>A namespace's layout record ({@link #recordLayout}) is a document of the same collection with no {@code slot}
+ * field, so no query for slots ever matches it:
+ * <pre>
+ * { _id: "orders:layout", namespace: "orders",
+ *   layout: "epoch=2010-11-04T01:42:54.657Z;timestamp-bits=41;...",   // the stored form
+ *   recordedAt: ISODate(...), changedAt: ISODate(...) }
+ * </pre>
+ * Recording it is an insert with that {@code _id} (a duplicate key means another node recorded first), replacing it
+ * one update whose filter holds the expected layout.
  *
  * <p>Writes use the write concern of the {@code MongoOperations} given; use {@code w: "majority"} (MongoDB 5.0's
  * default): with {@code w: 1} a failover can roll back an acknowledged borrow and hand the slot to two nodes.
@@ -73,6 +85,11 @@ public class MongoLeaseStore implements ISequenceManager {
 	 * Release. An update on _id and owner token: clears the owner, sets expiresAt to the server's time ($currentDate)
 	 * and, if the caller reports its last timestamp, sets maxTimestamp to it: the only write that may lower the mark,
 	 * and never below the lease's floor.
+	 *
+	 * Layout. The record's _id is "<namespace>:layout", which no slot's "<namespace>:<slot>" can be. Record: an insert;
+	 * on a duplicate key, read the document (records are never deleted by this store; one deleted by hand in between
+	 * is inserted again). Replace: an update whose filter is the _id and the expected text. Marks: the slots' documents
+	 * with the server's time read before them, so a lease that ends between the two reads still counts as held.
 	 */
 
 	/** Collection used unless another is given. */
@@ -91,6 +108,8 @@ public class MongoLeaseStore implements ISequenceManager {
 	private static final String EXPIRES_AT = "expiresAt";
 
 	private static final String MAX_TIMESTAMP = "maxTimestamp";
+
+	private static final String LAYOUT = "layout";
 
 	private final MongoOperations mongo;
 
@@ -178,6 +197,78 @@ public class MongoLeaseStore implements ISequenceManager {
 			logger.debug("Worker ID {} of namespace '{}' was no longer held by this lease; nothing to release",
 					lease.workerId(), lease.namespace());
 		}
+	}
+
+	@Override
+	public String recordLayout(String namespace, String layout) {
+		Objects.requireNonNull(namespace, "namespace");
+		RecordedLayout.requireStorable(LAYOUT, layout);
+		String action = "record the layout of namespace '" + namespace + "'";
+		String id = layoutId(namespace);
+		for (int attempt = 0; attempt < 3; attempt++) {
+			Date now = new Date(serverTime(action));
+			Document record = new Document("_id", id).append(NAMESPACE, namespace)
+				.append(LAYOUT, layout)
+				.append("recordedAt", now)
+				.append("changedAt", now);
+			if (execute(action, (collection) -> StoreSupport.insertIfAbsent(collection, record))) {
+				logger.debug("Recorded the layout of namespace '{}' in collection '{}': {}", namespace,
+						this.collection, layout);
+				return layout;
+			}
+			Document recorded = execute(action, (collection) -> collection.withReadPreference(ReadPreference.primary())
+				.find(new Document("_id", id))
+				.first());
+			if (recorded != null) {
+				if (!(recorded.get(LAYOUT) instanceof String text) || text.isEmpty() || recorded.containsKey(SLOT)) {
+					throw new LeaseStoreException("Layout document '" + id + "' in MongoDB collection '"
+							+ this.collection + "' is not a layout record: "
+							+ (recorded.containsKey(SLOT) ? "it has a slot field"
+									: LAYOUT + " is " + StoreSupport.describe(recorded, LAYOUT) + ", expected a string")
+							+ "; delete it and restart a node of namespace '" + namespace
+							+ "' to record its layout again");
+				}
+				return text;
+			}
+		}
+		throw new LeaseStoreException("Could not " + action + ": layout document '" + id + "' in MongoDB collection '"
+				+ this.collection + "' kept being deleted while it was written; stop whatever deletes it");
+	}
+
+	@Override
+	public boolean replaceLayout(String namespace, String expected, String replacement) {
+		Objects.requireNonNull(namespace, "namespace");
+		Objects.requireNonNull(expected, "expected");
+		RecordedLayout.requireStorable("replacement", replacement);
+		Document filter = new Document("_id", layoutId(namespace)).append(LAYOUT, expected);
+		Document update = new Document("$set", new Document(LAYOUT, replacement)).append("$currentDate",
+				new Document("changedAt", true));
+		UpdateResult result = execute("replace the layout of namespace '" + namespace + "'",
+				(collection) -> collection.updateOne(filter, update));
+		if (result.getMatchedCount() > 0) {
+			logger.info("Replaced the layout of namespace '{}' in collection '{}': {} (was {})", namespace,
+					this.collection, replacement, expected);
+		}
+		return result.getMatchedCount() > 0;
+	}
+
+	@Override
+	public List<SlotMark> slotMarks(String namespace) {
+		Objects.requireNonNull(namespace, "namespace");
+		String action = "read the slot marks of namespace '" + namespace + "'";
+		long now = serverTime(action);
+		Document filter = new Document(NAMESPACE, namespace).append(SLOT, new Document("$gte", 0));
+		List<Document> documents = execute(action, (collection) -> collection
+			.withReadPreference(ReadPreference.primary())
+			.find(filter)
+			.into(new ArrayList<>()));
+		List<SlotMark> marks = new ArrayList<>();
+		for (Document document : documents) {
+			int slot = checked(namespace, document);
+			boolean held = document.getString(OWNER) != null && document.getDate(EXPIRES_AT).getTime() > now;
+			marks.add(new SlotMark(slot, Objects.requireNonNull(StoreSupport.integer(document, MAX_TIMESTAMP)), held));
+		}
+		return marks;
 	}
 
 	@Override
@@ -351,6 +442,10 @@ public class MongoLeaseStore implements ISequenceManager {
 		// The document as it was before the update, so its maxTimestamp is the previous high-water mark.
 		return new FindOneAndUpdateOptions().returnDocument(ReturnDocument.BEFORE)
 			.projection(new Document(MAX_TIMESTAMP, 1));
+	}
+
+	private static String layoutId(String namespace) {
+		return namespace + ":" + LAYOUT;
 	}
 
 	private static String id(String namespace, int slot) {

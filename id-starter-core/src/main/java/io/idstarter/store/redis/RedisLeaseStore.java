@@ -1,6 +1,7 @@
 package io.idstarter.store.redis;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
@@ -10,7 +11,9 @@ import io.idstarter.lease.LeaseLostException;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.NoFreeWorkerIdException;
+import io.idstarter.lease.SlotMark;
 import io.idstarter.lease.WorkerLease;
+import io.idstarter.snowflake.RecordedLayout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +31,11 @@ import org.springframework.data.redis.core.script.RedisScript;
  * {@code -} once released). Expiry is part of that value, never a key TTL: a slot must keep its high-water mark after
  * its lease ends, or a new owner could reuse timestamps. Needs Redis 5 or later (scripts that call {@code TIME}
  * before writing).
+ *
+ * <p>A namespace's layout record ({@link #recordLayout}) is a string key of its own, {@code <prefix>layout:<namespace>},
+ * holding the layout's stored form; the hash of slots never has a field for it, so no slot script sees it. Each
+ * layout call is one script on that one key (on Redis Cluster it needs no hash tag of its own), and the marks are read
+ * by one script on the hash, by Redis's clock.
  *
  * <p>The borrow script keeps {@link io.idstarter.lease.SlotOrder}'s order itself, since one script is the store's one
  * atomic step; the contract kit checks it as it checks every store's.
@@ -55,6 +63,12 @@ public class RedisLeaseStore implements ISequenceManager {
 	private static final RedisScript<List<Object>> RENEW = RedisSupport.script(SLOT_FUNCTIONS, "lease-renew.lua");
 
 	private static final RedisScript<List<Object>> RELEASE = RedisSupport.script(SLOT_FUNCTIONS, "lease-release.lua");
+
+	private static final RedisScript<List<Object>> MARKS = RedisSupport.script(SLOT_FUNCTIONS, "lease-marks.lua");
+
+	private static final RedisScript<List<Object>> RECORD_LAYOUT = RedisSupport.script("lease-layout-record.lua");
+
+	private static final RedisScript<List<Object>> REPLACE_LAYOUT = RedisSupport.script("lease-layout-replace.lua");
 
 	private final RedisScriptRunner scripts;
 
@@ -196,6 +210,70 @@ public class RedisLeaseStore implements ISequenceManager {
 		}
 	}
 
+	@Override
+	public String recordLayout(String namespace, String layout) {
+		Objects.requireNonNull(namespace, "namespace");
+		RecordedLayout.requireStorable("layout", layout);
+		String key = layoutKey(namespace);
+		List<Object> reply = execute(RECORD_LAYOUT, key, "record the layout of namespace '" + namespace + "'",
+				layout);
+		String status = RedisSupport.text(reply, 0);
+		switch (status) {
+			case "created", "found" -> {
+				String recorded = RedisSupport.text(reply, 1);
+				if (recorded.isEmpty()) {
+					throw new LeaseStoreException("Redis key '" + key + "' on " + this.server + " is an empty string, "
+							+ "not a layout record; delete it and restart a node of namespace '" + namespace
+							+ "' to record its layout again");
+				}
+				return recorded;
+			}
+			case "corrupt" -> throw corruptLayout(key, reply);
+			default -> throw unexpected(key, status);
+		}
+	}
+
+	@Override
+	public boolean replaceLayout(String namespace, String expected, String replacement) {
+		Objects.requireNonNull(namespace, "namespace");
+		Objects.requireNonNull(expected, "expected");
+		RecordedLayout.requireStorable("replacement", replacement);
+		String key = layoutKey(namespace);
+		List<Object> reply = execute(REPLACE_LAYOUT, key, "replace the layout of namespace '" + namespace + "'",
+				expected, replacement);
+		String status = RedisSupport.text(reply, 0);
+		return switch (status) {
+			case "ok" -> {
+				logger.info("Replaced the layout of namespace '{}' (Redis key '{}'): {} (was {})", namespace, key,
+						replacement, expected);
+				yield true;
+			}
+			case "absent", "other" -> false;
+			case "corrupt" -> throw corruptLayout(key, reply);
+			default -> throw unexpected(key, status);
+		};
+	}
+
+	@Override
+	public List<SlotMark> slotMarks(String namespace) {
+		Objects.requireNonNull(namespace, "namespace");
+		String hash = namespaceKey(namespace);
+		List<Object> reply = execute(MARKS, hash, "read the slot marks of namespace '" + namespace + "'");
+		String status = RedisSupport.text(reply, 0);
+		switch (status) {
+			case "slots" -> {
+				List<SlotMark> marks = new ArrayList<>();
+				for (int i = 1; i + 2 < reply.size(); i += 3) {
+					marks.add(new SlotMark((int) RedisSupport.number(reply, i), RedisSupport.number(reply, i + 1),
+							RedisSupport.number(reply, i + 2) == 1));
+				}
+				return marks;
+			}
+			case "corrupt" -> throw corrupt(hash, reply);
+			default -> throw unexpected(hash, status);
+		}
+	}
+
 	/** Where a namespace's slots are, in messages. */
 	private String store(String hash) {
 		return this.server + ", hash '" + hash + "'";
@@ -206,6 +284,13 @@ public class RedisLeaseStore implements ISequenceManager {
 	 */
 	String namespaceKey(String namespace) {
 		return this.keyPrefix + "lease:" + namespace;
+	}
+
+	/**
+	 * Returns the Redis key of a namespace's layout record: {@code <prefix>layout:<namespace>}.
+	 */
+	String layoutKey(String namespace) {
+		return this.keyPrefix + "layout:" + namespace;
 	}
 
 	private List<Object> execute(RedisScript<List<Object>> script, String hash, String action, Object... args) {
@@ -228,6 +313,13 @@ public class RedisLeaseStore implements ISequenceManager {
 		return new LeaseStoreException(target + " " + RedisSupport.text(reply, 3) + ", found '"
 				+ RedisSupport.text(reply, 2) + "'; repair it by hand (it was left unchanged; deleting a slot "
 				+ "loses its timestamp high-water mark)");
+	}
+
+	private LeaseStoreException corruptLayout(String key, List<Object> reply) {
+		return new LeaseStoreException("Redis key '" + key + "' on " + this.server + " is a "
+				+ RedisSupport.text(reply, 2) + " but " + RedisSupport.text(reply, 3)
+				+ "; it was left unchanged: if something else wrote it, use another key prefix for id-starter, "
+				+ "otherwise delete it and restart a node of the namespace to record its layout again");
 	}
 
 	private static LeaseStoreException unexpected(String hash, String status) {

@@ -11,7 +11,9 @@ import java.util.List;
 import io.idstarter.lease.ISequenceManager;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseStoreException;
+import io.idstarter.lease.SlotMark;
 import io.idstarter.lease.WorkerLease;
+import io.idstarter.snowflake.RecordedLayout;
 import io.idstarter.testsupport.TcpProxy;
 import io.idstarter.testsupport.contract.AbstractLeaseStoreContractTests;
 import org.jspecify.annotations.Nullable;
@@ -184,6 +186,83 @@ abstract class AbstractJdbcLeaseStoreTests extends AbstractLeaseStoreContractTes
 		assertThat(rawRow(lenient, nullExpiry, 4)).containsExactly(null, null, null, -1L);
 		assertThat(rawRow(lenient, heldThenNulled, 0)).containsExactly(lease.ownerToken(), "host-a/1",
 				lease.storeTimeMillis() + TTL.toMillis(), null);
+	}
+
+	@Test
+	void theLayoutRecordIsTheRowOfWorkerIdMinusOneWhichNoSlotStatementTouches() {
+		String namespace = newNamespace();
+		String layout = "epoch=2010-11-04T01:42:54.657Z;timestamp-bits=41;worker-id-bits=10;sequence-bits=12";
+		assertThat(this.manager.recordLayout(namespace, layout)).isEqualTo(layout);
+		assertThat(row(namespace, JdbcLeaseStore.LAYOUT_WORKER_ID)).isEqualTo(new LeaseRow(null, layout, 0, -1));
+		WorkerLease lease = this.manager.borrow(request(namespace, 0, TTL, -1, 1000));
+		assertThat(lease.workerId()).isZero();
+		this.manager.renew(lease, 2000);
+		this.manager.release(lease, 1500);
+		assertThat(this.manager.slotMarks(namespace)).extracting(SlotMark::workerId).containsExactly(0);
+		assertThat(row(namespace, JdbcLeaseStore.LAYOUT_WORKER_ID)).isEqualTo(new LeaseRow(null, layout, 0, -1));
+	}
+
+	@Test
+	void aRowOfTheReservedWorkerIdThatIsNoLayoutRecordIsReportedAndLeftUnchanged() {
+		String held = newNamespace();
+		insertRow(held, JdbcLeaseStore.LAYOUT_WORKER_ID, "someone", 0, 12345);
+		LeaseRow before = row(held, JdbcLeaseStore.LAYOUT_WORKER_ID);
+		assertThatExceptionOfType(LeaseStoreException.class)
+			.isThrownBy(() -> this.manager.recordLayout(held, "epoch=2010-11-04T01:42:54.657Z"))
+			.withMessageContaining("row (namespace '" + held + "', worker_id -1) of table '" + this.table + "'")
+			.withMessageContaining("not a layout record (it has owner_token 'someone')")
+			.withMessageContaining("delete the row");
+		assertThat(this.manager.replaceLayout(held, "anything", "epoch=2010-11-04T01:42:54.657Z")).isFalse();
+		assertThat(row(held, JdbcLeaseStore.LAYOUT_WORKER_ID)).isEqualTo(before);
+		String empty = newNamespace();
+		insertRow(empty, JdbcLeaseStore.LAYOUT_WORKER_ID, null, 0, -1);
+		assertThatExceptionOfType(LeaseStoreException.class)
+			.isThrownBy(() -> this.manager.recordLayout(empty, "epoch=2010-11-04T01:42:54.657Z"))
+			.withMessageContaining("worker_id -1")
+			.withMessageContaining("instance column, where the layout is kept, is NULL");
+		assertThat(row(empty, JdbcLeaseStore.LAYOUT_WORKER_ID)).isEqualTo(new LeaseRow(null, null, 0, -1));
+	}
+
+	@Test
+	void aLayoutLongerThanTheInstanceColumnIsRefusedAndNothingIsWritten() {
+		String namespace = newNamespace();
+		String tooLong = "epoch=2010-11-04T01:42:54.657Z;note=" + "x".repeat(RecordedLayout.MAX_LENGTH);
+		assertThatIllegalArgumentException().isThrownBy(() -> this.manager.recordLayout(namespace, tooLong))
+			.withMessageContaining("layout must be 1 to 255 characters")
+			.withMessageContaining("was " + tooLong.length());
+		assertThat(row(namespace, JdbcLeaseStore.LAYOUT_WORKER_ID)).isNull();
+		this.manager.recordLayout(namespace, "epoch=2010-11-04T01:42:54.657Z");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.manager.replaceLayout(namespace, "epoch=2010-11-04T01:42:54.657Z", tooLong))
+			.withMessageContaining("replacement must be 1 to 255 characters");
+		assertThat(row(namespace, JdbcLeaseStore.LAYOUT_WORKER_ID).instance())
+			.isEqualTo("epoch=2010-11-04T01:42:54.657Z");
+	}
+
+	@Test
+	void aLayoutIsReplacedOnlyIfItIsTheExpectedTextCharacterForCharacter() {
+		String namespace = newNamespace();
+		String layout = "epoch=2010-11-04T01:42:54.657Z;timestamp-bits=41;worker-id-bits=10;sequence-bits=12;"
+				+ "preset=twitter";
+		this.manager.recordLayout(namespace, layout);
+		String replacement = layout.replace("preset=twitter", "preset=other");
+		// MySQL's and MariaDB's usual collations would find these equal to the record.
+		assertThat(this.manager.replaceLayout(namespace, layout.toUpperCase(java.util.Locale.ROOT), replacement))
+			.isFalse();
+		assertThat(this.manager.replaceLayout(namespace, layout + " ", replacement)).isFalse();
+		assertThat(row(namespace, JdbcLeaseStore.LAYOUT_WORKER_ID).instance()).isEqualTo(layout);
+		assertThat(this.manager.replaceLayout(namespace, layout, replacement)).isTrue();
+		assertThat(this.manager.recordLayout(namespace, layout)).isEqualTo(replacement);
+	}
+
+	@Test
+	void aCorruptSlotRowIsReportedWhenTheMarksAreRead() {
+		String namespace = newNamespace();
+		insertRow(namespace, 3, null, 0, -5);
+		assertThatExceptionOfType(LeaseStoreException.class).isThrownBy(() -> this.manager.slotMarks(namespace))
+			.withMessageContaining("Cannot read the slot marks of namespace '" + namespace + "'")
+			.withMessageContaining("worker_id 3")
+			.withMessageContaining("max_timestamp is -5");
 	}
 
 	@Test

@@ -8,7 +8,9 @@ import com.mongodb.client.MongoClient;
 import io.idstarter.lease.ISequenceManager;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseStoreException;
+import io.idstarter.lease.SlotMark;
 import io.idstarter.lease.WorkerLease;
+import io.idstarter.snowflake.RecordedLayout;
 import io.idstarter.testsupport.contract.AbstractLeaseStoreContractTests;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterAll;
@@ -19,6 +21,7 @@ import org.springframework.data.mongodb.core.MongoTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
  * Integration tests for {@link MongoLeaseStore} on the server of {@code TestBackends.mongo()}: a real MongoDB
@@ -86,6 +89,50 @@ class MongoLeaseStoreIntegrationTests extends AbstractLeaseStoreContractTests {
 		assertThat(slot.getString("instance")).isEqualTo("node-a");
 		assertThat(slot.getLong("maxTimestamp")).isEqualTo(5_000L);
 		assertThat(slot.getDate("expiresAt").getTime()).isEqualTo(lease.storeTimeMillis() + TTL.toMillis());
+	}
+
+	@Test
+	void theLayoutRecordIsADocumentWithoutASlotThatNoSlotQueryMatches() {
+		String layout = "epoch=2010-11-04T01:42:54.657Z;timestamp-bits=41;worker-id-bits=10;sequence-bits=12";
+		assertThat(this.manager.recordLayout(this.namespace, layout)).isEqualTo(layout);
+		Document record = this.template.getCollection(collection)
+			.find(new Document("_id", this.namespace + ":layout"))
+			.first();
+		assertThat(record).isNotNull();
+		assertThat(record.getString("namespace")).isEqualTo(this.namespace);
+		assertThat(record.getString("layout")).isEqualTo(layout);
+		assertThat(record).doesNotContainKey("slot");
+		WorkerLease lease = this.manager.borrow(request(0, TTL, -1, "node-a", 5_000));
+		assertThat(lease.workerId()).isZero();
+		assertThat(this.manager.slotMarks(this.namespace)).containsExactly(new SlotMark(0, 5_000, true));
+		this.manager.release(lease, 4_000);
+		assertThat(this.manager.slotMarks(this.namespace)).containsExactly(new SlotMark(0, 4_000, false));
+	}
+
+	@Test
+	void aLayoutDocumentWrittenBySomethingElseIsReportedAndLeftUnchanged() {
+		Document foreign = new Document("_id", this.namespace + ":layout").append("namespace", this.namespace)
+			.append("layout", 42);
+		this.template.getCollection(collection).insertOne(foreign);
+		assertThatExceptionOfType(LeaseStoreException.class)
+			.isThrownBy(() -> this.manager.recordLayout(this.namespace, "epoch=2010-11-04T01:42:54.657Z"))
+			.withMessageContaining("Layout document '" + this.namespace + ":layout' in MongoDB collection '"
+					+ collection + "' is not a layout record")
+			.withMessageContaining("layout is int '42', expected a string")
+			.withMessageContaining("delete it");
+		assertThat(this.manager.replaceLayout(this.namespace, "42", "epoch=2010-11-04T01:42:54.657Z")).isFalse();
+		assertThat(this.template.getCollection(collection).find(new Document("_id", this.namespace + ":layout"))
+			.first()).isEqualTo(foreign);
+	}
+
+	@Test
+	void aLayoutLongerThanAStoreKeepsIsRefusedAndNothingIsWritten() {
+		String tooLong = "x".repeat(RecordedLayout.MAX_LENGTH + 1);
+		assertThatIllegalArgumentException().isThrownBy(() -> this.manager.recordLayout(this.namespace, tooLong))
+			.withMessageContaining("layout must be 1 to 255 characters")
+			.withMessageContaining("was 256");
+		assertThat(this.template.getCollection(collection).countDocuments(new Document("namespace", this.namespace)))
+			.isZero();
 	}
 
 	@Test

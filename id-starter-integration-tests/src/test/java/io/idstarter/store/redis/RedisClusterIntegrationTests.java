@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import io.idstarter.lease.ISequenceManager;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.NoFreeWorkerIdException;
+import io.idstarter.lease.SlotMark;
 import io.idstarter.lease.WorkerLease;
 import io.idstarter.segment.SegmentAllocation;
 import io.idstarter.segment.SegmentIdGenerator;
@@ -25,6 +26,7 @@ import io.idstarter.segment.SegmentStoreException;
 import io.idstarter.testsupport.contract.AbstractSegmentStoreContractTests;
 import io.idstarter.testsupport.contract.AbstractLeaseStoreContractTests;
 import io.idstarter.testsupport.TestBackends;
+import io.lettuce.core.cluster.SlotHash;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
@@ -177,6 +179,34 @@ class RedisClusterIntegrationTests {
 			}
 		}
 		assertThat(seen).hasSize(200_000);
+	}
+
+	@Test
+	void layoutRecordsNeedNoHashTagSinceEachLayoutCallUsesOneKey() {
+		String prefix = "idstarter-test-" + UUID.randomUUID().toString().substring(0, 8) + ":";
+		RedisLeaseStore untagged = new RedisLeaseStore(newFactory(), prefix);
+		String layout = "epoch=2010-11-04T01:42:54.657Z;timestamp-bits=41;worker-id-bits=10;sequence-bits=12";
+		String replacement = layout + ";preset=twitter";
+		List<String> keys = new ArrayList<>();
+		Set<Integer> hashSlots = new HashSet<>();
+		try {
+			for (int i = 0; i < 12; i++) {
+				String namespace = "app-" + i;
+				keys.add(untagged.layoutKey(namespace));
+				keys.add(untagged.namespaceKey(namespace));
+				hashSlots.add(SlotHash.getSlot(untagged.layoutKey(namespace)));
+				assertThat(untagged.recordLayout(namespace, layout)).isEqualTo(layout);
+				assertThat(untagged.replaceLayout(namespace, layout, replacement)).isTrue();
+				assertThat(untagged.recordLayout(namespace, layout)).isEqualTo(replacement);
+				WorkerLease lease = untagged.borrow(request(namespace, "host-a:1", System.currentTimeMillis()));
+				assertThat(untagged.slotMarks(namespace)).extracting(SlotMark::workerId)
+					.containsExactly(lease.workerId());
+			}
+			assertThat(hashSlots).as("keys spread over the cluster's hash slots").hasSizeGreaterThan(1);
+		}
+		finally {
+			keys.forEach(redis::delete);
+		}
 	}
 
 	@Test

@@ -13,7 +13,9 @@ import io.idstarter.lease.ISequenceManager;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.NoFreeWorkerIdException;
+import io.idstarter.lease.SlotMark;
 import io.idstarter.lease.WorkerLease;
+import io.idstarter.snowflake.RecordedLayout;
 import io.idstarter.testsupport.TestBackends;
 import io.idstarter.testsupport.TestBackends.RedisBackend;
 import io.idstarter.testsupport.contract.AbstractLeaseStoreContractTests;
@@ -26,6 +28,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
  * {@link RedisLeaseStore} against the real Redis of {@code TestBackends.redis()}: the lease contract of
@@ -174,6 +177,56 @@ class RedisLeaseStoreIntegrationTests extends AbstractLeaseStoreContractTests {
 			.isThrownBy(() -> manager.renew(new WorkerLease(namespace, 0, "t", TTL, -1, NOW, NOW), NOW))
 			.withMessageContaining(key);
 		assertThat(server.redis.opsForValue().get(key)).isEqualTo("x");
+	}
+
+	@Test
+	void theLayoutRecordIsAStringKeyOfItsOwnAndTheHashOfSlotsHasNoFieldForIt() {
+		String namespace = newNamespace();
+		String layout = "epoch=2010-11-04T01:42:54.657Z;timestamp-bits=41;worker-id-bits=10;sequence-bits=12";
+		assertThat(manager.recordLayout(namespace, layout)).isEqualTo(layout);
+		assertThat(manager.layoutKey(namespace)).isEqualTo(server.prefix + "layout:" + namespace);
+		assertThat(server.redis.opsForValue().get(manager.layoutKey(namespace))).isEqualTo(layout);
+		assertThat(server.redis.getExpire(manager.layoutKey(namespace))).as("no key TTL").isEqualTo(-1);
+		assertThat(server.redis.hasKey(manager.namespaceKey(namespace))).isFalse();
+		WorkerLease lease = manager.borrow(request(namespace, 15, TTL, -1, NOW));
+		assertThat(hash(namespace)).containsOnlyKeys(Integer.toString(lease.workerId()));
+		assertThat(manager.slotMarks(namespace)).containsExactly(new SlotMark(lease.workerId(), NOW, true));
+	}
+
+	@Test
+	void aLayoutKeyWrittenBySomethingElseIsReportedAndLeftUnchanged() {
+		String namespace = newNamespace();
+		String key = manager.layoutKey(namespace);
+		server.redis.opsForHash().put(key, "layout", "mine");
+		assertThatExceptionOfType(LeaseStoreException.class)
+			.isThrownBy(() -> manager.recordLayout(namespace, "epoch=2010-11-04T01:42:54.657Z"))
+			.withMessageContaining("Redis key '" + key + "'")
+			.withMessageContaining("is a hash but must be a string (the layout record)")
+			.withMessageContaining("left unchanged");
+		assertThatExceptionOfType(LeaseStoreException.class)
+			.isThrownBy(() -> manager.replaceLayout(namespace, "mine", "epoch=2010-11-04T01:42:54.657Z"))
+			.withMessageContaining("Redis key '" + key + "'");
+		assertThat(server.redis.<String, String>opsForHash().entries(key)).containsOnly(Map.entry("layout", "mine"));
+	}
+
+	@Test
+	void aLayoutLongerThanAStoreKeepsIsRefusedAndNothingIsWritten() {
+		String namespace = newNamespace();
+		String tooLong = "x".repeat(RecordedLayout.MAX_LENGTH + 1);
+		assertThatIllegalArgumentException().isThrownBy(() -> manager.recordLayout(namespace, tooLong))
+			.withMessageContaining("layout must be 1 to 255 characters")
+			.withMessageContaining("was 256");
+		assertThat(server.redis.hasKey(manager.layoutKey(namespace))).isFalse();
+	}
+
+	@Test
+	void aCorruptSlotIsReportedWhenTheMarksAreRead() {
+		String namespace = newNamespace();
+		String key = manager.namespaceKey(namespace);
+		server.redis.opsForHash().put(key, "3", "not a slot");
+		assertThatExceptionOfType(LeaseStoreException.class).isThrownBy(() -> manager.slotMarks(namespace))
+			.withMessageContaining("field '3' of Redis hash '" + key + "'")
+			.withMessageContaining("'not a slot'");
 	}
 
 	@Test
