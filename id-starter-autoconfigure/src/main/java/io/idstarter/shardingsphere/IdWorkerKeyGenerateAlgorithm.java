@@ -10,6 +10,7 @@ import java.util.TreeSet;
 
 import io.idstarter.IdGenerationException;
 import io.idstarter.IdWorker;
+import io.idstarter.autoconfigure.IdWorkerMode;
 import io.idstarter.segment.SegmentIdGenerator;
 import org.apache.shardingsphere.infra.algorithm.core.context.AlgorithmSQLContext;
 import org.apache.shardingsphere.infra.algorithm.core.exception.AlgorithmExecuteException;
@@ -118,9 +119,9 @@ public final class IdWorkerKeyGenerateAlgorithm implements KeyGenerateAlgorithm 
 	private long[] snowflakeIds(ShardingSphereIdWorkers workers, AlgorithmSQLContext context, int count) {
 		IdWorker snowflake = workers.snowflake();
 		if (snowflake == null) {
-			throw executionFailure(GENERATOR + "=snowflake needs a Snowflake mode of @EnableIdWorker (DB, REDIS, "
-					+ "MONGO, ZOOKEEPER, ETCD, KUBERNETES or HTTP); the application has none: enable one, or set "
-					+ GENERATOR + "=segment with a " + SEGMENT_KEY);
+			throw executionFailure(GENERATOR + "=snowflake needs a Snowflake mode of @EnableIdWorker ("
+					+ IdWorkerMode.names(IdWorkerMode::isSnowflake) + "); the application has none: enable one, or "
+					+ "set " + GENERATOR + "=segment with a " + SEGMENT_KEY);
 		}
 		// Snowflake ignores the key: every table shares the one number space.
 		return snowflake.nextIds(context.getTableName(), count);
@@ -130,8 +131,9 @@ public final class IdWorkerKeyGenerateAlgorithm implements KeyGenerateAlgorithm 
 		SegmentIdGenerator segments = workers.segments();
 		String key = this.segmentKey;
 		if (segments == null || key == null) {
-			throw executionFailure(GENERATOR + "=segment needs segment mode (@EnableIdWorker(mode = SEGMENT)); the "
-					+ "application has no segment generator: enable it, or use " + GENERATOR + "=snowflake");
+			throw executionFailure(GENERATOR + "=segment needs segment mode (@EnableIdWorker(mode = "
+					+ IdWorkerMode.SEGMENT + ")); the application has no segment generator: enable it, or use "
+					+ GENERATOR + "=snowflake");
 		}
 		if (!segments.keys().contains(key)) {
 			throw executionFailure(SEGMENT_KEY + " '" + key + "' is not in the segment store (it has "

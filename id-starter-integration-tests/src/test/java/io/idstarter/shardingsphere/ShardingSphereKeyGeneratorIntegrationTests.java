@@ -1,5 +1,6 @@
 package io.idstarter.shardingsphere;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.springframework.beans.factory.support.AbstractBeanDefinition;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -117,11 +119,18 @@ class ShardingSphereKeyGeneratorIntegrationTests {
 
 	@Test
 	void concurrentInsertsWithoutAnIdGetSnowflakeIdsOfTheApplicationsLayoutInBothShards() throws Exception {
-		this.contextRunner().run((context) -> {
-			assertThat(context).hasNotFailed();
-			assertThat(context).hasSingleBean(ShardingSphereIdWorkers.class);
-			DataSource sharded = ShardingConfiguration.create(shardingYaml(""));
-			try {
+		String yaml = shardingYaml("");
+		// The ShardingSphere data source is a bean of the application, created while the context starts (before the
+		// generators are handed over), and not a candidate for id-starter's own DataSource.
+		this.contextRunner()
+			.withBean("shardingDataSource", DataSource.class, () -> ShardingConfiguration.create(yaml), (definition) -> {
+				((AbstractBeanDefinition) definition).setDefaultCandidate(false);
+				((AbstractBeanDefinition) definition).setDestroyMethodName("close");
+			})
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				DataSource sharded = context.getBean("shardingDataSource", DataSource.class);
+				assertThat(sharded.getClass().getName()).contains("ShardingSphere");
 				List<Long> returned = insertConcurrently(sharded);
 				SnowflakeIdGenerator snowflake = context.getBean(SnowflakeIdGenerator.class);
 				SnowflakeLayout layout = snowflake.layout();
@@ -129,14 +138,11 @@ class ShardingSphereKeyGeneratorIntegrationTests {
 				List<Long> stored = storedIds();
 				assertThat(stored).hasSize(INSERTS).doesNotHaveDuplicates();
 				assertThat(new HashSet<>(stored)).isEqualTo(new HashSet<>(returned));
-				assertThat(stored).allSatisfy((id) -> assertThat(layout.parse(id).workerId()).isEqualTo(workerId));
+				assertThat(stored)
+					.allSatisfy((id) -> assertThat(layout.parse(id).workerId()).isEqualTo(workerId));
 				assertThat(count(this.table + "_0")).isPositive();
 				assertThat(count(this.table + "_1")).isPositive();
-			}
-			finally {
-				close(sharded);
-			}
-		});
+			});
 	}
 
 	@Test
@@ -372,8 +378,13 @@ class ShardingSphereKeyGeneratorIntegrationTests {
 	 */
 	static final class ShardingConfiguration {
 
-		static DataSource create(String yaml) throws Exception {
-			return YamlShardingSphereDataSourceFactory.createDataSource(yaml.getBytes(StandardCharsets.UTF_8));
+		static DataSource create(String yaml) {
+			try {
+				return YamlShardingSphereDataSourceFactory.createDataSource(yaml.getBytes(StandardCharsets.UTF_8));
+			}
+			catch (SQLException | IOException ex) {
+				throw new IllegalStateException(ex);
+			}
 		}
 
 	}

@@ -27,7 +27,7 @@ public final class IdWorkerShardingSphereAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	static ShardingSphereIdWorkers shardingSphereIdWorkers(ObjectProvider<SnowflakeIdGenerator> snowflake,
+	ShardingSphereIdWorkers shardingSphereIdWorkers(ObjectProvider<SnowflakeIdGenerator> snowflake,
 			ObjectProvider<SegmentIdGenerator> segments) {
 		return new ShardingSphereIdWorkers(snowflake, segments);
 	}
