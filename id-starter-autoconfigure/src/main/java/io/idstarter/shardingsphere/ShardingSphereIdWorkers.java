@@ -1,5 +1,8 @@
 package io.idstarter.shardingsphere;
 
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
 import io.idstarter.segment.SegmentIdGenerator;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
 import org.jspecify.annotations.Nullable;
@@ -13,15 +16,16 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
  * its SPI, outside Spring. Published once every singleton of the context exists (so the generators have started),
  * withdrawn when the context closes.
  *
- * <p>One application context per JVM uses ShardingSphere's {@code ID_STARTER} key generator: when several publish,
- * the latest one serves every algorithm instance.
+ * <p>One application context per JVM is meant to use ShardingSphere's {@code ID_STARTER} key generator: when several
+ * are ready, the one that became ready last serves every algorithm instance, and when it closes, the one before it
+ * again.
  *
  * @since 0.1.0
  */
 public final class ShardingSphereIdWorkers implements SmartInitializingSingleton, DisposableBean {
 
-	/** Generators of the context that published last; {@code null} before any context is ready and after it closed. */
-	private static volatile @Nullable ShardingSphereIdWorkers published;
+	/** Bridges of the contexts that are ready, in the order they became ready; the last one serves. */
+	private static final List<ShardingSphereIdWorkers> ready = new CopyOnWriteArrayList<>();
 
 	private final ObjectProvider<SnowflakeIdGenerator> snowflake;
 
@@ -40,24 +44,22 @@ public final class ShardingSphereIdWorkers implements SmartInitializingSingleton
 
 	@Override
 	public void afterSingletonsInstantiated() {
-		published = this;
+		ready.add(this);
 	}
 
 	@Override
 	public void destroy() {
-		synchronized (ShardingSphereIdWorkers.class) {
-			if (published == this) {
-				published = null;
-			}
-		}
+		ready.remove(this);
 	}
 
 	/**
-	 * Returns the generators of the application context that is ready.
+	 * Returns the generators of the application context that became ready last.
 	 * @return the published bridge, or {@code null} while no context is ready
 	 */
 	static @Nullable ShardingSphereIdWorkers published() {
-		return published;
+		// A snapshot: another context may become ready or close between a size check and a get.
+		Object[] snapshot = ready.toArray();
+		return (snapshot.length > 0) ? (ShardingSphereIdWorkers) snapshot[snapshot.length - 1] : null;
 	}
 
 	@Nullable SnowflakeIdGenerator snowflake() {

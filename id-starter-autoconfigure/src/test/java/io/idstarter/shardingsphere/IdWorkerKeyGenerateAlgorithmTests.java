@@ -79,6 +79,18 @@ class IdWorkerKeyGenerateAlgorithmTests {
 	}
 
 	@Test
+	void whenTheLatestOfTwoReadyContextsClosesTheEarlierOneServesAgain() {
+		IdWorkerKeyGenerateAlgorithm algorithm = algorithm(props("generator", "segment", "segment-key", "order"));
+		this.contextRunner.withUserConfiguration(SegmentAndSnowflake.class).run((first) -> {
+			assertThat(longs(algorithm.generateKeys(INSERT, 1))).containsExactly(1000L);
+			this.contextRunner.withUserConfiguration(SegmentAndSnowflake.class)
+				.withPropertyValues("id-worker.segment.keys.order.first-id=5000")
+				.run((second) -> assertThat(longs(algorithm.generateKeys(INSERT, 1))).containsExactly(5000L));
+			assertThat(longs(algorithm.generateKeys(INSERT, 1))).containsExactly(1001L);
+		});
+	}
+
+	@Test
 	void snowflakeKeysWithoutASnowflakeModeNameWhatToEnable() {
 		IdWorkerKeyGenerateAlgorithm algorithm = algorithm(new Properties());
 		this.contextRunner.withUserConfiguration(SegmentOnly.class).run((context) -> {
