@@ -93,6 +93,27 @@ public final class FleetMessages {
 	}
 
 	/**
+	 * A request to give back the unused tail {@code [cursor, end)} of a range
+	 * ({@code POST /api/fleet/segments/{key}/give-back}): {@code SegmentStore.giveBack} over HTTP.
+	 *
+	 * @param cursor the first number of the range that was not handed out
+	 * @param end the end of the range, as the server returned it
+	 */
+	public record GiveBackRequest(@NotNull @Min(0) Long cursor, @NotNull @Min(0) Long end) {
+	}
+
+	/**
+	 * The answer to a give-back.
+	 *
+	 * @param key the key
+	 * @param givenBack whether the key's {@code max_id} is now the request's cursor: {@code true} also when an
+	 * earlier attempt of the same give-back already set it there, so that a retry after a lost answer is not read as
+	 * a refusal
+	 */
+	public record GiveBackResult(String key, boolean givenBack) {
+	}
+
+	/**
 	 * A request to borrow a worker ID ({@code POST /api/fleet/leases}): {@link LeaseRequest} as JSON.
 	 *
 	 * @param namespace the slot space

@@ -23,10 +23,15 @@ import org.springframework.web.util.UriUtils;
  * retry that reaches the same server after a lost answer gets the same range; a retry on another server draws a
  * new one and the first becomes a gap, never a duplicate.
  *
- * <p>Does not give back ({@link SegmentStore#giveBack} answers {@code false}): the fleet API has no give-back
- * endpoint yet. One must check that the calling client may use the key, as the range endpoint does, and compare
- * against the end of the range in the servers' store; until it exists, a client-mode node leaves the unused tail of
- * its ranges as a gap at shutdown, as before.
+ * <p>Gives back ({@link #giveBack}) through the servers ({@code POST /api/fleet/segments/{key}/give-back}), retried
+ * on the next server like the other calls. A give-back is a compare-and-set of the key's {@code max_id} from the
+ * range's end to the cursor, so a retry after a lost answer finds {@code max_id == cursor}; the servers answer
+ * {@code true} then as well. That is safe for the node's high mark, which follows a give-back that succeeded: after
+ * this node's range was allocated, {@code max_id} stays at its end or above until this node gives it back (only
+ * allocations raise it, and only the give-back of the latest range lowers it, to a number inside that range), so
+ * finding it at the cursor means the give-back took place. Reading it as a refusal instead would keep the mark at the
+ * range's end, above the store, and the node's next start would be refused as a lost write. A server too old to have
+ * the call (404) counts as a store that does not give back: the tail stays a gap, as before.
  */
 public class HttpSegmentStore implements SegmentStore {
 
@@ -81,6 +86,37 @@ public class HttpSegmentStore implements SegmentStore {
 	}
 
 	@Override
+	public boolean giveBack(String key, long cursor, long end) {
+		SegmentKeys.checkGiveBack(key, cursor, end);
+		String path = "api/fleet/segments/" + UriUtils.encodePathSegment(key, StandardCharsets.UTF_8) + "/give-back";
+		FleetMessages.GiveBackResult answer;
+		try {
+			answer = this.client.call("give back [" + cursor + ", " + end + ") of key '" + key + "'", HttpMethod.POST,
+					path, new FleetMessages.GiveBackRequest(cursor, end), FleetMessages.GiveBackResult.class,
+					(problem) -> giveBackRefusal(problem, key), SegmentStoreException::new);
+		}
+		catch (NoGiveBackException ex) {
+			return false;
+		}
+		if (answer == null) {
+			throw new SegmentStoreException("ID server answered no give-back result for key '" + key + "'");
+		}
+		return answer.givenBack();
+	}
+
+	private static @Nullable RuntimeException giveBackRefusal(IdServerClient.Problem problem, String key) {
+		if (problem.status() == 404 || problem.status() == 405) {
+			// An ID server without the give-back call: the tail stays a gap.
+			return new NoGiveBackException();
+		}
+		if (problem.status() == 400) {
+			return new SegmentStoreException(
+					"ID server refused the give-back of key '" + key + "' as invalid: " + problem.detail());
+		}
+		return null;
+	}
+
+	@Override
 	public Set<String> keys() {
 		FleetMessages.Keys answer = this.client.call("list the segment keys", HttpMethod.GET, "api/fleet/segments",
 				null, FleetMessages.Keys.class, (problem) -> null, SegmentStoreException::new);
@@ -96,6 +132,17 @@ public class HttpSegmentStore implements SegmentStore {
 	 */
 	public IdServerClient client() {
 		return this.client;
+	}
+
+	/** An ID server that has no give-back call. */
+	private static final class NoGiveBackException extends RuntimeException {
+
+		private static final long serialVersionUID = 1L;
+
+		NoGiveBackException() {
+			super(null, null, false, false);
+		}
+
 	}
 
 }

@@ -32,7 +32,7 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
  * store's own messages name other clients' owner tokens, hosts and tables: they go to this server's log, never into
  * an answer.
  */
-@RestControllerAdvice(assignableTypes = FleetController.class)
+@RestControllerAdvice(assignableTypes = { FleetController.class, FleetGiveBackController.class })
 @Order(Ordered.HIGHEST_PRECEDENCE)
 class FleetExceptionHandler {
 

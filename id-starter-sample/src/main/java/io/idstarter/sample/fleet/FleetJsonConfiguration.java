@@ -26,7 +26,8 @@ class FleetJsonConfiguration implements WebMvcConfigurer {
 
 	/** The request bodies of the fleet API. */
 	private static final List<Class<?>> REQUESTS = List.of(FleetMessages.RangeRequest.class,
-			FleetMessages.BorrowRequest.class, FleetMessages.RenewRequest.class, FleetMessages.ReleaseRequest.class);
+			FleetMessages.BorrowRequest.class, FleetMessages.RenewRequest.class, FleetMessages.ReleaseRequest.class,
+			FleetMessages.GiveBackRequest.class);
 
 	private final JsonMapper strict;
 
