@@ -39,6 +39,15 @@ public interface IdWorkerStoreDescriptor {
 	String corePackage();
 
 	/**
+	 * Returns the classes of id-starter-core that belong to this store although another store shares its
+	 * {@link #corePackage() core package}; a class named here is recognised as this store's before any package is.
+	 * @return fully qualified class names; none by default
+	 */
+	default List<String> coreClasses() {
+		return List.of();
+	}
+
+	/**
 	 * Returns the type of the application bean the store works through.
 	 * @return a fully qualified class name
 	 */
@@ -78,6 +87,16 @@ public interface IdWorkerStoreDescriptor {
 	 * @return one or more sentences
 	 */
 	String failureAction();
+
+	/**
+	 * Returns what to check when the store failed at start with the given failure, which may name what failed (a
+	 * table, a sequence) more precisely than {@link #failureAction()} can.
+	 * @param failure the store's exception
+	 * @return one or more sentences; {@link #failureAction()} by default
+	 */
+	default String failureAction(Throwable failure) {
+		return failureAction();
+	}
 
 	/**
 	 * Returns the configuration that defines the store's {@code ISequenceManager} for its Snowflake mode.

@@ -45,9 +45,25 @@ class IdWorkerStoreFailureAnalyzer extends AbstractFailureAnalyzer<IdGenerationE
 
 	private String action(Throwable cause, Class<?> storeType) {
 		String storeClass = storeClassName(storeType);
-		IdWorkerStoreDescriptor store = (storeClass != null) ? IdWorkerStores.owning(storeClass)
-				: hasSqlCause(cause) ? IdWorkerStores.named("jdbc") : null;
-		return (store != null) ? store.failureAction() : String.format(OTHER, storeType.getSimpleName());
+		IdWorkerStoreDescriptor store = (storeClass != null) ? IdWorkerStores.owning(storeClass) : owningCause(cause);
+		if (store == null && hasSqlCause(cause)) {
+			store = IdWorkerStores.named("jdbc");
+		}
+		return (store != null) ? store.failureAction(cause) : String.format(OTHER, storeType.getSimpleName());
+	}
+
+	/**
+	 * Returns the store whose exception class is in the chain (a store's own exception, such as that of the sequence
+	 * store), when no single store bean says which store failed.
+	 */
+	private static @Nullable IdWorkerStoreDescriptor owningCause(Throwable ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			IdWorkerStoreDescriptor store = IdWorkerStores.owning(cause.getClass().getName());
+			if (store != null) {
+				return store;
+			}
+		}
+		return null;
 	}
 
 	/**

@@ -81,11 +81,17 @@ final class IdWorkerStores {
 	}
 
 	/**
-	 * Returns the store a class of id-starter-core belongs to.
+	 * Returns the store a class of id-starter-core belongs to: the one that lists it among its
+	 * {@link IdWorkerStoreDescriptor#coreClasses() core classes}, otherwise the one whose core package holds it.
 	 * @param className a class name, such as that of a failing store bean
-	 * @return the store whose core package holds the class, or {@code null}
+	 * @return the store, or {@code null}
 	 */
 	static @Nullable IdWorkerStoreDescriptor owning(String className) {
+		for (IdWorkerStoreDescriptor store : all()) {
+			if (store.coreClasses().contains(className)) {
+				return store;
+			}
+		}
 		for (IdWorkerStoreDescriptor store : all()) {
 			if (className.startsWith(store.corePackage() + ".")) {
 				return store;

@@ -8,6 +8,8 @@ import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.NoFreeWorkerIdException;
 import io.idstarter.segment.SegmentStoreException;
 import io.idstarter.store.jdbc.JdbcLeaseStore;
+import io.idstarter.store.jdbc.JdbcSequenceSegmentStore;
+import io.idstarter.store.jdbc.SegmentSequenceException;
 import io.idstarter.store.mongo.MongoSegmentStore;
 import io.idstarter.store.redis.RedisLeaseStore;
 import org.junit.jupiter.api.Test;
@@ -46,6 +48,28 @@ class IdWorkerStartupFailureAnalyzerTests {
 		assertThat(analysis.getDescription()).isEqualTo("The segment store failed while the segment generator read "
 				+ "its keys: connection refused: postgresql://db:5432/ids");
 		assertThat(analysis.getAction()).contains("spring.datasource.*");
+	}
+
+	@Test
+	void sequenceStoreFailureSaysWhatToCheckInSequencesAndNothingAboutTables() {
+		this.beanFactory.registerBeanDefinition("jdbcSequenceSegmentStore",
+				new RootBeanDefinition(JdbcSequenceSegmentStore.class));
+		FailureAnalysis analysis = this.storeAnalyzer.analyze(wrapped(new SegmentStoreException(
+				"Cannot list the keys: the database failed", new SQLException("permission denied", "42501"))));
+		assertThat(analysis.getAction()).contains("CREATE SEQUENCE", "INCREMENT BY", "id-worker.sequence.sequences")
+			.doesNotContain("initialize-schema", "schema-{mysql,postgresql,h2}.sql");
+	}
+
+	@Test
+	void sequenceStoreFailureNamesTheSequenceAndTheStatementThatCreatesIt() {
+		FailureAnalysis analysis = this.storeAnalyzer.analyze(wrapped(new SegmentSequenceException("orders",
+				"id_seq_orders", "CREATE SEQUENCE id_seq_orders INCREMENT BY 50 MINVALUE 1 START WITH 50",
+				"Cannot create sequence 'id_seq_orders' of key 'orders': permission denied",
+				new SQLException("permission denied for schema public", "42501"))));
+		assertThat(analysis.getAction()).contains("Sequence 'id_seq_orders' of key 'orders'",
+				"CREATE SEQUENCE id_seq_orders INCREMENT BY 50 MINVALUE 1 START WITH 50",
+				"GRANT USAGE, SELECT ON SEQUENCE id_seq_orders", "id-worker.segment.keys.orders.first-id")
+			.doesNotContain("initialize-schema");
 	}
 
 	@Test

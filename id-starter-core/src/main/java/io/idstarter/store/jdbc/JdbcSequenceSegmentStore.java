@@ -249,15 +249,17 @@ public class JdbcSequenceSegmentStore implements SegmentStore, SegmentKeyAdmin {
 						+ sequence + "' reached its MAXVALUE (at most Long.MAX_VALUE); the key's numbers are used up, "
 						+ "move to a new key", -1);
 			}
-			throw failure("allocate a range of key '" + key + "' from sequence '" + sequence + "'", ex);
+			throw failure(key, sequence, null, "allocate a range of key '" + key + "' from sequence '" + sequence + "'",
+					ex);
 		}
 	}
 
 	private SegmentAllocation range(String key, String sequence, long value, long increment, long minValue) {
 		if (increment < 1 || increment > Integer.MAX_VALUE) {
-			throw new SegmentStoreException("Cannot allocate a range of key '" + key + "': sequence '" + sequence
-					+ "' has INCREMENT BY " + increment + "; a segment sequence must count up by a step between 1 and "
-					+ Integer.MAX_VALUE + " (ALTER SEQUENCE " + sequence + " INCREMENT BY <step>)");
+			throw new SegmentSequenceException(key, sequence, null, "Cannot allocate a range of key '" + key
+					+ "': sequence '" + sequence + "' has INCREMENT BY " + increment + "; a segment sequence must count "
+					+ "up by a step between 1 and " + Integer.MAX_VALUE + " (ALTER SEQUENCE " + sequence
+					+ " INCREMENT BY <step>)", null);
 		}
 		if (value < 0) {
 			throw new SegmentStoreException("Cannot allocate a range of key '" + key + "': sequence '" + sequence
@@ -376,8 +378,8 @@ public class JdbcSequenceSegmentStore implements SegmentStore, SegmentKeyAdmin {
 				return false;
 			}
 			try (Statement create = connection.createStatement()) {
-				JdbcAccess.committed(connection, (c) -> create.executeUpdate("CREATE SEQUENCE " + sequence
-						+ " INCREMENT BY " + step + " MINVALUE " + firstId + " START WITH " + (firstId + step - 1)));
+				JdbcAccess.committed(connection,
+						(c) -> create.executeUpdate(createStatement(sequence, firstId, step)));
 				return true;
 			}
 			catch (SQLException ex) {
@@ -389,7 +391,8 @@ public class JdbcSequenceSegmentStore implements SegmentStore, SegmentKeyAdmin {
 			}
 		}
 		catch (SQLException ex) {
-			throw failure("create sequence '" + sequence + "' of key '" + key + "'", ex);
+			throw failure(key, sequence, createStatement(sequence, firstId, step),
+					"create sequence '" + sequence + "' of key '" + key + "'", ex);
 		}
 	}
 
@@ -421,7 +424,8 @@ public class JdbcSequenceSegmentStore implements SegmentStore, SegmentKeyAdmin {
 			if (isMissingSequence(ex)) {
 				throw missing(key, sequence, this.access.dialect());
 			}
-			throw failure("change the step of key '" + key + "' (sequence '" + sequence + "')", ex);
+			throw failure(key, sequence, null, "change the step of key '" + key + "' (sequence '" + sequence + "')",
+					ex);
 		}
 	}
 
@@ -471,6 +475,16 @@ public class JdbcSequenceSegmentStore implements SegmentStore, SegmentKeyAdmin {
 			}
 		}
 		return false;
+	}
+
+	private static String createStatement(String sequence, long firstId, int step) {
+		return "CREATE SEQUENCE " + sequence + " INCREMENT BY " + step + " MINVALUE " + firstId + " START WITH "
+				+ (firstId + step - 1);
+	}
+
+	private SegmentSequenceException failure(String key, String sequence, @Nullable String createStatement,
+			String action, SQLException ex) {
+		return new SegmentSequenceException(key, sequence, createStatement, failure(action, ex).getMessage(), ex);
 	}
 
 	private SegmentStoreException failure(String action, SQLException ex) {
