@@ -66,6 +66,30 @@ class IdServerClientTests {
 	}
 
 	@Test
+	void aGiveBackMovesToTheNextServerOn503AndSendsTheTail() throws IOException {
+		Scripted unavailable = serve(() -> 503, "{\"code\":\"segment-store-unavailable\",\"detail\":\"down\"}");
+		Scripted healthy = serve(() -> 200, "{\"key\":\"order\",\"givenBack\":true}");
+		HttpSegmentStore store = new HttpSegmentStore(client(0, unavailable.url, healthy.url));
+		assertThat(store.giveBack("order", 40, 101)).isTrue();
+		assertThat(healthy.bodies).singleElement().satisfies((body) -> assertThat(body).contains("\"cursor\":40")
+			.contains("\"end\":101"));
+	}
+
+	@Test
+	void aGiveBackToAServerWithoutTheCallKeepsTheGapAndAnInvalidOneIsFinal() throws IOException {
+		Scripted old = serve(() -> 404, "{\"code\":\"not-found\",\"detail\":\"no such path\"}");
+		Scripted other = serve(() -> 200, "{\"key\":\"order\",\"givenBack\":true}");
+		assertThat(new HttpSegmentStore(client(0, old.url, other.url)).giveBack("order", 40, 101))
+			.as("a server without the give-back call: the tail stays a gap").isFalse();
+		assertThat(other.bodies).as("no other server asked").isEmpty();
+		Scripted invalid = serve(() -> 400, "{\"code\":\"invalid-body\",\"detail\":\"'end' must not be null\"}");
+		assertThatExceptionOfType(SegmentStoreException.class)
+			.isThrownBy(() -> new HttpSegmentStore(client(0, invalid.url)).giveBack("order", 40, 101))
+			.withMessageContaining("'order'")
+			.withMessageContaining("'end' must not be null");
+	}
+
+	@Test
 	void refusedCredentialsAreFinalAndNameTheProperty() throws IOException {
 		Scripted refusing = serve(() -> 401, "{\"code\":\"unauthorized\",\"detail\":\"no\"}");
 		Scripted other = serve(() -> 200, "{\"keys\":[]}");
