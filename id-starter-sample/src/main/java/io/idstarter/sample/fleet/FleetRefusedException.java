@@ -1,5 +1,7 @@
 package io.idstarter.sample.fleet;
 
+import io.idstarter.snowflake.RecordedLayout;
+
 import org.springframework.http.HttpStatus;
 
 /**
@@ -25,6 +27,22 @@ final class FleetRefusedException extends RuntimeException {
 		return new FleetRefusedException(HttpStatus.FORBIDDEN, "Not granted", "not-granted",
 				"Client '" + client + "' is not granted " + what + " '" + name
 						+ "'; the server's operators grant it in " + property);
+	}
+
+	static FleetRefusedException layoutDiffers(String namespace, String recorded, String layout) {
+		return new FleetRefusedException(HttpStatus.CONFLICT, "Layout differs", "layout-differs",
+				"Namespace '" + namespace + "' records the layout " + describe(recorded) + ", and this client's is "
+						+ describe(layout) + ": their IDs would collide. Configure the recorded layout on this client "
+						+ "(id-worker.snowflake.*), or give it a namespace of its own");
+	}
+
+	private static String describe(String layout) {
+		try {
+			return "'" + layout + "' (" + RecordedLayout.parse(layout).describe() + ")";
+		}
+		catch (IllegalArgumentException ex) {
+			return "'" + layout + "'";
+		}
 	}
 
 	static FleetRefusedException overQuota(String client, String detail) {
