@@ -27,8 +27,8 @@ import org.springframework.http.HttpMethod;
  * gets the same lease; one that reaches another server takes a second slot and the first, never renewed, expires
  * after its TTL. Renewals and releases are safe to repeat.
  *
- * <p>Layouts are recorded in the servers' store ({@code /api/fleet/layouts}). The store remembers the layout it
- * recorded for each namespace and sends it with every borrow: a server refuses a borrow whose layout differs from the
+ * <p>Layouts are recorded in the servers' store ({@code /api/fleet/layouts}). The store remembers the layout it was
+ * asked to record for each namespace (its node's own, whatever the servers answered) and sends it with every borrow: a server refuses a borrow whose layout differs from the
  * namespace's record with 409 {@code layout-differs}, thrown as an {@link IdServerLayoutConflictException}. Recording
  * and reading are safe to repeat; so is a replacement, since the servers answer {@code true} to one whose replacement
  * is recorded already (its first attempt succeeded and the answer was lost).
