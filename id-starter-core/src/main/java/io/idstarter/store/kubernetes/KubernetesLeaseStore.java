@@ -454,8 +454,9 @@ public class KubernetesLeaseStore implements ISequenceManager {
 						+ "; repair its annotation " + MARK_ANNOTATION + " (at least the last timestamp issued under "
 						+ "the slot)");
 			}
-			marks.add(new SlotMark(slot.workerId(), slot.mark(),
-					slot.holder() != null && !slot.isFree(listing.date())));
+			// A holder whose expiry cannot be read is never taken over: it counts as holding the slot.
+			boolean held = slot.holder() != null && (slot.problem() != null || !slot.isFree(listing.date()));
+			marks.add(new SlotMark(slot.workerId(), slot.mark(), held));
 		}
 		return marks;
 	}

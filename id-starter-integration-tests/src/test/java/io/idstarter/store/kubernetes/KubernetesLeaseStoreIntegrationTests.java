@@ -276,6 +276,8 @@ class KubernetesLeaseStoreIntegrationTests extends AbstractLeaseStoreContractTes
 		letExpire(lease);
 		assertThatExceptionOfType(LeaseStoreException.class).isThrownBy(() -> manager().borrow(request(0, -1)))
 			.withMessageContaining("has a holder but no renewTime");
+		assertThat(manager().slotMarks(namespace())).as("held, as every borrow sees it")
+			.containsExactly(new io.idstarter.lease.SlotMark(0, NOW + 10, true));
 		WorkerLease renewed = manager().renew(lease, NOW + 20);
 		assertThat(renewed.timestampCeiling()).as("its holder still renews it, which repairs it").isEqualTo(NOW + 20);
 	}
