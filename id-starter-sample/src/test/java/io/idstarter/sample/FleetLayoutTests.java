@@ -113,6 +113,20 @@ class FleetLayoutTests extends AbstractIdServerTests {
 	}
 
 	@Test
+	void aServerWithoutLayoutCallsIsAStoreThatKeepsNoLayouts() {
+		// An older server answers the layout calls with 404, as this one answers a fleet path it does not serve.
+		HttpLeaseStore store = new HttpLeaseStore(
+				client("alpha-token-0123456789", URI.create("http://127.0.0.1:" + this.port + "/api/fleet/older-server/")));
+		assertThat(store.recordLayout("alpha-older", TWITTER)).isNull();
+		assertThatExceptionOfType(UnsupportedOperationException.class)
+			.isThrownBy(() -> store.replaceLayout("alpha-older", TWITTER, DEFAULTS))
+			.withMessageContaining("older than this client");
+		assertThatExceptionOfType(UnsupportedOperationException.class)
+			.isThrownBy(() -> store.slotMarks("alpha-older"));
+		assertThat(this.serverStore.recordLayout("alpha-older", DEFAULTS)).as("nothing recorded").isEqualTo(DEFAULTS);
+	}
+
+	@Test
 	void aLayoutLongerThanTheLongestStoredFormIsRefusedAndNotRecorded() {
 		String tooLong = TWITTER + ";note=" + "x".repeat(RecordedLayout.MAX_LENGTH);
 		assertThatExceptionOfType(LeaseStoreException.class)

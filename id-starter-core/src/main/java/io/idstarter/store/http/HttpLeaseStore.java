@@ -59,12 +59,23 @@ public class HttpLeaseStore implements ISequenceManager {
 		return lease(answer);
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>Returns {@code null}, as a store that keeps no layouts does, when the servers' store keeps none or the servers
+	 * predate the layout calls (they answer 404).
+	 */
 	@Override
 	public @Nullable String recordLayout(String namespace, String layout) {
 		Objects.requireNonNull(layout, "layout");
-		FleetMessages.Layout answer = this.client.call("record the layout of namespace '" + namespace + "'",
-				HttpMethod.POST, "api/fleet/layouts", new FleetMessages.LayoutRequest(namespace, layout),
-				FleetMessages.Layout.class, (problem) -> refusal(problem, null, null, null), LeaseStoreException::new);
+		FleetMessages.Layout answer;
+		try {
+			answer = this.client.call("record the layout of namespace '" + namespace + "'", HttpMethod.POST,
+					"api/fleet/layouts", new FleetMessages.LayoutRequest(namespace, layout), FleetMessages.Layout.class,
+					(problem) -> refusal(problem, null, null, null), LeaseStoreException::new);
+		}
+		catch (UnsupportedOperationException ex) {
+			return null;
+		}
 		if (answer == null || answer.layout() == null) {
 			return null;
 		}
@@ -156,6 +167,10 @@ public class HttpLeaseStore implements ISequenceManager {
 		}
 		if ("layouts-not-kept".equals(code)) {
 			return new UnsupportedOperationException("ID server: " + problem.detail());
+		}
+		if (problem.status() == 404 && request == null && lease == null) {
+			return new UnsupportedOperationException("the ID server has no layout calls (404: " + problem.detail()
+					+ "); it is older than this client: upgrade the ID servers to have layouts recorded");
 		}
 		if ("lease-lost".equals(code) && lease != null) {
 			return LeaseLostException.notHeld(lease, store, "the ID server does not see it held with its owner token");
