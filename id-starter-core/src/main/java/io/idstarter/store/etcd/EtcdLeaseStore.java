@@ -358,7 +358,8 @@ public class EtcdLeaseStore implements ISequenceManager {
 
 	/**
 	 * {@inheritDoc}
-	 * <p>Every record under {@code slots/}; a slot is held while its holder key exists, which etcd deletes when the holder's etcd lease expires.
+	 * <p>Every record under {@code slots/}; a slot is held while its holder key exists, which etcd deletes when the
+	 * holder's etcd lease expires.
 	 */
 	@Override
 	public List<SlotMark> slotMarks(String namespace) {

@@ -28,16 +28,17 @@ import org.springframework.http.HttpMethod;
  * after its TTL. Renewals and releases are safe to repeat.
  *
  * <p>Layouts are recorded in the servers' store ({@code /api/fleet/layouts}). The store remembers the layout it was
- * asked to record for each namespace (its node's own, whatever the servers answered) and sends it with every borrow: a server refuses a borrow whose layout differs from the
- * namespace's record with 409 {@code layout-differs}, thrown as an {@link IdServerLayoutConflictException}. Recording
- * and reading are safe to repeat; so is a replacement, since the servers answer {@code true} to one whose replacement
- * is recorded already (its first attempt succeeded and the answer was lost).
+ * asked to record for each namespace (its node's own, whatever the servers answered) and sends it with every borrow:
+ * a server refuses a borrow whose layout differs from the namespace's record with 409 {@code layout-differs}, thrown
+ * as an {@link IdServerLayoutConflictException}. Recording and reading are safe to repeat; so is a replacement, since
+ * the servers answer {@code true} to one whose replacement is recorded already (its first attempt succeeded and the
+ * answer was lost).
  */
 public class HttpLeaseStore implements ISequenceManager {
 
 	private final IdServerClient client;
 
-	/** The layout this store recorded for each namespace, sent with each borrow. */
+	/** The layout this store was asked to record for each namespace, sent with each borrow. */
 	private final Map<String, String> layouts = new ConcurrentHashMap<>();
 
 	/**

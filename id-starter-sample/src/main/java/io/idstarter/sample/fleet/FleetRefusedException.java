@@ -5,8 +5,8 @@ import io.idstarter.snowflake.RecordedLayout;
 import org.springframework.http.HttpStatus;
 
 /**
- * A fleet request this server will not carry out for this client, whatever its store says: a namespace or key not
- * granted to it (403), or a quota used up (429). Nothing was changed.
+ * A fleet request this server will not carry out for this client: a namespace or key not granted to it (403), a
+ * quota used up (429), or a borrow on another layout than the namespace's recorded one (409). Nothing was changed.
  */
 final class FleetRefusedException extends RuntimeException {
 
