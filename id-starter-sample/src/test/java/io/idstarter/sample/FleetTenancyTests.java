@@ -71,6 +71,25 @@ class FleetTenancyTests extends AbstractIdServerTests {
 	}
 
 	@Test
+	void aClientReadsAndWritesNoLayoutOfANamespaceNotGrantedToIt() {
+		String layout = "epoch=2010-11-04T01:42:54.657Z;timestamp-bits=41;worker-id-bits=10;sequence-bits=12";
+		List<Map<String, Object>> before = rows("beta-ns");
+		assertProblem(this.http.send("POST", "/api/fleet/layouts",
+				"{\"namespace\":\"beta-ns\",\"layout\":\"" + layout + "\"}", ALPHA), 403, "Not granted",
+				"not-granted");
+		assertProblem(this.http.send("POST", "/api/fleet/layouts/replace", "{\"namespace\":\"beta-ns\",\"expected\":\""
+				+ layout + "\",\"replacement\":\"" + layout + ";preset=x\"}", ALPHA), 403, "Not granted",
+				"not-granted");
+		assertProblem(this.http.get("/api/fleet/slot-marks?namespace=beta-ns", ALPHA), 403, "Not granted",
+				"not-granted");
+		assertProblem(this.http.get("/api/fleet/slot-marks?namespace=id-server", BETA), 403, "Not granted",
+				"not-granted");
+		assertProblem(this.http.send("POST", "/api/fleet/leases", borrow("beta-ns", 7, -1, now()).replace("}",
+				",\"layout\":\"" + layout + "\"}"), ALPHA), 403, "Not granted", "not-granted");
+		assertThat(rows("beta-ns")).as("nothing was written for beta-ns").isEqualTo(before);
+	}
+
+	@Test
 	void aWorkerIdAboveTheServersLayoutIsRefused() {
 		assertProblem(this.http.send("POST", "/api/fleet/leases", borrow("alpha-ns", 65535, 65535, now()), ALPHA),
 				400, "Invalid parameter", "invalid-parameter");

@@ -36,6 +36,7 @@ import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseStoreCall;
 import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.NoFreeWorkerIdException;
+import io.idstarter.lease.SlotMark;
 import io.idstarter.lease.SlotOrder;
 import io.idstarter.lease.WorkerLease;
 import org.jspecify.annotations.Nullable;
@@ -51,7 +52,10 @@ import org.slf4j.LoggerFactory;
  * <p>Keys, under {@code prefix<namespace, URL-encoded>/}:
  * <ul>
  * <li>{@code holders/<workerId>}: attached to the holder's etcd lease, value {@code <ownerToken> <instance>};</li>
- * <li>{@code slots/<workerId>}: never expires, value {@code <mark> <ownerToken or -> <instance>}.</li>
+ * <li>{@code slots/<workerId>}: never expires, value {@code <mark> <ownerToken or -> <instance>};</li>
+ * <li>{@code layout}: never expires, value the namespace's recorded layout ({@link #recordLayout}), put by one
+ * transaction that requires the key to be absent and replaced by one that requires its value to be the expected one.
+ * It lies beside {@code holders/} and {@code slots/}, so no slot listing sees it.</li>
  * </ul>
  *
  * <p><b>Renewal is one explicit keep-alive per heartbeat</b> ({@code keepAliveOnce}), not jetcd's background
@@ -299,6 +303,78 @@ public class EtcdLeaseStore implements ISequenceManager {
 				revokeQuietly(holder.getLease());
 			}
 			return null;
+		});
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>One transaction: if the {@code layout} key was never created, put it, else read it. Sending it twice (a lost
+	 * answer) answers the same.
+	 */
+	@Override
+	public String recordLayout(String namespace, String layout) {
+		Objects.requireNonNull(layout, "layout");
+		String action = "record the layout of namespace '" + namespace + "'";
+		return call(action, () -> {
+			ByteSequence key = bytes(namespaceKey(namespace) + "layout");
+			TxnResponse response = await(() -> this.client.getKVClient()
+				.txn()
+				.If(new Cmp(key, Cmp.Op.EQUAL, CmpTarget.createRevision(0)))
+				.Then(Op.put(key, bytes(layout), PutOption.DEFAULT))
+				.Else(Op.get(key, GetOption.DEFAULT))
+				.commit());
+			if (response.isSucceeded()) {
+				return layout;
+			}
+			List<KeyValue> kvs = response.getGetResponses().get(0).getKvs();
+			if (kvs.isEmpty()) {
+				throw new LeaseStoreException("could not " + action + ": etcd answered neither the write nor the "
+						+ "recorded layout of key " + key.toString(StandardCharsets.UTF_8));
+			}
+			return kvs.get(0).getValue().toString(StandardCharsets.UTF_8);
+		});
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>One transaction that puts the replacement only if the {@code layout} key holds {@code expected} (etcd fails a
+	 * value comparison on a key that does not exist).
+	 */
+	@Override
+	public boolean replaceLayout(String namespace, String expected, String replacement) {
+		Objects.requireNonNull(expected, "expected");
+		Objects.requireNonNull(replacement, "replacement");
+		String action = "replace the layout of namespace '" + namespace + "'";
+		return call(action, () -> {
+			ByteSequence key = bytes(namespaceKey(namespace) + "layout");
+			TxnResponse response = await(() -> this.client.getKVClient()
+				.txn()
+				.If(new Cmp(key, Cmp.Op.EQUAL, CmpTarget.value(bytes(expected))))
+				.Then(Op.put(key, bytes(replacement), PutOption.DEFAULT))
+				.commit());
+			return response.isSucceeded();
+		});
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>Every record under {@code slots/}; a slot is held while its holder key exists, which etcd deletes when the
+	 * holder's etcd lease expires.
+	 */
+	@Override
+	public List<SlotMark> slotMarks(String namespace) {
+		String action = "read the slot marks of namespace '" + namespace + "'";
+		return call(action, () -> {
+			String base = namespaceKey(namespace);
+			Map<Integer, KeyValue> holders = range(base + "holders/");
+			Map<Integer, KeyValue> slots = range(base + "slots/");
+			List<SlotMark> marks = new ArrayList<>();
+			for (Map.Entry<Integer, KeyValue> slot : slots.entrySet()) {
+				String key = base + "slots/" + slot.getKey();
+				Record record = Record.parse(slot.getValue().getValue(), key);
+				marks.add(new SlotMark(slot.getKey(), record.mark(), holders.containsKey(slot.getKey())));
+			}
+			return marks;
 		});
 	}
 

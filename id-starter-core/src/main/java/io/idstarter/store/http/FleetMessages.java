@@ -5,8 +5,10 @@ import java.util.List;
 import java.util.Set;
 
 import io.idstarter.lease.LeaseRequest;
+import io.idstarter.lease.SlotMark;
 import io.idstarter.lease.WorkerLease;
 import io.idstarter.segment.SegmentAllocation;
+import io.idstarter.snowflake.RecordedLayout;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -126,23 +128,28 @@ public final class FleetMessages {
 	 * @param excludedWorkerIds slots the store must not hand out to this request (none if absent)
 	 * @param requestId chosen by the client, the same on every retry: a retry that reaches this server again gets the
 	 * lease of the first attempt instead of a second worker ID
+	 * @param layout the client's layout in {@link RecordedLayout#format() stored form}, as it recorded it, or
+	 * {@code null} if it recorded none; the server refuses the borrow (409 {@code layout-differs}) when the
+	 * namespace's recorded layout differs
 	 */
 	public record BorrowRequest(@NotBlank @Size(max = 128) String namespace, @Min(0) int maxWorkerId,
 			@Min(1000) @Max(MAX_TTL_MILLIS) long ttlMillis, @Min(-1) int preferredWorkerId,
 			@NotNull @Size(max = 256) String instance, long timestampCeiling,
 			@Nullable @Size(max = MAX_EXCLUDED_WORKER_IDS) Set<Integer> excludedWorkerIds,
-			@Nullable @Pattern(regexp = REQUEST_ID) String requestId) {
+			@Nullable @Pattern(regexp = REQUEST_ID) String requestId,
+			@Nullable @Size(min = 1, max = RecordedLayout.MAX_LENGTH) String layout) {
 
 		/**
 		 * Returns a lease request as JSON.
 		 * @param request the request
 		 * @param requestId the client's request ID, the same on every retry
+		 * @param layout the layout the client recorded for the namespace, or {@code null}
 		 * @return the body
 		 */
-		public static BorrowRequest of(LeaseRequest request, String requestId) {
+		public static BorrowRequest of(LeaseRequest request, String requestId, @Nullable String layout) {
 			return new BorrowRequest(request.namespace(), request.maxWorkerId(), request.ttl().toMillis(),
 					request.preferredWorkerId(), request.instance(), request.timestampCeiling(),
-					request.excludedWorkerIds(), requestId);
+					request.excludedWorkerIds(), requestId, layout);
 		}
 
 	}
@@ -208,6 +215,56 @@ public final class FleetMessages {
 	 * @param lastIssuedTimestamp the greatest timestamp issued under it, or -1 if unknown
 	 */
 	public record ReleaseRequest(@NotNull @Valid Lease lease, @Min(-1) long lastIssuedTimestamp) {
+	}
+
+	/**
+	 * A request to record a namespace's layout unless one is recorded ({@code POST /api/fleet/layouts}).
+	 *
+	 * @param namespace the slot space
+	 * @param layout the client's layout, in {@link RecordedLayout#format() stored form}
+	 */
+	public record LayoutRequest(@NotBlank @Size(max = 128) String namespace,
+			@NotNull @Size(min = 1, max = RecordedLayout.MAX_LENGTH) String layout) {
+	}
+
+	/**
+	 * A namespace's recorded layout.
+	 *
+	 * @param namespace the slot space
+	 * @param layout the recorded layout, or {@code null} if the server's store keeps no layouts
+	 */
+	public record Layout(String namespace, @Nullable String layout) {
+	}
+
+	/**
+	 * A request to replace a namespace's layout if it is still the expected one
+	 * ({@code POST /api/fleet/layouts/replace}).
+	 *
+	 * @param namespace the slot space
+	 * @param expected the layout recorded now
+	 * @param replacement the new layout
+	 */
+	public record LayoutReplaceRequest(@NotBlank @Size(max = 128) String namespace,
+			@NotNull @Size(min = 1, max = RecordedLayout.MAX_LENGTH) String expected,
+			@NotNull @Size(min = 1, max = RecordedLayout.MAX_LENGTH) String replacement) {
+	}
+
+	/**
+	 * Whether a namespace's recorded layout is the replacement now.
+	 *
+	 * @param replaced {@code true} if the record was the expected layout and now is the replacement, or was the
+	 * replacement already (a retry of a replacement whose answer was lost)
+	 */
+	public record LayoutReplaced(boolean replaced) {
+	}
+
+	/**
+	 * A namespace's slots as the server's store has them ({@code GET /api/fleet/slot-marks?namespace=}).
+	 *
+	 * @param namespace the slot space
+	 * @param slots each slot's mark and whether a lease holds it
+	 */
+	public record SlotMarks(String namespace, List<SlotMark> slots) {
 	}
 
 }

@@ -38,6 +38,7 @@ import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseStoreCall;
 import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.NoFreeWorkerIdException;
+import io.idstarter.lease.SlotMark;
 import io.idstarter.lease.SlotOrder;
 import io.idstarter.lease.WorkerLease;
 import org.jspecify.annotations.Nullable;
@@ -64,6 +65,11 @@ import org.slf4j.LoggerFactory;
  *   leaseDurationSeconds: 30                       # the TTL, rounded up to whole seconds
  *   renewTime: "2026-11-26T18:09:35.000000Z"       # by the API server's clock, see below
  * </pre>
+ * A lease namespace's recorded layout ({@link #recordLayout}) is one more {@code Lease} object,
+ * {@code <prefix>-<namespace>-layout}, with the layout in the annotation {@value #LAYOUT_ANNOTATION}, the lease
+ * namespace in {@value #NAMESPACE_ANNOTATION} and no holder: its name ends in no worker ID, so no borrow, count or
+ * listing of slots reads it. It is created once (a create fails with 409 if it exists) and replaced only by an update
+ * that carries the {@code resourceVersion} it read; the same verbs as the slots'.
  * Objects are never deleted: the high-water mark has to outlive every lease of the slot. Deleting one by hand forgets
  * its mark (the nodes' own slot-marks files still guard what they issued).
  *
@@ -107,6 +113,12 @@ public class KubernetesLeaseStore implements ISequenceManager {
 
 	/** Annotation naming the instance that holds or last held the slot. */
 	public static final String INSTANCE_ANNOTATION = "id-starter.io/instance";
+
+	/** Annotation holding a lease namespace's recorded layout, on its {@code <prefix>-<namespace>-layout} object. */
+	public static final String LAYOUT_ANNOTATION = "id-starter.io/layout";
+
+	/** Last part of the name of a lease namespace's layout object, after {@link #namePrefix(String)}. */
+	private static final String LAYOUT_NAME = "layout";
 
 	/** Label on every object of this store, for {@code kubectl get lease -l}. */
 	public static final String MANAGED_BY_LABEL = "app.kubernetes.io/managed-by";
@@ -213,7 +225,7 @@ public class KubernetesLeaseStore implements ISequenceManager {
 		String action = "borrow a worker ID of namespace '" + request.namespace() + "'";
 		String store = store(request.namespace());
 		return LeaseStoreCall.run(action, store, () -> LeaseStoreCall.untilTaken(action, store, MAX_ATTEMPTS, () -> {
-			Listing listing = list(request, action);
+			Listing listing = list(request.namespace(), action);
 			SlotOrder.Candidate<Slot> candidate = SlotOrder
 				.first(SlotOrder.candidates(request, preferred(request, listing), listing.used()));
 			if (candidate == null) {
@@ -368,6 +380,113 @@ public class KubernetesLeaseStore implements ISequenceManager {
 	}
 
 	/**
+	 * {@inheritDoc}
+	 * <p>Creates the namespace's layout object; if it exists (409), reads its annotation.
+	 */
+	@Override
+	public String recordLayout(String namespace, String layout) {
+		Objects.requireNonNull(layout, "layout");
+		String action = "record the layout of namespace '" + namespace + "'";
+		String name = namePrefix(namespace) + LAYOUT_NAME;
+		for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+			Lease lease = new Lease();
+			ObjectMeta metadata = new ObjectMeta();
+			metadata.setName(name);
+			metadata.setNamespace(this.kubernetesNamespace);
+			metadata.setLabels(with(null, MANAGED_BY_LABEL, MANAGED_BY));
+			Map<String, String> annotations = with(null, NAMESPACE_ANNOTATION, namespace);
+			annotations.put(LAYOUT_ANNOTATION, layout);
+			metadata.setAnnotations(annotations);
+			lease.setMetadata(metadata);
+			lease.setSpec(new LeaseSpec());
+			if (send("create", lease, action).code() != 409) {
+				return layout;
+			}
+			Lease recorded = readLayout(name, action);
+			if (recorded != null) {
+				return recordedLayout(recorded, namespace);
+			}
+			// deleted between the create and the read: create it again
+		}
+		throw new LeaseStoreException("could not " + action + ": Lease " + name + " kept disappearing; find what "
+				+ "else deletes it");
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>Reads the layout object and updates it with the {@code resourceVersion} read; an update that another writer
+	 * beat (409) reads again.
+	 */
+	@Override
+	public boolean replaceLayout(String namespace, String expected, String replacement) {
+		Objects.requireNonNull(expected, "expected");
+		Objects.requireNonNull(replacement, "replacement");
+		String action = "replace the layout of namespace '" + namespace + "'";
+		String name = namePrefix(namespace) + LAYOUT_NAME;
+		for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+			Lease recorded = readLayout(name, action);
+			if (recorded == null || !expected.equals(recordedLayout(recorded, namespace))) {
+				return false;
+			}
+			recorded.getMetadata().getAnnotations().put(LAYOUT_ANNOTATION, replacement);
+			if (send("update", recorded, action).code() != 409) {
+				return true;
+			}
+		}
+		throw new LeaseStoreException("could not " + action + ": Lease " + name + " changed " + MAX_ATTEMPTS
+				+ " times in a row while it was being replaced; find what else writes it");
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>A slot is held while its holder's lease has not ended by the API server's clock (the {@code Date} of the
+	 * listing). An object whose mark cannot be read fails the call, naming it: its mark is unknown, so no layout
+	 * change can be judged safe.
+	 */
+	@Override
+	public List<SlotMark> slotMarks(String namespace) {
+		String action = "read the slot marks of namespace '" + namespace + "'";
+		Listing listing = list(namespace, action);
+		List<SlotMark> marks = new ArrayList<>();
+		for (Slot slot : listing.slots().values()) {
+			if (slot.mark() == Long.MIN_VALUE) {
+				throw new LeaseStoreException("cannot " + action + ": Lease " + slot.name() + " " + slot.problem()
+						+ "; repair its annotation " + MARK_ANNOTATION + " (at least the last timestamp issued under "
+						+ "the slot)");
+			}
+			// A holder whose expiry cannot be read is never taken over: it counts as holding the slot.
+			boolean held = slot.holder() != null && (slot.problem() != null || !slot.isFree(listing.date()));
+			marks.add(new SlotMark(slot.workerId(), slot.mark(), held));
+		}
+		return marks;
+	}
+
+	private @Nullable Lease readLayout(String name, String action) {
+		Answer answer = call("get", "GET", leasesUrl() + "/" + name, null, action);
+		if (answer.code() == 404) {
+			return null;
+		}
+		Lease lease = this.client.getKubernetesSerialization().unmarshal(answer.body(), Lease.class);
+		if (lease.getMetadata().getAnnotations() == null) {
+			lease.getMetadata().setAnnotations(new LinkedHashMap<>());
+		}
+		return lease;
+	}
+
+	private String recordedLayout(Lease lease, String namespace) {
+		Map<String, String> annotations = lease.getMetadata().getAnnotations();
+		String layout = annotations.get(LAYOUT_ANNOTATION);
+		if (layout == null || !namespace.equals(annotations.get(NAMESPACE_ANNOTATION))) {
+			throw new LeaseStoreException("Lease " + lease.getMetadata().getName() + " in namespace '"
+					+ this.kubernetesNamespace + "' is not the layout record of lease namespace '" + namespace
+					+ "' (annotations " + LAYOUT_ANNOTATION + " and " + NAMESPACE_ANNOTATION + "): it was written "
+					+ "outside id-starter; delete it, or give id-starter a name prefix of its own "
+					+ "(id-worker.kubernetes.name-prefix)");
+		}
+		return layout;
+	}
+
+	/**
 	 * Lists the {@code Lease} objects of the Kubernetes namespace once, to learn at start that the API server answers
 	 * and grants the {@code list} verb, with the server's clock in its answer.
 	 * @throws KubernetesAccessDeniedException if the service account may not list leases there
@@ -407,10 +526,10 @@ public class KubernetesLeaseStore implements ISequenceManager {
 		return namePrefix(namespace) + workerId;
 	}
 
-	private Listing list(LeaseRequest request, String action) {
+	private Listing list(String namespace, String action) {
 		Answer answer = call("list", "GET", leasesUrl(), null, action);
 		LeaseList list = this.client.getKubernetesSerialization().unmarshal(answer.body(), LeaseList.class);
-		String prefix = namePrefix(request.namespace());
+		String prefix = namePrefix(namespace);
 		Map<Integer, Slot> slots = new HashMap<>();
 		for (Lease lease : (list.getItems() != null) ? list.getItems() : List.<Lease>of()) {
 			String name = (lease.getMetadata() != null) ? lease.getMetadata().getName() : null;
@@ -421,7 +540,7 @@ public class KubernetesLeaseStore implements ISequenceManager {
 			if (!suffix.matches("0|[1-9][0-9]{0,9}") || Long.parseLong(suffix) > Integer.MAX_VALUE) {
 				continue;
 			}
-			Slot slot = Slot.of(lease, Integer.parseInt(suffix), request.namespace());
+			Slot slot = Slot.of(lease, Integer.parseInt(suffix), namespace);
 			slots.put(slot.workerId(), slot);
 		}
 		return new Listing(slots, answer.date());

@@ -20,6 +20,7 @@ import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseStoreCall;
 import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.NoFreeWorkerIdException;
+import io.idstarter.lease.SlotMark;
 import io.idstarter.lease.SlotOrder;
 import io.idstarter.lease.WorkerIdConflictException;
 import io.idstarter.lease.WorkerLease;
@@ -45,7 +46,10 @@ import org.slf4j.LoggerFactory;
  * <ul>
  * <li>{@code holders/<workerId>}: ephemeral, data {@code <ownerToken> <instance>}; exists while the slot is held;</li>
  * <li>{@code slots/<workerId>}: persistent, data {@code <mark> <ownerToken or -> <sessionTimeoutMillis> <instance>};
- * its {@code mtime} (the leader's clock) is the store time of the last borrow, renewal or release.</li>
+ * its {@code mtime} (the leader's clock) is the store time of the last borrow, renewal or release;</li>
+ * <li>{@code layout}: persistent, data the namespace's recorded layout ({@link #recordLayout}), created once by the
+ * first node and changed only by a versioned write ({@link #replaceLayout}). It is a sibling of {@code holders} and
+ * {@code slots}, never a child of them, so no slot listing sees it; Leaf's own paths are not touched.</li>
  * </ul>
  *
  * <p><b>Why a node that lost its session stops before anyone else can have its slot.</b> Every borrow and renewal is
@@ -513,6 +517,108 @@ public class ZooKeeperLeaseStore implements ISequenceManager {
 			// Another node took the slot meanwhile (it is no longer ours to free), or this very multi-op committed and
 			// its answer was lost.
 		}
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>Creates the namespace's {@code layout} node; if it exists, reads it. A create whose answer was lost and that
+	 * Curator sent again fails on the node it made, whose data is then this layout: the answer is the same.
+	 */
+	@Override
+	public String recordLayout(String namespace, String layout) {
+		Objects.requireNonNull(layout, "layout");
+		String action = "record the layout of namespace '" + namespace + "'";
+		return call(action, () -> {
+			String path = namespacePath(namespace) + "/layout";
+			for (int attempt = 1; attempt <= MAX_BORROW_ATTEMPTS; attempt++) {
+				try {
+					this.client.create()
+						.creatingParentsIfNeeded()
+						.withMode(CreateMode.PERSISTENT)
+						.forPath(path, layout.getBytes(StandardCharsets.UTF_8));
+					return layout;
+				}
+				catch (KeeperException.NodeExistsException ex) {
+					try {
+						return new String(this.client.getData().forPath(path), StandardCharsets.UTF_8);
+					}
+					catch (KeeperException.NoNodeException deleted) {
+						// deleted by hand between the create and the read: create it again
+					}
+				}
+			}
+			throw new LeaseStoreException("could not " + action + ": its node " + path + " kept disappearing; find "
+					+ "what else deletes it");
+		});
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>Reads the {@code layout} node and writes it at the version read, so a node that changed it meanwhile makes
+	 * this write fail. A write whose answer was lost and that Curator sent again fails on the version it wrote; the
+	 * node, read again, then holds the replacement one version later, which counts as done.
+	 */
+	@Override
+	public boolean replaceLayout(String namespace, String expected, String replacement) {
+		Objects.requireNonNull(expected, "expected");
+		Objects.requireNonNull(replacement, "replacement");
+		String action = "replace the layout of namespace '" + namespace + "'";
+		return call(action, () -> {
+			String path = namespacePath(namespace) + "/layout";
+			Stat stat = new Stat();
+			try {
+				byte[] data = this.client.getData().storingStatIn(stat).forPath(path);
+				if (!expected.equals(new String(data, StandardCharsets.UTF_8))) {
+					return false;
+				}
+				this.client.setData().withVersion(stat.getVersion()).forPath(path,
+						replacement.getBytes(StandardCharsets.UTF_8));
+				return true;
+			}
+			catch (KeeperException.NoNodeException ex) {
+				return false;
+			}
+			catch (KeeperException.BadVersionException ex) {
+				Stat now = new Stat();
+				byte[] data = this.client.getData().storingStatIn(now).forPath(path);
+				return now.getVersion() == stat.getVersion() + 1
+						&& replacement.equals(new String(data, StandardCharsets.UTF_8));
+			}
+		});
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>Every record under {@code slots}; a slot is held while its holder node exists, which the ensemble deletes
+	 * when the holder's session expires.
+	 */
+	@Override
+	public List<SlotMark> slotMarks(String namespace) {
+		String action = "read the slot marks of namespace '" + namespace + "'";
+		return call(action, () -> {
+			String base = namespacePath(namespace);
+			List<SlotMark> marks = new ArrayList<>();
+			Set<Integer> recorded;
+			Set<Integer> held;
+			try {
+				recorded = ids(this.client.getChildren().forPath(base + "/slots"));
+				held = ids(this.client.getChildren().forPath(base + "/holders"));
+			}
+			catch (KeeperException.NoNodeException ex) {
+				return marks;
+			}
+			for (int id : recorded) {
+				String recordPath = base + "/slots/" + id;
+				try {
+					Record record = Record.parse(this.client.getData().forPath(recordPath), recordPath);
+					marks.add(new SlotMark(id, record.mark(), held.contains(id)));
+				}
+				catch (KeeperException.NoNodeException ex) {
+					// deleted by hand meanwhile: no record of it
+				}
+			}
+			return marks;
+		});
 	}
 
 	/**

@@ -148,6 +148,25 @@ class EtcdLeaseStoreIntegrationTests extends AbstractEnsembleLeaseStoreTests {
 			.withMessageContaining("id-worker.etcd.prefix");
 	}
 
+	@Test
+	void theLayoutIsAKeyBesideTheSlotsAndOneWrittenByEtcdctlIsReadAsItIs() throws Exception {
+		String namespace = namespace();
+		String key = manager().namespaceKey(namespace) + "layout";
+		this.admin.getKVClient().put(bytes(key), bytes("put by etcdctl")).get(5, TimeUnit.SECONDS);
+		assertThat(manager().recordLayout(namespace, "mine")).isEqualTo("put by etcdctl");
+		assertThat(manager().borrow(request(namespace, 0, TTL, -1, 0)).workerId()).isZero();
+		String base = manager().namespaceKey(namespace);
+		assertThat(snapshot(namespace)).containsOnlyKeys(base + "holders/0", base + "slots/0", key);
+		assertThat(manager().slotMarks(namespace)).extracting((mark) -> mark.workerId()).containsExactly(0);
+		assertThat(manager().replaceLayout(namespace, "put by", "mine")).as("the whole value is compared").isFalse();
+		assertThat(manager().replaceLayout(namespace, "put by etcdctl", "mine")).isTrue();
+		assertThat(this.admin.getKVClient().get(bytes(key)).get(5, TimeUnit.SECONDS).getKvs().get(0).getValue()
+			.toString(StandardCharsets.UTF_8)).isEqualTo("mine");
+		this.admin.getKVClient().delete(bytes(key)).get(5, TimeUnit.SECONDS);
+		assertThat(manager().replaceLayout(namespace, "mine", "other")).as("a deleted record is no record").isFalse();
+		assertThat(manager().recordLayout(namespace, "other")).isEqualTo("other");
+	}
+
 	private static ByteSequence bytes(String text) {
 		return ByteSequence.from(text, StandardCharsets.UTF_8);
 	}

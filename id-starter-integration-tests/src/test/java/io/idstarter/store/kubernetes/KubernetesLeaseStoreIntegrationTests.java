@@ -111,6 +111,54 @@ class KubernetesLeaseStoreIntegrationTests extends AbstractLeaseStoreContractTes
 	}
 
 	@Test
+	void theLayoutIsALeaseObjectWithoutAHolderBesideTheSlots() {
+		String name = store(-1).namePrefix(namespace()) + "layout";
+		assertThat(manager().recordLayout(namespace(), "recorded-layout")).isEqualTo("recorded-layout");
+		Lease object = client.leases().inNamespace(backend.namespace()).withName(name).get();
+		assertThat(object.getMetadata().getAnnotations()).containsEntry("id-starter.io/layout", "recorded-layout")
+			.containsEntry("id-starter.io/namespace", namespace())
+			.doesNotContainKey("id-starter.io/max-timestamp");
+		assertThat(object.getMetadata().getLabels()).containsEntry("app.kubernetes.io/managed-by", "id-starter");
+		assertThat(object.getSpec().getHolderIdentity()).isNull();
+		assertThat(manager().borrow(request(0, -1)).workerId()).isZero();
+		assertThat(manager().slotMarks(namespace())).extracting((mark) -> mark.workerId()).containsExactly(0);
+		assertThat(manager().replaceLayout(namespace(), "recorded-layout", "new-layout")).isTrue();
+		assertThat(client.leases().inNamespace(backend.namespace()).withName(name).get().getMetadata()
+			.getAnnotations()).containsEntry("id-starter.io/layout", "new-layout");
+	}
+
+	@Test
+	void aLayoutObjectWrittenOutsideIdStarterIsReportedNotOverwritten() {
+		String name = store(-1).namePrefix(namespace()) + "layout";
+		client.leases().inNamespace(backend.namespace()).resource(new io.fabric8.kubernetes.api.model.coordination.v1
+			.LeaseBuilder().withNewMetadata().withName(name).addToLabels(KubernetesLeaseStore.MANAGED_BY_LABEL,
+					"someone-else").endMetadata().withNewSpec().withHolderIdentity("leader-election").endSpec()
+			.build()).create();
+		assertThatExceptionOfType(LeaseStoreException.class)
+			.isThrownBy(() -> manager().recordLayout(namespace(), "mine"))
+			.withMessageContaining(name)
+			.withMessageContaining("id-starter.io/layout")
+			.withMessageContaining("id-worker.kubernetes.name-prefix");
+		assertThatExceptionOfType(LeaseStoreException.class)
+			.isThrownBy(() -> manager().replaceLayout(namespace(), "mine", "other"));
+		assertThat(client.leases().inNamespace(backend.namespace()).withName(name).get().getSpec()
+			.getHolderIdentity()).isEqualTo("leader-election");
+	}
+
+	@Test
+	void slotMarksFailNamingASlotWhoseMarkCannotBeRead() {
+		WorkerLease lease = manager().borrow(request(0, TTL, -1, NOW));
+		manager().release(lease, NOW);
+		edit(0, (object) -> {
+			object.getMetadata().getAnnotations().put("id-starter.io/max-timestamp", "soon");
+			return object;
+		});
+		assertThatExceptionOfType(LeaseStoreException.class).isThrownBy(() -> manager().slotMarks(namespace()))
+			.withMessageContaining(store(-1).name(namespace(), 0))
+			.withMessageContaining("'soon', not a number");
+	}
+
+	@Test
 	void aSlotIsALeaseObjectThatKubectlCanRead() {
 		WorkerLease lease = manager().borrow(request(3, TTL, -1, NOW + 5));
 		Lease object = object(lease.workerId());
@@ -228,6 +276,8 @@ class KubernetesLeaseStoreIntegrationTests extends AbstractLeaseStoreContractTes
 		letExpire(lease);
 		assertThatExceptionOfType(LeaseStoreException.class).isThrownBy(() -> manager().borrow(request(0, -1)))
 			.withMessageContaining("has a holder but no renewTime");
+		assertThat(manager().slotMarks(namespace())).as("held, as every borrow sees it")
+			.containsExactly(new io.idstarter.lease.SlotMark(0, NOW + 10, true));
 		WorkerLease renewed = manager().renew(lease, NOW + 20);
 		assertThat(renewed.timestampCeiling()).as("its holder still renews it, which repairs it").isEqualTo(NOW + 20);
 	}

@@ -97,6 +97,23 @@ class LeafCoexistenceIntegrationTests {
 	}
 
 	@Test
+	void theLayoutRecordIsNeitherALeafWorkerIdNorASlot() throws Exception {
+		LeafSnowflake leaf = newLeaf(null);
+		startLeafNode("10.0.0.1:8080");
+		ZooKeeperLeaseStore manager = new ZooKeeperLeaseStore(this.client, this.rootPath, leaf);
+		String namespace = "leaf-layout-" + UUID.randomUUID();
+		assertThat(manager.recordLayout(namespace, "leaf-layout")).isEqualTo("leaf-layout");
+		assertThat(this.client.getChildren().forPath(leaf.foreverPath())).as("Leaf's nodes")
+			.singleElement()
+			.satisfies((node) -> assertThat(node).startsWith("10.0.0.1:8080-"));
+		assertThat(manager.slotMarks(namespace)).isEmpty();
+		assertThat(manager.borrow(request(namespace, -1)).workerId()).isEqualTo(1);
+		assertThat(startLeafNode("10.0.0.2:8080")).as("Leaf's next worker id").isEqualTo(2);
+		assertThat(manager.slotMarks(namespace)).extracting((mark) -> mark.workerId()).containsExactly(1);
+		assertThat(manager.recordLayout(namespace, "other")).isEqualTo("leaf-layout");
+	}
+
+	@Test
 	void aLeafClaimOnTheHeldWorkerIdEndsTheLeaseWithAnAlarmAndFreesTheSlot() throws Exception {
 		LeafSnowflake leaf = newLeaf(null);
 		ZooKeeperLeaseStore manager = new ZooKeeperLeaseStore(this.client, this.rootPath, leaf);

@@ -1,5 +1,6 @@
 package io.idstarter.store.zookeeper;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -162,6 +163,25 @@ class ZooKeeperLeaseStoreIntegrationTests extends AbstractEnsembleLeaseStoreTest
 			.withMessageContaining("not a record")
 			.withMessageContaining("id-worker.zookeeper.root-path");
 		assertThat(new String(this.admin.getData().forPath(path))).isEqualTo("not a record");
+	}
+
+	@Test
+	void theLayoutIsANodeBesideTheSlotsAndOneWrittenByAnotherToolIsReadAsItIs() throws Exception {
+		ZooKeeperLeaseStore manager = (ZooKeeperLeaseStore) manager();
+		String namespace = namespace();
+		String path = manager.namespacePath(namespace) + "/layout";
+		this.admin.create().creatingParentsIfNeeded().forPath(path, "written by zkCli".getBytes(StandardCharsets.UTF_8));
+		assertThat(manager.recordLayout(namespace, "mine")).isEqualTo("written by zkCli");
+		WorkerLease lease = manager.borrow(request(namespace, 0, TTL, -1, 0));
+		assertThat(lease.workerId()).isZero();
+		assertThat(this.admin.getChildren().forPath(manager.namespacePath(namespace)))
+			.containsExactlyInAnyOrder("holders", "slots", "layout");
+		assertThat(snapshot(namespace)).containsOnlyKeys("holders/0", "slots/0");
+		assertThat(manager.replaceLayout(namespace, "written by zkCli", "mine")).isTrue();
+		assertThat(new String(this.admin.getData().forPath(path), StandardCharsets.UTF_8)).isEqualTo("mine");
+		this.admin.delete().forPath(path);
+		assertThat(manager.replaceLayout(namespace, "mine", "other")).as("a deleted record is no record").isFalse();
+		assertThat(manager.recordLayout(namespace, "other")).isEqualTo("other");
 	}
 
 	static void deleteQuietly(CuratorFramework client, String path) {

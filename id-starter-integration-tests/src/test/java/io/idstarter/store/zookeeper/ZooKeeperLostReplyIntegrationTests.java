@@ -49,6 +49,9 @@ class ZooKeeperLostReplyIntegrationTests {
 	/** ZooKeeper's opcode of a multi-op request. */
 	private static final int MULTI = 14;
 
+	/** ZooKeeper's opcode of a setData request. */
+	private static final int SET_DATA = 5;
+
 	private final String rootPath = "/idstarter-test/" + UUID.randomUUID();
 
 	private final List<AutoCloseable> opened = new ArrayList<>();
@@ -143,6 +146,21 @@ class ZooKeeperLostReplyIntegrationTests {
 		assertThat(this.other.borrow(request(namespace, -1)).workerId()).isEqualTo(3);
 		assertThat(this.other.borrow(request(namespace, -1)).workerId()).as("the slot the unanswered take held")
 			.isZero();
+	}
+
+	@Test
+	void aLayoutReplacementWhoseReplyIsLostIsReadAsDone() throws Exception {
+		connectThroughProxy();
+		String namespace = "lost-layout-" + UUID.randomUUID();
+		assertThat(this.throughProxy.recordLayout(namespace, "layout-a")).isEqualTo("layout-a");
+		this.proxy.loseReply((request) -> requestXid(request, SET_DATA) != null, (request, reply) -> {
+			Integer xid = requestXid(request, SET_DATA);
+			return xid != null && replyXids(reply).contains(xid);
+		});
+		assertThat(this.throughProxy.replaceLayout(namespace, "layout-a", "layout-b")).as("replaced").isTrue();
+		assertThat(this.proxy.lostReplies()).as("replies lost").isOne();
+		assertThat(this.other.recordLayout(namespace, "layout-c")).isEqualTo("layout-b");
+		assertThat(this.other.replaceLayout(namespace, "layout-a", "layout-c")).isFalse();
 	}
 
 	@Test
@@ -241,12 +259,17 @@ class ZooKeeperLostReplyIntegrationTests {
 
 	/** Returns the xid of the first multi-op request in a chunk of ZooKeeper client frames, if any. */
 	private static Integer multiXid(byte[] chunk) {
+		return requestXid(chunk, MULTI);
+	}
+
+	/** Returns the xid of the first request of a type in a chunk of ZooKeeper client frames, if any. */
+	private static Integer requestXid(byte[] chunk, int opcode) {
 		ByteBuffer frames = ByteBuffer.wrap(chunk);
 		while (frames.remaining() >= 12) {
 			int length = frames.getInt(frames.position());
 			int xid = frames.getInt(frames.position() + 4);
 			int type = frames.getInt(frames.position() + 8);
-			if (type == MULTI) {
+			if (type == opcode) {
 				return xid;
 			}
 			if (length < 0 || length > frames.remaining() - 4) {

@@ -14,14 +14,20 @@ import io.idstarter.sample.web.LogSafe;
 import io.idstarter.sample.web.error.InvalidParameterException;
 import io.idstarter.segment.SegmentAllocation;
 import io.idstarter.segment.SegmentStore;
+import io.idstarter.snowflake.RecordedLayout;
 import io.idstarter.store.http.FleetMessages.BorrowRequest;
 import io.idstarter.store.http.FleetMessages.ClientName;
 import io.idstarter.store.http.FleetMessages.Keys;
+import io.idstarter.store.http.FleetMessages.Layout;
+import io.idstarter.store.http.FleetMessages.LayoutReplaceRequest;
+import io.idstarter.store.http.FleetMessages.LayoutReplaced;
+import io.idstarter.store.http.FleetMessages.LayoutRequest;
 import io.idstarter.store.http.FleetMessages.Lease;
 import io.idstarter.store.http.FleetMessages.Range;
 import io.idstarter.store.http.FleetMessages.RangeRequest;
 import io.idstarter.store.http.FleetMessages.ReleaseRequest;
 import io.idstarter.store.http.FleetMessages.RenewRequest;
+import io.idstarter.store.http.FleetMessages.SlotMarks;
 import jakarta.validation.Valid;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -33,6 +39,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
@@ -56,6 +63,8 @@ public class FleetController {
 	private static final int MAX_INSTANCE = 255;
 
 	private static final int MAX_KEY_LENGTH = 128;
+
+	private static final int MAX_NAMESPACE_LENGTH = 128;
 
 	private final SegmentStore segments;
 
@@ -155,6 +164,9 @@ public class FleetController {
 					"must not contain preferredWorkerId (" + request.preferredWorkerId() + ")");
 		}
 		checkTimestamp("timestampCeiling", request.timestampCeiling(), request.ttlMillis());
+		if (request.layout() != null) {
+			checkLayout(request.namespace(), request.layout());
+		}
 		String instance = instance(client.getName(), request.instance());
 		LeaseRequest leaseRequest = new LeaseRequest(request.namespace(), request.maxWorkerId(),
 				Duration.ofMillis(request.ttlMillis()), request.preferredWorkerId(), instance,
@@ -165,6 +177,55 @@ public class FleetController {
 		}
 		return Lease.of(this.requests.once(client.getName() + "/lease/" + request.requestId(), leaseRequest.ttl(),
 				() -> borrow(client.getName(), leaseRequest)));
+	}
+
+	/**
+	 * Records a namespace's layout unless one is recorded: {@link ISequenceManager#recordLayout(String, String)}.
+	 * @param request the namespace and the client's layout
+	 * @param client the authenticated client
+	 * @return the recorded layout, or none if this server's store keeps no layouts
+	 */
+	@PostMapping("/layouts")
+	public Layout recordLayout(@Valid @RequestBody LayoutRequest request, Principal client) {
+		this.grants.checkNamespace(client.getName(), request.namespace());
+		return new Layout(request.namespace(), this.leases.recordLayout(request.namespace(), request.layout()));
+	}
+
+	/**
+	 * Replaces a namespace's layout if it is still the expected one:
+	 * {@link ISequenceManager#replaceLayout(String, String, String)}. A replacement that is recorded already answers
+	 * {@code true} too, so that a retry of a replacement whose answer was lost (on this server or another) reads as
+	 * the success it was; that check is a compare-and-set of the replacement with itself, which changes nothing.
+	 * @param request the namespace, the layout recorded now and the new one
+	 * @param client the authenticated client
+	 * @return whether the replacement is recorded now
+	 */
+	@PostMapping("/layouts/replace")
+	public LayoutReplaced replaceLayout(@Valid @RequestBody LayoutReplaceRequest request, Principal client) {
+		this.grants.checkNamespace(client.getName(), request.namespace());
+		boolean replaced = this.leases.replaceLayout(request.namespace(), request.expected(), request.replacement())
+				|| this.leases.replaceLayout(request.namespace(), request.replacement(), request.replacement());
+		if (replaced) {
+			logger.info("Client '{}' replaced the layout of namespace '{}' by '{}'", client.getName(),
+					LogSafe.escape(request.namespace()), LogSafe.escape(request.replacement()));
+		}
+		return new LayoutReplaced(replaced);
+	}
+
+	/**
+	 * Reads a namespace's slots with their marks: {@link ISequenceManager#slotMarks(String)}.
+	 * @param namespace the namespace
+	 * @param client the authenticated client
+	 * @return the slots
+	 */
+	@GetMapping("/slot-marks")
+	public SlotMarks slotMarks(@RequestParam String namespace, Principal client) {
+		if (namespace.isBlank() || namespace.length() > MAX_NAMESPACE_LENGTH) {
+			throw new InvalidParameterException("namespace", namespace, "must be 1 to " + MAX_NAMESPACE_LENGTH
+					+ " characters");
+		}
+		this.grants.checkNamespace(client.getName(), namespace);
+		return new SlotMarks(namespace, this.leases.slotMarks(namespace));
 	}
 
 	/**
@@ -256,6 +317,27 @@ public class FleetController {
 		logger.info("Client '{}' ({}) borrowed worker ID {} of namespace '{}'", client,
 				LogSafe.escape(request.instance()), lease.workerId(), LogSafe.escape(lease.namespace()));
 		return lease;
+	}
+
+	/**
+	 * Refuses a borrow whose layout differs from the namespace's recorded one (recording it if none is).
+	 */
+	private void checkLayout(String namespace, String layout) {
+		String recorded = this.leases.recordLayout(namespace, layout);
+		if (recorded != null && !sameLayout(recorded, layout)) {
+			logger.info("Refused a borrow in namespace '{}' on layout '{}': the namespace records '{}'",
+					LogSafe.escape(namespace), LogSafe.escape(layout), LogSafe.escape(recorded));
+			throw FleetRefusedException.layoutDiffers(namespace, recorded, layout);
+		}
+	}
+
+	private static boolean sameLayout(String recorded, String layout) {
+		try {
+			return RecordedLayout.parse(recorded).sameLayoutAs(RecordedLayout.parse(layout));
+		}
+		catch (IllegalArgumentException ex) {
+			return recorded.equals(layout);
+		}
 	}
 
 	private static String instance(String client, String instance) {

@@ -27,10 +27,11 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 /**
  * Problems of the fleet API, each with a {@code code} the client maps back to the store exception it stands for:
  * {@code lease-lost} (409), {@code key-exhausted} (409: the key's next range would pass {@code Long.MAX_VALUE}),
- * {@code no-free-worker-id} (503), {@code lease-store-unavailable} and {@code segment-store-unavailable} (503, the
- * client tries another server), {@code not-granted} (403) and {@code quota-exceeded} (429, with Retry-After). The
- * store's own messages name other clients' owner tokens, hosts and tables: they go to this server's log, never into
- * an answer.
+ * {@code no-free-worker-id} (503), {@code layout-differs} (409: the borrow's layout is not the namespace's recorded
+ * one), {@code layouts-not-kept} (501: the server's store records no layouts), {@code lease-store-unavailable} and
+ * {@code segment-store-unavailable} (503, the client tries another server), {@code not-granted} (403) and
+ * {@code quota-exceeded} (429, with Retry-After). The store's own messages name other clients' owner tokens, hosts
+ * and tables: they go to this server's log, never into an answer.
  */
 @RestControllerAdvice(assignableTypes = { FleetController.class, FleetGiveBackController.class })
 @Order(Ordered.HIGHEST_PRECEDENCE)
@@ -66,6 +67,13 @@ class FleetExceptionHandler {
 		logger.warn("Fleet lease call failed in the store", ex);
 		return answer(HttpStatus.SERVICE_UNAVAILABLE, "Lease store unavailable", "lease-store-unavailable",
 				"This server could not reach its lease store; try another server or again later");
+	}
+
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> layoutsNotKept(UnsupportedOperationException ex) {
+		logger.warn("Fleet layout call on a store that keeps no layouts: {}", LogSafe.escape(ex.getMessage()));
+		return answer(HttpStatus.NOT_IMPLEMENTED, "Layouts not kept", "layouts-not-kept",
+				"This server's lease store keeps no layouts");
 	}
 
 	@ExceptionHandler

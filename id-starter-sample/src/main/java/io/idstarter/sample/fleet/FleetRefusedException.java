@@ -1,10 +1,12 @@
 package io.idstarter.sample.fleet;
 
+import io.idstarter.snowflake.RecordedLayout;
+
 import org.springframework.http.HttpStatus;
 
 /**
- * A fleet request this server will not carry out for this client, whatever its store says: a namespace or key not
- * granted to it (403), or a quota used up (429). Nothing was changed.
+ * A fleet request this server will not carry out for this client: a namespace or key not granted to it (403), a
+ * quota used up (429), or a borrow on another layout than the namespace's recorded one (409). Nothing was changed.
  */
 final class FleetRefusedException extends RuntimeException {
 
@@ -25,6 +27,22 @@ final class FleetRefusedException extends RuntimeException {
 		return new FleetRefusedException(HttpStatus.FORBIDDEN, "Not granted", "not-granted",
 				"Client '" + client + "' is not granted " + what + " '" + name
 						+ "'; the server's operators grant it in " + property);
+	}
+
+	static FleetRefusedException layoutDiffers(String namespace, String recorded, String layout) {
+		return new FleetRefusedException(HttpStatus.CONFLICT, "Layout differs", "layout-differs",
+				"Namespace '" + namespace + "' records the layout " + describe(recorded) + ", and this client's is "
+						+ describe(layout) + ": their IDs would collide. Configure the recorded layout on this client "
+						+ "(id-worker.snowflake.*), or give it a namespace of its own");
+	}
+
+	private static String describe(String layout) {
+		try {
+			return "'" + layout + "' (" + RecordedLayout.parse(layout).describe() + ")";
+		}
+		catch (IllegalArgumentException ex) {
+			return "'" + layout + "'";
+		}
 	}
 
 	static FleetRefusedException overQuota(String client, String detail) {

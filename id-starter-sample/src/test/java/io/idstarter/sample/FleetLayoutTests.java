@@ -1,0 +1,193 @@
+package io.idstarter.sample;
+
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+import com.jayway.jsonpath.DocumentContext;
+import io.idstarter.lease.ISequenceManager;
+import io.idstarter.lease.LeaseRequest;
+import io.idstarter.lease.LeaseStoreException;
+import io.idstarter.lease.WorkerLease;
+import io.idstarter.snowflake.RecordedLayout;
+import io.idstarter.snowflake.SnowflakeLayout;
+import io.idstarter.snowflake.SnowflakePresets;
+import io.idstarter.store.http.HttpLeaseStore;
+import io.idstarter.store.http.IdServerClient;
+import io.idstarter.store.http.IdServerLayoutConflictException;
+import io.idstarter.testsupport.TcpProxy;
+import io.idstarter.testsupport.contract.AbstractLeaseStoreContractTests;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.test.context.TestPropertySource;
+import org.springframework.web.client.RestClient;
+
+import static io.idstarter.sample.IdServerEndpointsTests.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * The layout registry through the fleet API, against a server whose own store keeps layouts (the in-memory reference
+ * store): the lease contract kit over HTTP, the refusal of a borrow whose layout differs from the namespace's record,
+ * a replacement whose answer was lost, and clients that may only read and write the layouts of their own namespaces.
+ */
+@TestPropertySource(properties = { "id-worker.testing.in-memory-stores=true", "id-server.clients[0].name=alpha",
+		"id-server.clients[0].token=alpha-token-0123456789", "id-server.clients[0].namespaces=alpha-*,contract-ns-*",
+		"id-server.clients[0].max-leases=1000", "id-server.clients[1].name=beta",
+		"id-server.clients[1].token=beta-token-0123456789", "id-server.clients[1].namespaces=beta-*",
+		// the kit asks for ceilings up to two minutes ahead with a TTL of one second
+		"id-server.fleet.clock-allowance=10m" })
+class FleetLayoutTests extends AbstractIdServerTests {
+
+	private static final String[] ALPHA = { "Authorization", "Bearer alpha-token-0123456789" };
+
+	private static final String[] BETA = { "Authorization", "Bearer beta-token-0123456789" };
+
+	private static final String TWITTER = new RecordedLayout(SnowflakePresets.twitter(), "twitter").format();
+
+	private static final String DEFAULTS = new RecordedLayout(SnowflakeLayout.defaults(), null).format();
+
+	@Autowired
+	private ISequenceManager serverStore;
+
+	private IdServerClient client(String token, URI... servers) {
+		return new IdServerClient(RestClient.create(), List.of(servers), servers.length, Duration.ofMillis(10),
+				Duration.ofMillis(10), "Bearer " + token, "id-worker.http.token", 0);
+	}
+
+	private HttpLeaseStore store(String token) {
+		return new HttpLeaseStore(client(token, server()));
+	}
+
+	private URI server() {
+		return URI.create("http://127.0.0.1:" + this.port);
+	}
+
+	@Test
+	void aBorrowOnAnotherLayoutThanTheNamespacesIsRefusedNamingBoth() {
+		HttpLeaseStore first = store("alpha-token-0123456789");
+		HttpLeaseStore second = store("alpha-token-0123456789");
+		assertThat(first.recordLayout("alpha-refused", TWITTER)).isEqualTo(TWITTER);
+		WorkerLease lease = first.borrow(request("alpha-refused"));
+		assertThat(second.recordLayout("alpha-refused", DEFAULTS)).as("told the first node's layout").isEqualTo(TWITTER);
+		assertThatExceptionOfType(IdServerLayoutConflictException.class)
+			.isThrownBy(() -> second.borrow(request("alpha-refused")))
+			.satisfies((ex) -> assertThat(ex.getMessage()).contains("alpha-refused", TWITTER, DEFAULTS,
+					"41/10/12 timestamp/worker-ID/sequence bits (preset twitter)"))
+			.satisfies((ex) -> assertThat(ex.layout()).isEqualTo(DEFAULTS));
+		assertThat(this.serverStore.slotMarks("alpha-refused")).as("the refused borrow took no slot")
+			.extracting((mark) -> mark.workerId())
+			.containsExactly(lease.workerId());
+		first.release(lease, -1);
+	}
+
+	@Test
+	void aBorrowRequestWithAnotherLayoutIsAConflictProblem() {
+		this.serverStore.recordLayout("alpha-raw", TWITTER);
+		HttpResponse<String> answer = this.http.send("POST", "/api/fleet/leases", borrow("alpha-raw", DEFAULTS),
+				ALPHA);
+		assertProblem(answer, 409, "Layout differs", "layout-differs");
+		assertThat(HttpTestClient.json(answer).read("$.detail", String.class)).contains(TWITTER, DEFAULTS);
+		assertThat(this.serverStore.slotMarks("alpha-raw")).isEmpty();
+		DocumentContext lease = HttpTestClient.json(this.http.send("POST", "/api/fleet/leases",
+				borrow("alpha-raw", TWITTER + ";preset-note=same-widths"), ALPHA));
+		assertThat(lease.read("$.workerId", Integer.class)).as("only the epoch and widths count").isZero();
+	}
+
+	@Test
+	void aReplacementWhoseAnswerWasLostIsReadAsTheSuccessItWas() {
+		this.serverStore.recordLayout("alpha-lost", TWITTER);
+		try (TcpProxy proxy = TcpProxy.start("127.0.0.1", this.port)) {
+			proxy.loseReply((request) -> new String(request, StandardCharsets.ISO_8859_1)
+				.contains("/api/fleet/layouts/replace"), (request, reply) -> true);
+			HttpLeaseStore store = new HttpLeaseStore(
+					client("alpha-token-0123456789", URI.create("http://127.0.0.1:" + proxy.port()), server()));
+			assertThat(store.replaceLayout("alpha-lost", TWITTER, DEFAULTS)).isTrue();
+			assertThat(proxy.lostReplies()).as("the first attempt's answer was lost").isEqualTo(1);
+		}
+		assertThat(this.serverStore.recordLayout("alpha-lost", TWITTER)).isEqualTo(DEFAULTS);
+	}
+
+	@Test
+	void aServerWithoutLayoutCallsIsAStoreThatKeepsNoLayouts() {
+		// An older server answers the layout calls with 404, as this one answers a fleet path it does not serve.
+		HttpLeaseStore store = new HttpLeaseStore(
+				client("alpha-token-0123456789", URI.create("http://127.0.0.1:" + this.port + "/api/fleet/older-server/")));
+		assertThat(store.recordLayout("alpha-older", TWITTER)).isNull();
+		assertThatExceptionOfType(UnsupportedOperationException.class)
+			.isThrownBy(() -> store.replaceLayout("alpha-older", TWITTER, DEFAULTS))
+			.withMessageContaining("older than this client");
+		assertThatExceptionOfType(UnsupportedOperationException.class)
+			.isThrownBy(() -> store.slotMarks("alpha-older"));
+		assertThat(this.serverStore.recordLayout("alpha-older", DEFAULTS)).as("nothing recorded").isEqualTo(DEFAULTS);
+	}
+
+	@Test
+	void aLayoutLongerThanTheLongestStoredFormIsRefusedAndNotRecorded() {
+		String tooLong = TWITTER + ";note=" + "x".repeat(RecordedLayout.MAX_LENGTH);
+		assertThatExceptionOfType(LeaseStoreException.class)
+			.isThrownBy(() -> store("alpha-token-0123456789").recordLayout("alpha-long", tooLong))
+			.withMessageContaining("invalid")
+			.withMessageContaining("layout");
+		assertThat(this.serverStore.recordLayout("alpha-long", DEFAULTS)).isEqualTo(DEFAULTS);
+	}
+
+	@Test
+	void aClientReadsAndWritesOnlyTheLayoutsOfItsOwnNamespaces() {
+		assertThat(store("beta-token-0123456789").recordLayout("beta-ns", TWITTER)).isEqualTo(TWITTER);
+		WorkerLease betaLease = store("beta-token-0123456789").borrow(request("beta-ns"));
+		assertProblem(this.http.send("POST", "/api/fleet/layouts",
+				"{\"namespace\":\"beta-ns\",\"layout\":\"" + DEFAULTS + "\"}", ALPHA), 403, "Not granted",
+				"not-granted");
+		assertProblem(this.http.send("POST", "/api/fleet/layouts",
+				"{\"namespace\":\"beta-other\",\"layout\":\"" + DEFAULTS + "\"}", ALPHA), 403, "Not granted",
+				"not-granted");
+		assertProblem(this.http.send("POST", "/api/fleet/layouts/replace", "{\"namespace\":\"beta-ns\",\"expected\":\""
+				+ TWITTER + "\",\"replacement\":\"" + DEFAULTS + "\"}", ALPHA), 403, "Not granted", "not-granted");
+		assertProblem(this.http.get("/api/fleet/slot-marks?namespace=beta-ns", ALPHA), 403, "Not granted",
+				"not-granted");
+		assertProblem(this.http.send("POST", "/api/fleet/leases", borrow("beta-ns", DEFAULTS), ALPHA), 403,
+				"Not granted", "not-granted");
+		assertProblem(this.http.send("POST", "/api/fleet/layouts",
+				"{\"namespace\":\"alpha-x\",\"layout\":\"" + DEFAULTS + "\"}"), 401, "Authentication required", "unauthorized");
+		assertThat(this.serverStore.recordLayout("beta-ns", DEFAULTS)).as("beta's record is as it was")
+			.isEqualTo(TWITTER);
+		assertThat(this.serverStore.recordLayout("beta-other", DEFAULTS)).as("nothing was recorded for alpha")
+			.isEqualTo(DEFAULTS);
+		assertThat(this.serverStore.slotMarks("beta-ns")).extracting((mark) -> mark.workerId())
+			.containsExactly(betaLease.workerId());
+		assertThat(store("beta-token-0123456789").slotMarks("beta-ns")).singleElement()
+			.satisfies((mark) -> assertThat(mark.held()).isTrue());
+	}
+
+	private static LeaseRequest request(String namespace) {
+		return new LeaseRequest(namespace, 7, Duration.ofSeconds(30), -1, "layout-test:1",
+				System.currentTimeMillis() + 1000);
+	}
+
+	private static String borrow(String namespace, String layout) {
+		return "{\"namespace\":\"" + namespace + "\",\"maxWorkerId\":7,\"ttlMillis\":60000,\"preferredWorkerId\":-1,"
+				+ "\"instance\":\"layout-test:1\",\"timestampCeiling\":" + System.currentTimeMillis() + ",\"layout\":\""
+				+ layout + "\"}";
+	}
+
+	@Nested
+	class Contract extends AbstractLeaseStoreContractTests {
+
+		@Override
+		protected ISequenceManager createManager() {
+			return store("alpha-token-0123456789");
+		}
+
+		@Override
+		protected String withoutStorageSkipReason() {
+			return "a client keeps no storage of its own: the ID server answers for its store";
+		}
+
+	}
+
+}
