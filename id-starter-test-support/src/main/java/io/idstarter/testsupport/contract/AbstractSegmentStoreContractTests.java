@@ -360,6 +360,23 @@ public abstract class AbstractSegmentStoreContractTests {
 	}
 
 	@Test
+	void anEmptyTailAnswersWhetherMaxIdIsAtItsCursor() {
+		// What makes a retried give-back safe to answer: the ID server asks giveBack(key, cursor, cursor) when its
+		// compare-and-set found max_id away from the end, to tell a give-back that already went through.
+		String key = createKey(100, 10);
+		this.store.allocate(key);
+		if (!this.store.giveBack(key, 104, 110)) {
+			Assumptions.abort("the store does not give back (SegmentStore.giveBack returned false)");
+			return;
+		}
+		assertThat(this.store.giveBack(key, 104, 104)).as("max_id is at the cursor already").isTrue();
+		assertThat(this.store.giveBack(key, 105, 105)).as("max_id is not at this cursor").isFalse();
+		assertThat(this.store.giveBack(key, 110, 110)).as("nor at the range's old end").isFalse();
+		assertThat(this.store.allocate(key)).as("none of them changed max_id")
+			.isEqualTo(new SegmentAllocation(key, 104, 114, 10));
+	}
+
+	@Test
 	void giveBackRefusesATailThatIsNotARange() {
 		String key = createKey(100, 10);
 		this.store.allocate(key);
