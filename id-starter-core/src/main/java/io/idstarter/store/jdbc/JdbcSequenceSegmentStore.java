@@ -257,8 +257,8 @@ public class JdbcSequenceSegmentStore implements SegmentStore, SegmentKeyAdmin {
 	private SegmentAllocation range(String key, String sequence, long value, long increment, long minValue) {
 		if (increment < 1 || increment > Integer.MAX_VALUE) {
 			throw new SegmentSequenceException(key, sequence, null, "Cannot allocate a range of key '" + key
-					+ "': sequence '" + sequence + "' has INCREMENT BY " + increment + "; a segment sequence must count "
-					+ "up by a step between 1 and " + Integer.MAX_VALUE + " (ALTER SEQUENCE " + sequence
+					+ "': sequence '" + sequence + "' has INCREMENT BY " + increment + "; a segment sequence must "
+					+ "count up by a step between 1 and " + Integer.MAX_VALUE + " (ALTER SEQUENCE " + sequence
 					+ " INCREMENT BY <step>)", null);
 		}
 		if (value < 0) {
