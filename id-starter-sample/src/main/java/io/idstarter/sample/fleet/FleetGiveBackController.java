@@ -30,9 +30,11 @@ import org.springframework.web.bind.annotation.RestController;
  * safe: {@code max_id} only grows by allocations and falls only by the give-back of the latest range, to a number
  * inside it, so after this client's range {@code [start, end)} was allocated it stays at {@code end} or above until
  * this client's own give-back; finding it at a {@code cursor} below {@code end} therefore means that give-back took
- * place (later ranges given back whole since only bring it back there). The node then lowers its high mark to
- * {@code cursor}, exactly as after an answer that arrived; a refusal would keep the mark at {@code end}, above a
- * store that did give back, and its next start would be refused as a lost write.
+ * place (ranges allocated from there since and given back whole bring it back to the same place). The node then
+ * lowers its high mark to {@code cursor}, exactly as after an answer that arrived; a refusal would keep the mark at
+ * {@code end}, above a store that did give back, and its next start would be refused as a lost write. If another
+ * client allocated between the lost answer and the retry, the answer is {@code false}: safe for uniqueness, though
+ * the node keeps its higher mark and may refuse ranges below it until the store passes it.
  */
 @RestController
 @RequestMapping("/api/fleet")
