@@ -388,6 +388,37 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 		this.missingKeys.left(buffer.key(), buffer.view().configuredStep());
 	}
 
+	/**
+	 * Makes a key this process has just created usable at once, without waiting for a read of the key list.
+	 * @param key the key, now in the store
+	 */
+	void keyCreated(String key) {
+		this.catalog.created(key);
+	}
+
+	/**
+	 * Sets which keys are deleted from the store on purpose: their absence is not reported as a lost key, and their
+	 * marks are dropped.
+	 * @param retired tells whether a key is retired
+	 */
+	void retiredKeys(java.util.function.Predicate<String> retired) {
+		this.missingKeys.retired(retired);
+	}
+
+	/**
+	 * Stops serving a key that is about to be deleted on purpose: drops its buffer and its mark.
+	 * @param key the key
+	 */
+	void retire(String key) {
+		SegmentBuffer buffer = this.buffers.find(key);
+		if (buffer != null) {
+			this.buffers.remove(buffer);
+			buffer.retire(/* keyRemoved= */ true);
+		}
+		this.catalog.forget(key);
+		this.marks.forget(key);
+	}
+
 	private String lifecycleName() {
 		int state = this.lifecycle.get();
 		return switch (state) {
