@@ -54,7 +54,8 @@ public final class PeriodicNumbers {
 
 	private final SegmentStore store;
 
-	private final SegmentKeyAdmin admin;
+	/** The store as a key admin; null only when no key is declared. */
+	private final @Nullable SegmentKeyAdmin admin;
 
 	private final ZoneId zone;
 
@@ -71,17 +72,18 @@ public final class PeriodicNumbers {
 	 * @param keys the declared periodic keys
 	 * @param zone the zone whose midnight starts a day
 	 * @param time the clock that decides each call's period
-	 * @throws IllegalArgumentException if the store cannot create keys or two keys have the same name
+	 * @throws IllegalArgumentException if keys are declared and the store cannot create keys, or two keys have the
+	 * same name
 	 */
 	public PeriodicNumbers(SegmentIdGenerator generator, SegmentStore store, Collection<PeriodicKey> keys,
 			ZoneId zone, TimeSource time) {
 		this.generator = Objects.requireNonNull(generator, "generator");
 		this.store = Objects.requireNonNull(store, "store");
-		if (!(store instanceof SegmentKeyAdmin keyAdmin)) {
+		this.admin = (store instanceof SegmentKeyAdmin keyAdmin) ? keyAdmin : null;
+		if (this.admin == null && !keys.isEmpty()) {
 			throw new IllegalArgumentException("periodic keys need a segment store that can create keys (a "
 					+ SegmentKeyAdmin.class.getSimpleName() + "); " + store.getClass().getName() + " cannot");
 		}
-		this.admin = keyAdmin;
 		this.zone = Objects.requireNonNull(zone, "zone");
 		this.time = Objects.requireNonNull(time, "time");
 		Map<String, Declared> declared = new LinkedHashMap<>();
@@ -150,12 +152,16 @@ public final class PeriodicNumbers {
 	 * @throws SegmentStoreException if the store cannot be reached
 	 */
 	public List<String> removeExpired() {
+		SegmentKeyAdmin keyAdmin = this.admin;
 		long now = this.time.currentTimeMillis();
 		List<String> removed = new ArrayList<>();
+		if (keyAdmin == null) {
+			return removed;
+		}
 		for (String segmentKey : new TreeSet<>(this.store.keys())) {
 			if (expired(segmentKey, now)) {
 				this.generator.retire(segmentKey);
-				if (this.admin.deleteKey(segmentKey)) {
+				if (keyAdmin.deleteKey(segmentKey)) {
 					removed.add(segmentKey);
 				}
 			}
@@ -168,7 +174,8 @@ public final class PeriodicNumbers {
 
 	/** Slow path of a period's first call on this node: creates its key unless it exists, then cleans up. */
 	private void create(PeriodicKey key, Period period) {
-		boolean created = this.admin.createKey(period.segmentKey(), key.firstId(), key.step(),
+		SegmentKeyAdmin keyAdmin = Objects.requireNonNull(this.admin, "admin");
+		boolean created = keyAdmin.createKey(period.segmentKey(), key.firstId(), key.step(),
 				key.reset().name().toLowerCase(java.util.Locale.ROOT) + " period " + period.stamp() + " of periodic key "
 						+ key.name());
 		this.generator.keyCreated(period.segmentKey());
@@ -214,7 +221,7 @@ public final class PeriodicNumbers {
 		Declared declared = this.keys.get(key);
 		if (declared == null) {
 			throw new IllegalArgumentException("No periodic key '" + key + "'; declare it with id-worker.segment."
-					+ "periodic." + key + ".reset and .format, or pass a PeriodicKey; declared: "
+					+ "periodic-keys." + key + ".format, or pass a PeriodicKey; declared: "
 					+ new TreeSet<>(this.keys.keySet()));
 		}
 		return declared;
