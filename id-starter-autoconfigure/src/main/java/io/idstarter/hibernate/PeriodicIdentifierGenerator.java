@@ -99,7 +99,8 @@ public class PeriodicIdentifierGenerator
 			if (beans == null) {
 				throw new IllegalStateException("The ID generator of " + this.attribute + " was created by Hibernate "
 						+ "without Spring's bean container, so it cannot reach the PeriodicNumbers bean: bootstrap "
-						+ "Hibernate through Spring (Spring Boot's JPA auto-configuration or HibernateJpaVendorAdapter)");
+						+ "Hibernate through Spring (Spring Boot's JPA auto-configuration or "
+						+ "HibernateJpaVendorAdapter)");
 			}
 			numbers = beans.getBean(PeriodicNumbers.class);
 			this.numbers = numbers;

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -175,9 +176,9 @@ public final class PeriodicNumbers {
 	/** Slow path of a period's first call on this node: creates its key unless it exists, then cleans up. */
 	private void create(PeriodicKey key, Period period) {
 		SegmentKeyAdmin keyAdmin = Objects.requireNonNull(this.admin, "admin");
-		boolean created = keyAdmin.createKey(period.segmentKey(), key.firstId(), key.step(),
-				key.reset().name().toLowerCase(java.util.Locale.ROOT) + " period " + period.stamp() + " of periodic key "
-						+ key.name());
+		String description = key.reset().name().toLowerCase(Locale.ROOT) + " period " + period.stamp()
+				+ " of periodic key " + key.name();
+		boolean created = keyAdmin.createKey(period.segmentKey(), key.firstId(), key.step(), description);
 		this.generator.keyCreated(period.segmentKey());
 		if (created) {
 			logger.info("Created segment key '{}' for the period {} of periodic key '{}'", period.segmentKey(),

@@ -62,7 +62,8 @@ public abstract class AbstractPeriodicNumbersTests {
 		String key = uniqueKey();
 		ManualTimeSource clock = new ManualTimeSource(MIDNIGHT.minusMillis(2));
 		SegmentStore store = newStore();
-		PeriodicNumbers numbers = numbers(store, clock, PeriodicKey.of(key, ResetPeriod.DAILY, "INV-{yyyyMMdd}-{seq:6}"));
+		PeriodicNumbers numbers = numbers(store, clock,
+				PeriodicKey.of(key, ResetPeriod.DAILY, "INV-{yyyyMMdd}-{seq:6}"));
 
 		assertThat(numbers.next(key)).isEqualTo("INV-20261126-000001");
 		clock.advanceMillis(1); // 23:59:59.999
