@@ -44,6 +44,9 @@ import org.slf4j.LoggerFactory;
  * period, which a node with a lagging clock may still draw from. A deleted period key is not reported as lost by the
  * generator.
  *
+ * <p>One instance per generator: it tells the generator which keys it deletes on purpose, and a second instance
+ * would replace the first's.
+ *
  * <p><b>Width.</b> A number that does not fit the format ({@code {seq:6}} and the millionth number of a period) fails
  * the call with {@link PeriodicWidthExceededException}, naming the key, the period and the width.
  */

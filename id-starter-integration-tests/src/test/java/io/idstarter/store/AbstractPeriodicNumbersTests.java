@@ -11,6 +11,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.idstarter.IdWorkerListener;
 import io.idstarter.segment.PeriodicKey;
@@ -131,6 +134,48 @@ public abstract class AbstractPeriodicNumbersTests {
 		assertThat(oldDayOfAheadNode).isZero();
 		assertThat(newDayOfBehindNode).isEqualTo(3 * 40);
 		assertThat(issued).hasSize(2 * 3 * 80);
+	}
+
+	@Test
+	void threadsOfTwoNodesDrawingWhileTheClockCrossesMidnightNeverRepeatAString() throws Exception {
+		String key = uniqueKey();
+		PeriodicKey declared = PeriodicKey.of(key, ResetPeriod.DAILY, "{yyyyMMdd}-{seq:6}").withStep(5);
+		ManualTimeSource clock = new ManualTimeSource(MIDNIGHT.minusMillis(100));
+		List<PeriodicNumbers> nodes = List.of(numbers(newStore(), clock, declared),
+				numbers(newStore(), clock, declared));
+		Set<String> issued = ConcurrentHashMap.newKeySet();
+		AtomicBoolean running = new AtomicBoolean(true);
+		AtomicReference<Throwable> failure = new AtomicReference<>();
+		List<Thread> threads = new ArrayList<>();
+		for (int t = 0; t < 4; t++) {
+			PeriodicNumbers node = nodes.get(t % 2);
+			Thread thread = new Thread(() -> {
+				try {
+					while (running.get()) {
+						String number = node.next(key);
+						if (!issued.add(number)) {
+							throw new AssertionError("issued twice: " + number);
+						}
+					}
+				}
+				catch (Throwable ex) {
+					failure.compareAndSet(null, ex);
+				}
+			});
+			thread.start();
+			threads.add(thread);
+		}
+		for (int ms = 0; ms < 200; ms++) {
+			clock.advanceMillis(1);
+			Thread.sleep(1);
+		}
+		running.set(false);
+		for (Thread thread : threads) {
+			thread.join();
+		}
+		assertThat(failure.get()).isNull();
+		assertThat(issued).anyMatch((number) -> number.startsWith("20261126-"))
+			.anyMatch((number) -> number.startsWith("20261127-"));
 	}
 
 	@Test
