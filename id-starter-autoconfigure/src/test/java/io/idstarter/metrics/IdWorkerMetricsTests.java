@@ -1,10 +1,16 @@
 package io.idstarter.metrics;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.idstarter.IdWorkerListener;
 import io.idstarter.segment.InMemorySegmentStore;
+import io.idstarter.segment.PeriodicKey;
+import io.idstarter.segment.PeriodicNumbers;
+import io.idstarter.segment.ResetPeriod;
 import io.idstarter.segment.SegmentIdGenerator;
 import io.idstarter.segment.SegmentOptions;
 import io.idstarter.snowflake.ClockBackwardsPolicy;
@@ -96,6 +102,40 @@ class IdWorkerMetricsTests {
 				assertThat(issued(registry, "a")).isEqualTo(1);
 				assertThat(issued(registry, "b")).isEqualTo(2);
 			}
+		}
+		finally {
+			segments.close();
+		}
+	}
+
+	@Test
+	void eachPeriodOfAPeriodicKeyIsMeteredUnderItsSegmentKey() {
+		InMemorySegmentStore store = new InMemorySegmentStore();
+		MeterRegistry registry = new SimpleMeterRegistry();
+		IdWorkerMetrics[] metrics = new IdWorkerMetrics[1];
+		SegmentIdGenerator segments = new SegmentIdGenerator(store, SegmentOptions.defaults(), TimeSource.system(),
+				new IdWorkerListener() {
+
+					@Override
+					public void storeCall(String key, String operation, long nanos, boolean success) {
+						metrics[0].storeCall(key, operation, nanos, success);
+					}
+
+				}, null);
+		metrics[0] = new IdWorkerMetrics(registry, () -> null, () -> null, () -> segments, TimeSource.system());
+		ManualTimeSource clock = new ManualTimeSource(Instant.parse("2026-11-26T23:59:59.999Z"));
+		PeriodicNumbers numbers = new PeriodicNumbers(segments, store,
+				List.of(PeriodicKey.of("invoice", ResetPeriod.DAILY, "INV-{yyyyMMdd}-{seq:6}")), ZoneOffset.UTC,
+				clock);
+		try {
+			segments.start();
+			metrics[0].bindTo(registry);
+			numbers.next("invoice");
+			numbers.next("invoice");
+			clock.advanceMillis(1);
+			numbers.next("invoice");
+			assertThat(issued(registry, "invoice:20261126")).isEqualTo(2);
+			assertThat(issued(registry, "invoice:20261127")).isEqualTo(1);
 		}
 		finally {
 			segments.close();
