@@ -109,7 +109,7 @@ class IdWorkerMetricsTests {
 	}
 
 	@Test
-	void eachPeriodOfAPeriodicKeyIsMeteredUnderItsSegmentKey() {
+	void eachPeriodOfAPeriodicKeyIsMeteredUnderItsSegmentKeyUntilItIsDeleted() {
 		InMemorySegmentStore store = new InMemorySegmentStore();
 		MeterRegistry registry = new SimpleMeterRegistry();
 		IdWorkerMetrics[] metrics = new IdWorkerMetrics[1];
@@ -121,12 +121,18 @@ class IdWorkerMetricsTests {
 						metrics[0].storeCall(key, operation, nanos, success);
 					}
 
+					@Override
+					public void segmentKeyRetired(String key) {
+						metrics[0].segmentKeyRetired(key);
+					}
+
 				}, null);
 		metrics[0] = new IdWorkerMetrics(registry, () -> null, () -> null, () -> segments, TimeSource.system());
 		ManualTimeSource clock = new ManualTimeSource(Instant.parse("2026-11-26T23:59:59.999Z"));
 		PeriodicNumbers numbers = new PeriodicNumbers(segments, store,
-				List.of(PeriodicKey.of("invoice", ResetPeriod.DAILY, "INV-{yyyyMMdd}-{seq:6}")), ZoneOffset.UTC,
-				clock);
+				List.of(PeriodicKey.of("invoice", ResetPeriod.DAILY, "INV-{yyyyMMdd}-{seq:6}")
+					.withRetention(Duration.ZERO)),
+				ZoneOffset.UTC, clock);
 		try {
 			segments.start();
 			metrics[0].bindTo(registry);
@@ -136,6 +142,15 @@ class IdWorkerMetricsTests {
 			numbers.next("invoice");
 			assertThat(issued(registry, "invoice:20261126")).isEqualTo(2);
 			assertThat(issued(registry, "invoice:20261127")).isEqualTo(1);
+			// A day later the 26th is past its retention (zero) and no longer the previous day: deleted, and its
+			// meters go with it.
+			clock.advance(Duration.ofDays(1));
+			numbers.next("invoice");
+			assertThat(store.keys()).doesNotContain("invoice:20261126");
+			assertThat(registry.find(IdWorkerMetrics.SEGMENT_ISSUED).tag("key", "invoice:20261126").meters()).isEmpty();
+			assertThat(registry.find(IdWorkerMetrics.STORE_CALLS).tag("key", "invoice:20261126").meters()).isEmpty();
+			assertThat(issued(registry, "invoice:20261127")).isEqualTo(1);
+			assertThat(issued(registry, "invoice:20261128")).isEqualTo(1);
 		}
 		finally {
 			segments.close();

@@ -147,6 +147,7 @@ final class MissingSegmentKeys {
 			logger.warn("Could not drop the high mark of retired segment key '{}'", key, ex);
 		}
 		logger.info("Segment key '{}' was retired and removed from the store", key);
+		this.listener.segmentKeyRetired(key);
 		return true;
 	}
 

@@ -81,6 +81,9 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 
 	private final MissingSegmentKeys missingKeys;
 
+	/** Receives the events of this generator. */
+	private final IdWorkerListener listener;
+
 	/** NEW, then STARTED, then CLOSED. */
 	private final AtomicInteger lifecycle = new AtomicInteger(NEW);
 
@@ -127,7 +130,7 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 		this.store = Objects.requireNonNull(store, "store");
 		this.options = Objects.requireNonNull(options, "options");
 		Objects.requireNonNull(time, "time");
-		Objects.requireNonNull(listener, "listener");
+		this.listener = Objects.requireNonNull(listener, "listener");
 		this.executors = new SegmentExecutors(prefetchExecutor);
 		this.bufferContext = new SegmentBufferContext(store, options, time, listener,
 				this.executors.prefetchExecutor(), this.executors.dispatcher(), this.executors.scheduler(), marks);
@@ -417,6 +420,7 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 		}
 		this.catalog.forget(key);
 		this.marks.forget(key);
+		this.listener.segmentKeyRetired(key);
 	}
 
 	private String lifecycleName() {
