@@ -12,6 +12,7 @@ import java.util.TreeSet;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 
 import io.idstarter.IdWorker;
 import io.idstarter.IdWorkerListener;
@@ -404,7 +405,7 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 	 * marks are dropped.
 	 * @param retired tells whether a key is retired
 	 */
-	void retiredKeys(java.util.function.Predicate<String> retired) {
+	void retiredKeys(Predicate<String> retired) {
 		this.missingKeys.retired(retired);
 	}
 

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@link PeriodicNumbers} over the in-memory store; the same behaviour on the real stores is in the integration
@@ -70,13 +71,15 @@ class PeriodicNumbersTests {
 			threads.add(thread);
 		}
 		started.await();
+		await().atMost(Duration.ofSeconds(10)).until(() -> issued.size() >= 100 || failure.get() != null);
 		for (int ms = 0; ms < 400; ms++) {
 			clock.advanceMillis(1);
-			Thread.onSpinWait();
-			if (ms % 20 == 0) {
+			if (ms % 4 == 0) {
 				Thread.sleep(1);
 			}
 		}
+		int before = issued.size();
+		await().atMost(Duration.ofSeconds(10)).until(() -> issued.size() >= before + 100 || failure.get() != null);
 		running.set(false);
 		for (Thread thread : threads) {
 			thread.join();

@@ -165,10 +165,13 @@ public abstract class AbstractPeriodicNumbersTests {
 			thread.start();
 			threads.add(thread);
 		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> issued.size() >= 50 || failure.get() != null);
 		for (int ms = 0; ms < 200; ms++) {
 			clock.advanceMillis(1);
 			Thread.sleep(1);
 		}
+		int before = issued.size();
+		await().atMost(Duration.ofSeconds(10)).until(() -> issued.size() >= before + 50 || failure.get() != null);
 		running.set(false);
 		for (Thread thread : threads) {
 			thread.join();
