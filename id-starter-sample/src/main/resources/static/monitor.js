@@ -130,6 +130,19 @@
 		document.getElementById('no-keys').hidden = keys.length > 0;
 	}
 
+	function renderPeriodic(keys) {
+		const body = document.querySelector('#periodic tbody');
+		const rows = (keys || []).map((key) => {
+			const row = document.createElement('tr');
+			for (const value of [key.key, key.reset, key.format, key.zone, key.currentSegmentKey, key.retention]) {
+				row.append(element('td', '', value));
+			}
+			return row;
+		});
+		body.replaceChildren(...rows);
+		document.getElementById('periodic-section').hidden = rows.length === 0;
+	}
+
 	function timeField(node, iso, now) {
 		node.replaceChildren(element('div', '', time(iso)));
 		if (iso) {
@@ -208,6 +221,7 @@
 			const snapshot = await response.json();
 			const now = new Date(snapshot.time).getTime();
 			renderSegments(snapshot.segmentKeys, now);
+			renderPeriodic(snapshot.periodicKeys);
 			renderSnowflake(snapshot.snowflake, now);
 			renderFleet(snapshot.fleet, now);
 			setStatus('ok', 'updated ' + time(snapshot.time));

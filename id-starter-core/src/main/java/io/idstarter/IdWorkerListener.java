@@ -40,6 +40,14 @@ public interface IdWorkerListener {
 	}
 
 	/**
+	 * A segment key that was deleted from the store on purpose (a periodic key past its retention) left this
+	 * generator: it issues no more IDs, and what was recorded per key may be dropped.
+	 * @param key the business key
+	 */
+	default void segmentKeyRetired(String key) {
+	}
+
+	/**
 	 * The wall clock was found behind the timestamp of the last Snowflake ID.
 	 * @param offsetMillis how far it was behind
 	 * @param action what the generator did: {@code waited}, {@code failed} or {@code tolerated}

@@ -77,6 +77,18 @@ final class CompositeIdWorkerListener implements IdWorkerListener {
 		}
 	}
 
+	@Override
+	public void segmentKeyRetired(String key) {
+		for (IdWorkerListener listener : this.listeners) {
+			try {
+				listener.segmentKeyRetired(key);
+			}
+			catch (RuntimeException ex) {
+				failed(listener, ex);
+			}
+		}
+	}
+
 	private void failed(IdWorkerListener listener, RuntimeException ex) {
 		logger.warn("IdWorkerListener {} threw; event skipped for it", listener.getClass().getName(), ex);
 	}

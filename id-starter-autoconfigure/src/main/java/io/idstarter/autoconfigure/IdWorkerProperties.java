@@ -13,6 +13,7 @@ import java.util.Map;
 import io.idstarter.InvalidSettingException;
 import io.idstarter.lease.LeaseSettings;
 import io.idstarter.lease.WorkerIdRanges;
+import io.idstarter.segment.ResetPeriod;
 import io.idstarter.snowflake.SnowflakeLayout;
 import io.idstarter.snowflake.SnowflakePresets;
 import org.jspecify.annotations.Nullable;
@@ -642,7 +643,31 @@ public class IdWorkerProperties implements InitializingBean {
 		 */
 		private final Map<String, Key> keys = new LinkedHashMap<>();
 
+		/**
+		 * Keys whose numbers start again every day, month or year, served as formatted strings by the
+		 * PeriodicNumbers bean, by name. Each period draws from its own segment key, '<name>:<stamp>', created on
+		 * the period's first call.
+		 */
+		private final Map<String, PeriodicKey> periodicKeys = new LinkedHashMap<>();
+
+		/**
+		 * Zone whose midnight starts the periods of the periodic keys. When not set, the system zone.
+		 */
+		private @Nullable ZoneId periodicZone;
+
 		private final DynamicStep dynamicStep = new DynamicStep();
+
+		public Map<String, PeriodicKey> getPeriodicKeys() {
+			return this.periodicKeys;
+		}
+
+		public @Nullable ZoneId getPeriodicZone() {
+			return this.periodicZone;
+		}
+
+		public void setPeriodicZone(@Nullable ZoneId periodicZone) {
+			this.periodicZone = periodicZone;
+		}
 
 		public IdWorkerStore getStore() {
 			return this.store;
@@ -730,6 +755,81 @@ public class IdWorkerProperties implements InitializingBean {
 
 		public DynamicStep getDynamicStep() {
 			return this.dynamicStep;
+		}
+
+	}
+
+	/**
+	 * A key whose numbers start again every period, served as formatted strings.
+	 */
+	public static class PeriodicKey {
+
+		/**
+		 * How often the numbers start again.
+		 */
+		private ResetPeriod reset = ResetPeriod.DAILY;
+
+		/**
+		 * Pattern of the strings, such as 'INV-{yyyyMMdd}-{seq:6}': {seq:N} is the number zero-padded to N digits
+		 * (refused beyond them), {seq} the number unpadded, {period} the period's stamp, {key} the key, and a date of
+		 * the letters y, u, M and d the call's day. The pattern must write the period.
+		 */
+		private @Nullable String format;
+
+		/**
+		 * First number of each period.
+		 */
+		private long firstId = io.idstarter.segment.PeriodicKey.DEFAULT_FIRST_ID;
+
+		/**
+		 * Number of numbers each node fetches from a period's segment key at once.
+		 */
+		private int step = io.idstarter.segment.PeriodicKey.DEFAULT_STEP;
+
+		/**
+		 * How long after its period ended a period's segment key is kept in the store; the current and the previous
+		 * period are always kept.
+		 */
+		private Duration retention = Duration.ofDays(35);
+
+		public ResetPeriod getReset() {
+			return this.reset;
+		}
+
+		public void setReset(ResetPeriod reset) {
+			this.reset = reset;
+		}
+
+		public @Nullable String getFormat() {
+			return this.format;
+		}
+
+		public void setFormat(@Nullable String format) {
+			this.format = format;
+		}
+
+		public long getFirstId() {
+			return this.firstId;
+		}
+
+		public void setFirstId(long firstId) {
+			this.firstId = firstId;
+		}
+
+		public int getStep() {
+			return this.step;
+		}
+
+		public void setStep(int step) {
+			this.step = step;
+		}
+
+		public Duration getRetention() {
+			return this.retention;
+		}
+
+		public void setRetention(Duration retention) {
+			this.retention = retention;
 		}
 
 	}

@@ -22,7 +22,7 @@ class IdWorkerRuntimeHints implements RuntimeHintsRegistrar {
 	static final String BUILT_VERSIONS = "io/idstarter/autoconfigure/id-starter-versions.properties";
 
 	private static final String[] IDENTIFIER_GENERATORS = { "io.idstarter.hibernate.SnowflakeIdentifierGenerator",
-			"io.idstarter.hibernate.SegmentIdentifierGenerator" };
+			"io.idstarter.hibernate.SegmentIdentifierGenerator", "io.idstarter.hibernate.PeriodicIdentifierGenerator" };
 
 	@Override
 	public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {

@@ -1,11 +1,16 @@
 package io.idstarter.autoconfigure;
 
 import java.nio.file.Path;
+import java.time.ZoneId;
+import java.util.List;
 import java.util.concurrent.Executor;
 
 import io.idstarter.IdWorker;
 import io.idstarter.IdWorkerListener;
+import io.idstarter.segment.PeriodicKey;
+import io.idstarter.segment.PeriodicNumbers;
 import io.idstarter.segment.SegmentIdGenerator;
+import io.idstarter.segment.SegmentKeyAdmin;
 import io.idstarter.segment.SegmentMarks;
 import io.idstarter.segment.SegmentOptions;
 import io.idstarter.segment.SegmentStore;
@@ -18,8 +23,10 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.DependsOn;
 import org.springframework.core.env.Environment;
@@ -114,6 +121,28 @@ public final class SegmentIdWorkerConfiguration {
 			return cacheFile.toAbsolutePath().resolveSibling(DEFAULT_MARKS_FILE_NAME);
 		}
 		return null;
+	}
+
+	/**
+	 * The formatted numbers of {@code id-worker.segment.periodic-keys}, in the zone of
+	 * {@code id-worker.segment.periodic-zone} (the system zone when not set), on the application's time source.
+	 */
+	@Bean
+	@ConditionalOnBean(SegmentIdGenerator.class)
+	@ConditionalOnMissingBean
+	PeriodicNumbers idWorkerPeriodicNumbers(SegmentIdGenerator segmentIdWorker, ObjectProvider<SegmentStore> store,
+			IdWorkerProperties properties, TimeSource timeSource) {
+		IdWorkerProperties.Segment segment = properties.getSegment();
+		List<PeriodicKey> keys = DeclaredPeriodicKeys.of(segment.getPeriodicKeys());
+		SegmentStore segmentStore = store.getObject();
+		if (!keys.isEmpty() && !(segmentStore instanceof SegmentKeyAdmin)) {
+			String name = keys.get(0).name();
+			throw new InvalidConfigurationPropertyValueException("id-worker.segment.periodic-keys." + name, name,
+					"the segment store " + segmentStore.getClass().getName() + " cannot create keys (it does not "
+							+ "implement SegmentKeyAdmin), which each period needs");
+		}
+		ZoneId zone = (segment.getPeriodicZone() != null) ? segment.getPeriodicZone() : ZoneId.systemDefault();
+		return new PeriodicNumbers(segmentIdWorker, segmentStore, keys, zone, timeSource);
 	}
 
 	@Bean

@@ -2,6 +2,7 @@ package io.idstarter.metrics;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -22,6 +23,7 @@ import io.idstarter.time.TimeSource;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -247,6 +249,31 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 			.tag("reason", (storeStart < 0) ? "missing" : "below-mark")
 			.register(this.registry)
 			.increment();
+	}
+
+	/**
+	 * Removes the meters of a key deleted on purpose (a periodic key's period past its retention), so that a key per
+	 * period does not leave meters behind for ever.
+	 */
+	@Override
+	public void segmentKeyRetired(String key) {
+		this.firstAllocation.remove(key);
+		Set<MeterRegistry> registries = new LinkedHashSet<>(this.boundRegistries);
+		registries.add(this.registry);
+		for (MeterRegistry registry : registries) {
+			for (Meter meter : List.copyOf(registry.getMeters())) {
+				String name = meter.getId().getName();
+				if ((name.startsWith("idworker.segment.") || STORE_CALLS.equals(name))
+						&& key.equals(meter.getId().getTag("key"))) {
+					registry.remove(meter);
+				}
+			}
+			Set<String> keys = this.keysByRegistry.get(registry);
+			if (keys != null) {
+				keys.remove(key);
+			}
+		}
+		this.registeredKeys.remove(key);
 	}
 
 	@Override

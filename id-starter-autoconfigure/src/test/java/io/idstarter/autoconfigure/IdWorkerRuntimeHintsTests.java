@@ -78,6 +78,10 @@ class IdWorkerRuntimeHintsTests {
 			.onType(io.idstarter.hibernate.SegmentIdentifierGenerator.class)
 			.withMemberCategory(org.springframework.aot.hint.MemberCategory.INVOKE_PUBLIC_CONSTRUCTORS))
 			.accepts(this.hints);
+		assertThat(RuntimeHintsPredicates.reflection()
+			.onType(io.idstarter.hibernate.PeriodicIdentifierGenerator.class)
+			.withMemberCategory(org.springframework.aot.hint.MemberCategory.INVOKE_PUBLIC_CONSTRUCTORS))
+			.accepts(this.hints);
 	}
 
 	private static RuntimeHints registeredHints() {

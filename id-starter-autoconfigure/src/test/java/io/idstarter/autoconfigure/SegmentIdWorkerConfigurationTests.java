@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -12,15 +13,19 @@ import io.idstarter.IdWorker;
 import io.idstarter.autoconfigure.MissingIdWorkerStoreException.Problem;
 import io.idstarter.segment.DynamicStep;
 import io.idstarter.segment.InMemorySegmentStore;
+import io.idstarter.segment.PeriodicNumbers;
 import io.idstarter.segment.SegmentIdGenerator;
 import io.idstarter.segment.SegmentMarks;
 import io.idstarter.segment.SegmentOptions;
 import io.idstarter.segment.SegmentStore;
 import io.idstarter.store.jdbc.JdbcSegmentStore;
+import io.idstarter.time.ManualTimeSource;
+import io.idstarter.time.TimeSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
@@ -63,6 +68,34 @@ class SegmentIdWorkerConfigurationTests {
 			assertThat(generator[0].nextId("orders")).isEqualTo(1001);
 		});
 		assertThatThrownBy(() -> generator[0].nextId("orders")).hasMessageContaining("closed");
+	}
+
+	@Test
+	void periodicKeysAreServedAsFormattedStringsInTheConfiguredZone() {
+		ManualTimeSource clock = new ManualTimeSource(Instant.parse("2026-11-26T15:59:59.999Z"));
+		this.contextRunner.withBean(TimeSource.class, () -> clock)
+			.withPropertyValues("id-worker.segment.periodic-keys.invoice.format=INV-{yyyyMMdd}-{seq:6}",
+					"id-worker.segment.periodic-keys.invoice.step=10", "id-worker.segment.periodic-zone=Asia/Shanghai")
+			.run((context) -> {
+				PeriodicNumbers numbers = context.getBean(PeriodicNumbers.class);
+				assertThat(numbers.next("invoice")).isEqualTo("INV-20261126-000001");
+				clock.advanceMillis(1); // midnight in Shanghai
+				assertThat(numbers.next("invoice")).isEqualTo("INV-20261127-000001");
+				assertThat(numbers.keys().get("invoice").step()).isEqualTo(10);
+				assertThat(this.store.keys()).contains("invoice:20261126", "invoice:20261127");
+			});
+	}
+
+	@Test
+	void aPeriodicFormatWithAnUnknownPlaceholderFailsTheStartNamingTheFormat() {
+		this.contextRunner.withPropertyValues("id-worker.segment.periodic-keys.invoice.format=INV-{yyyyMMdd}-{sequence}")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.hasMessageContaining("id-worker.segment.periodic-keys.invoice.format")
+				.hasMessageContaining("INV-{yyyyMMdd}-{sequence}")
+				.hasMessageContaining("unknown placeholder {sequence}"));
 	}
 
 	@Test

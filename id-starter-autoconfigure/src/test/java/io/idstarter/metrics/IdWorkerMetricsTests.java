@@ -2,10 +2,15 @@ package io.idstarter.metrics;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.idstarter.IdWorkerListener;
 import io.idstarter.segment.InMemorySegmentStore;
+import io.idstarter.segment.PeriodicKey;
+import io.idstarter.segment.PeriodicNumbers;
+import io.idstarter.segment.ResetPeriod;
 import io.idstarter.segment.SegmentIdGenerator;
 import io.idstarter.segment.SegmentOptions;
 import io.idstarter.snowflake.ClockBackwardsPolicy;
@@ -118,6 +123,55 @@ class IdWorkerMetricsTests {
 				assertThat(issued(registry, "a")).isEqualTo(1);
 				assertThat(issued(registry, "b")).isEqualTo(2);
 			}
+		}
+		finally {
+			segments.close();
+		}
+	}
+
+	@Test
+	void eachPeriodOfAPeriodicKeyIsMeteredUnderItsSegmentKeyUntilItIsDeleted() {
+		InMemorySegmentStore store = new InMemorySegmentStore();
+		MeterRegistry registry = new SimpleMeterRegistry();
+		IdWorkerMetrics[] metrics = new IdWorkerMetrics[1];
+		SegmentIdGenerator segments = new SegmentIdGenerator(store, SegmentOptions.defaults(), TimeSource.system(),
+				new IdWorkerListener() {
+
+					@Override
+					public void storeCall(String key, String operation, long nanos, boolean success) {
+						metrics[0].storeCall(key, operation, nanos, success);
+					}
+
+					@Override
+					public void segmentKeyRetired(String key) {
+						metrics[0].segmentKeyRetired(key);
+					}
+
+				}, null);
+		metrics[0] = new IdWorkerMetrics(registry, () -> null, () -> null, () -> segments, TimeSource.system());
+		ManualTimeSource clock = new ManualTimeSource(Instant.parse("2026-11-26T23:59:59.999Z"));
+		PeriodicNumbers numbers = new PeriodicNumbers(segments, store,
+				List.of(PeriodicKey.of("invoice", ResetPeriod.DAILY, "INV-{yyyyMMdd}-{seq:6}")
+					.withRetention(Duration.ZERO)),
+				ZoneOffset.UTC, clock);
+		try {
+			segments.start();
+			metrics[0].bindTo(registry);
+			numbers.next("invoice");
+			numbers.next("invoice");
+			clock.advanceMillis(1);
+			numbers.next("invoice");
+			assertThat(issued(registry, "invoice:20261126")).isEqualTo(2);
+			assertThat(issued(registry, "invoice:20261127")).isEqualTo(1);
+			// A day later the 26th is past its retention (zero) and no longer the previous day: deleted, and its
+			// meters go with it.
+			clock.advance(Duration.ofDays(1));
+			numbers.next("invoice");
+			assertThat(store.keys()).doesNotContain("invoice:20261126");
+			assertThat(registry.find(IdWorkerMetrics.SEGMENT_ISSUED).tag("key", "invoice:20261126").meters()).isEmpty();
+			assertThat(registry.find(IdWorkerMetrics.STORE_CALLS).tag("key", "invoice:20261126").meters()).isEmpty();
+			assertThat(issued(registry, "invoice:20261127")).isEqualTo(1);
+			assertThat(issued(registry, "invoice:20261128")).isEqualTo(1);
 		}
 		finally {
 			segments.close();

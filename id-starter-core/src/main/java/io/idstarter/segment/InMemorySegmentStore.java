@@ -111,6 +111,12 @@ public final class InMemorySegmentStore implements SegmentStore, SegmentKeyAdmin
 	}
 
 	@Override
+	public boolean deleteKey(String key) {
+		SegmentKeys.checkKey(key);
+		return removeKey(key);
+	}
+
+	@Override
 	public boolean giveBack(String key, long cursor, long end) {
 		SegmentKeys.checkGiveBack(key, cursor, end);
 		simulate();

@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 import io.idstarter.IdWorkerListener;
 import org.slf4j.Logger;
@@ -26,6 +27,9 @@ final class MissingSegmentKeys {
 
 	private final SegmentMarks marks;
 
+	/** Keys deleted from the store on purpose (periodic keys past their retention): never reported as lost. */
+	private volatile Predicate<String> retired = (key) -> false;
+
 	/**
 	 * Missing keys with this node's high mark of each; a key is added when the store drops it (logged and counted
 	 * once, by whoever puts it) and removed when the store lists it again or heal forward created it again.
@@ -37,6 +41,15 @@ final class MissingSegmentKeys {
 		this.options = options;
 		this.listener = listener;
 		this.marks = marks;
+	}
+
+	/**
+	 * Sets which keys are deleted on purpose: when one of them leaves the store, its mark is dropped and nothing is
+	 * reported or healed.
+	 * @param retired tells whether a key is retired
+	 */
+	void retired(Predicate<String> retired) {
+		this.retired = retired;
 	}
 
 	/**
@@ -75,6 +88,9 @@ final class MissingSegmentKeys {
 	 * @param configuredStep the key's step as the store last reported it; 0 if unknown
 	 */
 	void left(String key, int configuredStep) {
+		if (forgetRetired(key)) {
+			return;
+		}
 		long mark = this.marks.highMark(key);
 		if (mark > 0) {
 			lost(key, mark, configuredStep);
@@ -92,7 +108,7 @@ final class MissingSegmentKeys {
 	 */
 	void lostFrom(Set<String> read, Set<String> reported) {
 		this.marks.all().forEach((key, mark) -> {
-			if (mark > 0 && !read.contains(key) && !reported.contains(key)) {
+			if (mark > 0 && !read.contains(key) && !reported.contains(key) && !forgetRetired(key)) {
 				lost(key, mark, 0);
 			}
 		});
@@ -116,6 +132,23 @@ final class MissingSegmentKeys {
 		if (this.options.healForward() && configuredStep > 0 && this.store instanceof SegmentKeyAdmin admin) {
 			heal(admin, key, mark, configuredStep);
 		}
+	}
+
+	/** Drops the mark of a key deleted on purpose; returns whether the key is one. */
+	private boolean forgetRetired(String key) {
+		if (!this.retired.test(key)) {
+			return false;
+		}
+		this.missing.remove(key);
+		try {
+			this.marks.forget(key);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not drop the high mark of retired segment key '{}'", key, ex);
+		}
+		logger.info("Segment key '{}' was retired and removed from the store", key);
+		this.listener.segmentKeyRetired(key);
+		return true;
 	}
 
 	private void heal(SegmentKeyAdmin admin, String key, long mark, int configuredStep) {

@@ -12,6 +12,7 @@ import java.util.TreeSet;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 
 import io.idstarter.IdWorker;
 import io.idstarter.IdWorkerListener;
@@ -81,6 +82,9 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 
 	private final MissingSegmentKeys missingKeys;
 
+	/** Receives the events of this generator. */
+	private final IdWorkerListener listener;
+
 	/** NEW, then STARTED, then CLOSED. */
 	private final AtomicInteger lifecycle = new AtomicInteger(NEW);
 
@@ -127,7 +131,7 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 		this.store = Objects.requireNonNull(store, "store");
 		this.options = Objects.requireNonNull(options, "options");
 		Objects.requireNonNull(time, "time");
-		Objects.requireNonNull(listener, "listener");
+		this.listener = Objects.requireNonNull(listener, "listener");
 		this.executors = new SegmentExecutors(prefetchExecutor);
 		this.bufferContext = new SegmentBufferContext(store, options, time, listener,
 				this.executors.prefetchExecutor(), this.executors.dispatcher(), this.executors.scheduler(), marks);
@@ -386,6 +390,38 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 		this.catalog.forget(buffer.key());
 		buffer.retire(/* keyRemoved= */ true);
 		this.missingKeys.left(buffer.key(), buffer.view().configuredStep());
+	}
+
+	/**
+	 * Makes a key this process has just created usable at once, without waiting for a read of the key list.
+	 * @param key the key, now in the store
+	 */
+	void keyCreated(String key) {
+		this.catalog.created(key);
+	}
+
+	/**
+	 * Sets which keys are deleted from the store on purpose: their absence is not reported as a lost key, and their
+	 * marks are dropped.
+	 * @param retired tells whether a key is retired
+	 */
+	void retiredKeys(Predicate<String> retired) {
+		this.missingKeys.retired(retired);
+	}
+
+	/**
+	 * Stops serving a key that is about to be deleted on purpose: drops its buffer and its mark.
+	 * @param key the key
+	 */
+	void retire(String key) {
+		SegmentBuffer buffer = this.buffers.find(key);
+		if (buffer != null) {
+			this.buffers.remove(buffer);
+			buffer.retire(/* keyRemoved= */ true);
+		}
+		this.catalog.forget(key);
+		this.marks.forget(key);
+		this.listener.segmentKeyRetired(key);
 	}
 
 	private String lifecycleName() {

@@ -43,4 +43,17 @@ public interface SegmentKeyAdmin {
 		throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot raise a key's max_id");
 	}
 
+	/**
+	 * Deletes a key and its high mark from the store, for keys that are retired on purpose, such as a
+	 * {@link PeriodicNumbers periodic key} past its retention. Deleting a key that is still in use lets its numbers be
+	 * handed out again once it is created anew; callers delete only keys nobody draws from any more.
+	 * @param key the business key
+	 * @return {@code true} if the key existed
+	 * @throws UnsupportedOperationException if the store cannot (the default)
+	 * @throws SegmentStoreException if the store cannot be reached or is not set up
+	 */
+	default boolean deleteKey(String key) {
+		throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot delete a key");
+	}
+
 }

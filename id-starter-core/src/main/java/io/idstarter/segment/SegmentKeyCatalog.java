@@ -143,6 +143,26 @@ final class SegmentKeyCatalog {
 	}
 
 	/**
+	 * Adds a key this process has just created in the store, so that its first call need not wait for a read of the
+	 * list. Under the lock: a read that started before the creation finishes first, and one that starts after it
+	 * lists the key.
+	 * @param key the key, now in the store
+	 */
+	void created(String key) {
+		this.lock.lock();
+		try {
+			if (!this.keys.contains(key)) {
+				Set<String> grown = new HashSet<>(this.keys);
+				grown.add(key);
+				this.keys = Set.copyOf(grown);
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
 	 * Drops a key the store answered it does not have, unless a read holds the lock (it drops it then, or the next).
 	 * @param key the key
 	 */

@@ -243,6 +243,37 @@ public final class SegmentMarks {
 		}
 	}
 
+	/**
+	 * Drops a key's mark, for a key deleted from the store on purpose (a periodic key past its retention), so that
+	 * its absence is not reported as a lost key. With a file, the key's line is removed for every process sharing it.
+	 * @param key the business key
+	 * @throws SegmentMarksException if the file cannot be written; the mark is then kept
+	 */
+	public void forget(String key) {
+		if (this.file == null) {
+			this.marks.remove(key);
+			return;
+		}
+		Path path = this.file;
+		try {
+			LocalFileLock.call(path, () -> {
+				Map<String, Long> merged = read(path);
+				String recorded = storeOf(merged);
+				this.marks.forEach((name, mark) -> merged.merge(name, mark, Math::max));
+				merged.remove(key);
+				write(path, recorded, merged);
+				this.marks.remove(key);
+				return null;
+			});
+			this.writeFailure = null;
+		}
+		catch (IOException | SegmentMarksException ex) {
+			SegmentMarksException failure = SegmentMarksException.unwritable(path, ex);
+			this.writeFailure = failure;
+			throw failure;
+		}
+	}
+
 	/** Replaces the file with the marks and the line naming the store (this process's, else the one recorded). */
 	private void write(Path path, String recorded, Map<String, Long> merged) throws IOException {
 		String store = this.store.isEmpty() ? recorded : this.store;

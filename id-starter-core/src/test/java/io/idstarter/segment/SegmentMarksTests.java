@@ -42,6 +42,25 @@ class SegmentMarksTests {
 	}
 
 	@Test
+	void aForgottenKeyLeavesTheFileAndTheGuardButTheOtherKeysStay() throws Exception {
+		Path file = this.directory.resolve("segment-marks");
+		SegmentMarks marks = SegmentMarks.file(file);
+		marks.raise("invoice:20261126", 200);
+		marks.raise("order", 3000);
+
+		marks.forget("invoice:20261126");
+
+		assertThat(marks.highMark("invoice:20261126")).isZero();
+		assertThat(marks.all()).containsOnlyKeys("order");
+		assertThat(Files.readString(file)).doesNotContain("invoice").contains("order=3000");
+		assertThat(SegmentMarks.file(file).all()).containsOnlyKeys("order");
+		SegmentMarks inMemory = SegmentMarks.inMemory();
+		inMemory.raise("invoice:20261126", 200);
+		inMemory.forget("invoice:20261126");
+		assertThat(inMemory.all()).isEmpty();
+	}
+
+	@Test
 	void twoMarksOnOneFileRaiseConcurrentlyWithoutALockConflict() throws Exception {
 		Path file = this.directory.resolve("segment-marks");
 		List<SegmentMarks> marks = List.of(SegmentMarks.file(file), SegmentMarks.file(file));

@@ -194,6 +194,11 @@ class IdServerEndpointsTests extends AbstractIdServerTests {
 		List<Number> steps = monitor.read("$.segmentKeys[?(@.key == 'order')].configuredStep");
 		assertThat(steps.get(0).intValue()).isEqualTo(2000);
 		assertThat(monitor.read("$.snowflake.lease.state", String.class)).isEqualTo("ACTIVE");
+		assertThat(monitor.read("$.periodicKeys[0].key", String.class)).isEqualTo("invoice");
+		assertThat(monitor.read("$.periodicKeys[0].format", String.class)).isEqualTo("INV-{yyyyMMdd}-{seq:6}");
+		assertThat(monitor.read("$.periodicKeys[0].reset", String.class)).isEqualTo("DAILY");
+		assertThat(monitor.read("$.periodicKeys[0].retention", String.class)).isEqualTo("35d");
+		assertThat(monitor.read("$.periodicKeys[0].currentSegmentKey", String.class)).startsWith("invoice:20");
 		assertThat(monitor.read("$.snowflake.lease.namespace", String.class)).isEqualTo("id-server");
 		assertThat(monitor.read("$.snowflake.workerId", Integer.class))
 			.isEqualTo(monitor.read("$.snowflake.lease.workerId", Integer.class))

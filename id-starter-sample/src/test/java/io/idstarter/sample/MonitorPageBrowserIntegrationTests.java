@@ -106,6 +106,13 @@ class MonitorPageBrowserIntegrationTests extends AbstractIdServerTests {
 		assertThat(snowflakeField("workerId").getText())
 			.isEqualTo(Integer.toString(this.snowflake.workerId().getAsInt()));
 		assertThat(snowflakeField("leaseState").getText()).isEqualTo("ACTIVE");
+		List<String> periodic = this.browser.findElements(By.cssSelector("#periodic tbody td"))
+			.stream()
+			.map(org.openqa.selenium.WebElement::getText)
+			.toList();
+		assertThat(periodic).startsWith("invoice", "DAILY", "INV-{yyyyMMdd}-{seq:6}");
+		assertThat(periodic.get(4)).startsWith("invoice:20");
+		assertThat(this.browser.findElement(By.id("periodic-section")).isDisplayed()).isTrue();
 
 		// Issue IDs: the page shows them without being reloaded.
 		assertThat(this.http.get("/api/segment/batch/order?count=1234").statusCode()).isEqualTo(200);

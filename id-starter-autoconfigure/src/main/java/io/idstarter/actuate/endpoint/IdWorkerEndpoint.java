@@ -8,6 +8,7 @@ import java.util.Map;
 
 import io.idstarter.lease.LeaseStatus;
 import io.idstarter.lease.WorkerLeaseKeeper;
+import io.idstarter.segment.PeriodicNumbers;
 import io.idstarter.segment.SegmentBufferView;
 import io.idstarter.segment.SegmentIdGenerator;
 import io.idstarter.segment.SegmentView;
@@ -44,6 +45,8 @@ public class IdWorkerEndpoint {
 
 	private final @Nullable IdServerStatuses servers;
 
+	private final @Nullable PeriodicNumbers periodic;
+
 	/**
 	 * Creates the endpoint for the generators the application has.
 	 * @param modes the modes the application turned on, for display
@@ -69,6 +72,23 @@ public class IdWorkerEndpoint {
 	public IdWorkerEndpoint(List<String> modes, @Nullable SnowflakeIdGenerator snowflake,
 			@Nullable WorkerLeaseKeeper lease, @Nullable SegmentIdGenerator segments, TimeSource time,
 			@Nullable IdServerStatuses servers) {
+		this(modes, snowflake, lease, segments, time, servers, null);
+	}
+
+	/**
+	 * Creates the endpoint for the generators the application has, with its periodic keys.
+	 * @param modes the modes the application turned on, for display
+	 * @param snowflake the Snowflake generator, or {@code null}
+	 * @param lease the keeper of the Snowflake generator's worker ID, or {@code null} for a fixed worker ID
+	 * @param segments the segment generator, or {@code null}
+	 * @param time the clock the lease keeper uses, to compute the time left on the lease
+	 * @param servers the ID servers the stores call in client mode, or {@code null}
+	 * @param periodic the periodic keys over the segment generator, or {@code null}
+	 */
+	public IdWorkerEndpoint(List<String> modes, @Nullable SnowflakeIdGenerator snowflake,
+			@Nullable WorkerLeaseKeeper lease, @Nullable SegmentIdGenerator segments, TimeSource time,
+			@Nullable IdServerStatuses servers, @Nullable PeriodicNumbers periodic) {
+		this.periodic = periodic;
 		this.servers = servers;
 		this.modes = List.copyOf(modes);
 		this.snowflake = snowflake;
@@ -91,7 +111,7 @@ public class IdWorkerEndpoint {
 			for (SegmentBufferView view : this.segments.views()) {
 				keys.put(view.key(), KeyDescriptor.of(view));
 			}
-			segments = new SegmentsDescriptor(keys);
+			segments = new SegmentsDescriptor(keys, periodic());
 		}
 		ServersDescriptor servers = null;
 		if (this.servers != null) {
@@ -111,6 +131,17 @@ public class IdWorkerEndpoint {
 			return null;
 		}
 		return this.segments.view(key).map(KeyDescriptor::of).orElse(null);
+	}
+
+	private Map<String, PeriodicDescriptor> periodic() {
+		Map<String, PeriodicDescriptor> described = new LinkedHashMap<>();
+		PeriodicNumbers numbers = this.periodic;
+		if (numbers != null) {
+			numbers.keys().forEach((name, key) -> described.put(name,
+					new PeriodicDescriptor(key.reset().name(), key.formatter().toString(), numbers.zone().getId(),
+							numbers.currentSegmentKey(name), key.firstId(), key.step(), key.retention())));
+		}
+		return described;
 	}
 
 	private SnowflakeDescriptor snowflake(SnowflakeIdGenerator snowflake) {
@@ -214,9 +245,34 @@ public class IdWorkerEndpoint {
 	/**
 	 * State of the segment generator.
 	 *
-	 * @param keys every known key, sorted by name
+	 * @param keys every known key, sorted by name; a periodic key's periods appear as {@code <key>:<stamp>}
+	 * @param periodic the periodic keys, by name; empty without any
 	 */
-	public record SegmentsDescriptor(Map<String, KeyDescriptor> keys) {
+	public record SegmentsDescriptor(Map<String, KeyDescriptor> keys, Map<String, PeriodicDescriptor> periodic) {
+
+		/**
+		 * Creates the state of a segment generator without periodic keys.
+		 * @param keys every known key, sorted by name
+		 */
+		public SegmentsDescriptor(Map<String, KeyDescriptor> keys) {
+			this(keys, Map.of());
+		}
+
+	}
+
+	/**
+	 * A periodic key.
+	 *
+	 * @param reset {@code DAILY}, {@code MONTHLY} or {@code YEARLY}
+	 * @param format the format of its strings
+	 * @param zone the zone whose midnight starts a period
+	 * @param currentSegmentKey the segment key of the period the clock is in now, {@code <key>:<stamp>}
+	 * @param firstId the first number of each period
+	 * @param step the step of each period's segment key
+	 * @param retention how long after its end a period's segment key is kept
+	 */
+	public record PeriodicDescriptor(String reset, String format, String zone, String currentSegmentKey,
+			long firstId, int step, Duration retention) {
 	}
 
 	/**

@@ -6,6 +6,7 @@ import java.util.List;
 import io.idstarter.actuate.endpoint.IdWorkerEndpoint;
 import io.idstarter.autoconfigure.IdWorkerModes;
 import io.idstarter.lease.WorkerLeaseKeeper;
+import io.idstarter.segment.PeriodicNumbers;
 import io.idstarter.segment.SegmentIdGenerator;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
 import io.idstarter.store.http.IdServerStatuses;
@@ -36,7 +37,7 @@ public final class IdWorkerEndpointAutoConfiguration {
 	IdWorkerEndpoint idWorkerEndpoint(ObjectProvider<IdWorkerModes> modes,
 			ObjectProvider<SnowflakeIdGenerator> snowflake, ObjectProvider<WorkerLeaseKeeper> lease,
 			ObjectProvider<SegmentIdGenerator> segments, ObjectProvider<TimeSource> time,
-			ObjectProvider<IdServerStatuses> servers) {
+			ObjectProvider<IdServerStatuses> servers, ObjectProvider<PeriodicNumbers> periodic) {
 		SnowflakeIdGenerator snowflakeGenerator = snowflake.getIfUnique();
 		WorkerLeaseKeeper leaseKeeper = lease.getIfUnique();
 		SegmentIdGenerator segmentGenerator = segments.getIfUnique();
@@ -44,7 +45,7 @@ public final class IdWorkerEndpointAutoConfiguration {
 		List<String> modeNames = (enabledModes != null) ? enabledModes.modes().stream().map(Enum::name).toList()
 				: modes(snowflakeGenerator, segmentGenerator);
 		return new IdWorkerEndpoint(modeNames, snowflakeGenerator, leaseKeeper, segmentGenerator,
-				time.getIfUnique(TimeSource::system), servers.getIfUnique());
+				time.getIfUnique(TimeSource::system), servers.getIfUnique(), periodic.getIfUnique());
 	}
 
 	/**

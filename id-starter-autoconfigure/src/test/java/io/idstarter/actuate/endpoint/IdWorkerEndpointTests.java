@@ -1,23 +1,34 @@
 package io.idstarter.actuate.endpoint;
 
+import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
 
 import io.idstarter.actuate.endpoint.IdWorkerEndpoint.IdWorkerDescriptor;
 import io.idstarter.actuate.endpoint.IdWorkerEndpoint.KeyDescriptor;
 import io.idstarter.actuate.endpoint.IdWorkerEndpoint.LeaseDescriptor;
+import io.idstarter.actuate.endpoint.IdWorkerEndpoint.PeriodicDescriptor;
+import io.idstarter.actuate.endpoint.IdWorkerEndpoint.SegmentsDescriptor;
 import io.idstarter.actuate.endpoint.IdWorkerEndpoint.SnowflakeDescriptor;
 import io.idstarter.autoconfigure.endpoint.IdWorkerEndpointAutoConfiguration;
 import io.idstarter.segment.InMemorySegmentStore;
+import io.idstarter.segment.PeriodicKey;
+import io.idstarter.segment.PeriodicNumbers;
+import io.idstarter.segment.ResetPeriod;
 import io.idstarter.segment.SegmentIdGenerator;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
 import io.idstarter.snowflake.SnowflakeLayout;
 import io.idstarter.testing.TestGenerators;
+import io.idstarter.time.ManualTimeSource;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -102,6 +113,24 @@ class IdWorkerEndpointTests {
 	}
 
 	@Test
+	void showsPeriodicKeysWithTheirCurrentPeriodAndEachPeriodAsASegmentKey() {
+		this.contextRunner.withUserConfiguration(TestGenerators.Segments.class, Periodic.class).run((context) -> {
+			PeriodicNumbers numbers = context.getBean(PeriodicNumbers.class);
+			assertThat(numbers.next("receipt")).isEqualTo("R20261126-0001");
+			IdWorkerEndpoint endpoint = context.getBean(IdWorkerEndpoint.class);
+			SegmentsDescriptor descriptor = endpoint.idWorker().segment();
+			assertThat(descriptor.keys()).containsKey("receipt:20261126");
+			PeriodicDescriptor receipt = descriptor.periodic().get("receipt");
+			assertThat(receipt.reset()).isEqualTo("DAILY");
+			assertThat(receipt.format()).isEqualTo("R{yyyyMMdd}-{seq:4}");
+			assertThat(receipt.zone()).isEqualTo("Z");
+			assertThat(receipt.currentSegmentKey()).isEqualTo("receipt:20261126");
+			assertThat(receipt.retention()).isEqualTo(Duration.ofDays(35));
+			assertThat(endpoint.key("receipt:20261126").issuedCount()).isEqualTo(1);
+		});
+	}
+
+	@Test
 	void showsTheStoreErrorOfAKeyAsACodeAndATime() {
 		this.contextRunner.withUserConfiguration(TestGenerators.Segments.class).run((context) -> {
 			context.getBean(InMemorySegmentStore.class).setAvailable(false);
@@ -143,6 +172,18 @@ class IdWorkerEndpointTests {
 				assertThat(order.get("current").get("nextValue").asLong()).isEqualTo(2);
 				assertThat(order.get("issuedCount").asLong()).isEqualTo(1);
 			});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class Periodic {
+
+		@Bean
+		PeriodicNumbers periodicNumbers(SegmentIdGenerator segments, InMemorySegmentStore store) {
+			return new PeriodicNumbers(segments, store,
+					List.of(PeriodicKey.of("receipt", ResetPeriod.DAILY, "R{yyyyMMdd}-{seq:4}")), ZoneOffset.UTC,
+					new ManualTimeSource(Instant.parse("2026-11-26T10:00:00Z")));
+		}
+
 	}
 
 }

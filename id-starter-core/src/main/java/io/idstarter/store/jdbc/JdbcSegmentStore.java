@@ -69,6 +69,8 @@ public class JdbcSegmentStore implements SegmentStore, SegmentKeyAdmin {
 
 	private final String giveBackSql;
 
+	private final String deleteSql;
+
 	/**
 	 * Creates a store on the {@value #DEFAULT_TABLE_NAME} table.
 	 * @param dataSource where the table is
@@ -99,6 +101,7 @@ public class JdbcSegmentStore implements SegmentStore, SegmentKeyAdmin {
 				+ " SET max_id = ?, update_time = CURRENT_TIMESTAMP WHERE biz_tag = ? AND max_id < ?";
 		this.giveBackSql = "UPDATE " + tableName
 				+ " SET max_id = ?, update_time = CURRENT_TIMESTAMP WHERE biz_tag = ? AND max_id = ?";
+		this.deleteSql = "DELETE FROM " + tableName + " WHERE biz_tag = ?";
 	}
 
 	/**
@@ -302,6 +305,19 @@ public class JdbcSegmentStore implements SegmentStore, SegmentKeyAdmin {
 		}
 		catch (SQLException ex) {
 			throw failure("raise the max_id of key '" + key + "' to " + floor, ex);
+		}
+	}
+
+	@Override
+	public boolean deleteKey(String key) {
+		SegmentKeys.checkKey(key);
+		try (Connection connection = this.access.connect();
+				PreparedStatement delete = connection.prepareStatement(this.deleteSql)) {
+			delete.setString(1, key);
+			return delete.executeUpdate() > 0;
+		}
+		catch (SQLException ex) {
+			throw failure("delete key '" + key + "'", ex);
 		}
 	}
 

@@ -39,6 +39,8 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 
 	private static final RedisScript<List<Object>> GIVE_BACK = RedisSupport.script("segment-give-back.lua");
 
+	private static final RedisScript<List<Object>> DELETE_KEY = RedisSupport.script("segment-delete-key.lua");
+
 	private final StringRedisTemplate redis;
 
 	private final RedisScriptRunner scripts;
@@ -204,6 +206,19 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 			case "kept" -> false;
 			case "unknown" -> throw new UnknownKeyException(key);
 			case "corrupt" -> throw corrupt(record, reply);
+			default -> throw unexpected(record, status);
+		};
+	}
+
+	@Override
+	public boolean deleteKey(String key) {
+		SegmentKeys.checkKey(key);
+		String record = recordKey(key);
+		List<Object> reply = execute(DELETE_KEY, List.of(record, this.keySet), "delete key '" + key + "'", key);
+		String status = RedisSupport.text(reply, 0);
+		return switch (status) {
+			case "deleted" -> true;
+			case "unknown" -> false;
 			default -> throw unexpected(record, status);
 		};
 	}

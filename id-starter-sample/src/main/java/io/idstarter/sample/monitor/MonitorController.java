@@ -2,6 +2,7 @@ package io.idstarter.sample.monitor;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -9,6 +10,7 @@ import java.util.Set;
 import io.idstarter.lease.LeaseStatus;
 import io.idstarter.lease.WorkerLeaseKeeper;
 import io.idstarter.sample.fleet.FleetActivity;
+import io.idstarter.segment.PeriodicNumbers;
 import io.idstarter.segment.SegmentBufferView;
 import io.idstarter.segment.SegmentIdGenerator;
 import io.idstarter.segment.SegmentView;
@@ -38,9 +40,13 @@ public class MonitorController {
 
 	private final FleetActivity fleet;
 
+	private final @Nullable PeriodicNumbers periodic;
+
 	MonitorController(SegmentIdGenerator segments, SnowflakeIdGenerator snowflake,
-			ObjectProvider<WorkerLeaseKeeper> leaseKeeper, IssueRates rates, FleetActivity fleet) {
+			ObjectProvider<WorkerLeaseKeeper> leaseKeeper, IssueRates rates, FleetActivity fleet,
+			ObjectProvider<PeriodicNumbers> periodic) {
 		this.fleet = fleet;
+		this.periodic = periodic.getIfUnique();
 		this.segments = segments;
 		this.snowflake = snowflake;
 		this.leaseKeeper = leaseKeeper.getIfUnique();
@@ -67,7 +73,30 @@ public class MonitorController {
 			.stream()
 			.map((view) -> segmentKey(view, forOperators))
 			.toList();
-		return new MonitorSnapshot(Instant.now(), keys, snowflake(), fleet(forOperators));
+		return new MonitorSnapshot(Instant.now(), keys, snowflake(), fleet(forOperators), periodicKeys());
+	}
+
+	private List<MonitorSnapshot.PeriodicKey> periodicKeys() {
+		PeriodicNumbers numbers = this.periodic;
+		if (numbers == null) {
+			return List.of();
+		}
+		List<MonitorSnapshot.PeriodicKey> keys = new ArrayList<>();
+		numbers.keys().forEach((name, key) -> keys.add(new MonitorSnapshot.PeriodicKey(name, key.reset().name(),
+				key.formatter().toString(), numbers.zone().getId(), numbers.currentSegmentKey(name),
+				retention(key.retention()))));
+		return keys;
+	}
+
+	/** Whole days as {@code 35d}, whole hours as {@code 12h}, anything else in ISO-8601. */
+	private static String retention(Duration retention) {
+		if (!retention.isZero() && retention.equals(Duration.ofDays(retention.toDays()))) {
+			return retention.toDays() + "d";
+		}
+		if (retention.equals(Duration.ofHours(retention.toHours()))) {
+			return retention.toHours() + "h";
+		}
+		return retention.toString();
 	}
 
 	private MonitorSnapshot.SegmentKey segmentKey(SegmentBufferView view, boolean forOperators) {

@@ -15,8 +15,25 @@ import org.jspecify.annotations.Nullable;
  * @param segmentKeys the segment keys, sorted
  * @param snowflake the Snowflake generator
  * @param fleet the fleet clients served by this server
+ * @param periodicKeys the periodic keys (numbers that start again every period), sorted; each period's segment key
+ * is among {@code segmentKeys} once used
  */
-public record MonitorSnapshot(Instant time, List<SegmentKey> segmentKeys, Snowflake snowflake, Fleet fleet) {
+public record MonitorSnapshot(Instant time, List<SegmentKey> segmentKeys, Snowflake snowflake, Fleet fleet,
+		List<PeriodicKey> periodicKeys) {
+
+	/**
+	 * A key whose numbers start again every period.
+	 *
+	 * @param key the declared key
+	 * @param reset {@code DAILY}, {@code MONTHLY} or {@code YEARLY}
+	 * @param format the format of its strings
+	 * @param zone the zone whose midnight starts a period
+	 * @param currentSegmentKey the segment key of the period the clock is in now
+	 * @param retention how long an ended period's segment key is kept, such as {@code 35d}
+	 */
+	public record PeriodicKey(String key, String reset, String format, String zone, String currentSegmentKey,
+			String retention) {
+	}
 
 	/**
 	 * What this server did for the applications in client mode (the fleet API): how many clients, worker IDs held

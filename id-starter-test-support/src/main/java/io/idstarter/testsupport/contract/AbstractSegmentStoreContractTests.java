@@ -301,6 +301,30 @@ public abstract class AbstractSegmentStoreContractTests {
 	}
 
 	@Test
+	void deleteKeyRemovesTheKeyFromTheListAndAllocationAndItCanBeCreatedAgain() {
+		String key = createKey(100, 10);
+		String other = createKey(7, 1);
+		this.store.allocate(key);
+		boolean deleted;
+		try {
+			deleted = this.admin.deleteKey(key);
+		}
+		catch (UnsupportedOperationException ex) {
+			// Optional: only the clean-up of periodic keys past their retention uses it.
+			Assumptions.abort("the store does not implement SegmentKeyAdmin.deleteKey: " + ex.getMessage());
+			return;
+		}
+		assertThat(deleted).isTrue();
+		assertThat(this.store.keys()).doesNotContain(key).contains(other);
+		assertThatExceptionOfType(UnknownKeyException.class).isThrownBy(() -> this.store.allocate(key));
+		assertThat(this.admin.deleteKey(key)).as("already gone").isFalse();
+		assertThat(this.store.allocate(other)).as("other keys untouched")
+			.isEqualTo(new SegmentAllocation(other, 7, 8, 1));
+		assertThat(this.admin.createKey(key, 1, 10, "")).isTrue();
+		assertThat(this.store.allocate(key)).isEqualTo(new SegmentAllocation(key, 1, 11, 10));
+	}
+
+	@Test
 	void raiseMaxIdMovesTheNextRangeUpButNeverDown() {
 		String key = createKey(100, 10);
 		boolean raised;

@@ -1,0 +1,14 @@
+-- Deletes a segment key's record and removes it from the set of keys, atomically, for keys retired on purpose.
+--
+-- KEYS[1]  the key's record, a hash: max_id, step, description, update_time
+-- KEYS[2]  the set of all keys
+-- ARGV[1]  the key
+--
+-- Returns {'deleted'} or {'unknown'} (neither the record nor the set entry existed).
+
+local removed = redis.call('DEL', KEYS[1])
+local listed = redis.call('SREM', KEYS[2], ARGV[1])
+if removed == 1 or listed == 1 then
+	return {'deleted'}
+end
+return {'unknown'}

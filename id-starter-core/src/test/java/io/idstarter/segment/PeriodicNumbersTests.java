@@ -1,0 +1,157 @@
+package io.idstarter.segment;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.idstarter.IdWorkerListener;
+import io.idstarter.time.ManualTimeSource;
+import io.idstarter.time.TimeSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@link PeriodicNumbers} over the in-memory store; the same behaviour on the real stores is in the integration
+ * tests' {@code AbstractPeriodicNumbersTests}.
+ */
+class PeriodicNumbersTests {
+
+	private static final Instant MIDNIGHT = Instant.parse("2026-11-27T00:00:00Z");
+
+	private final InMemorySegmentStore store = new InMemorySegmentStore();
+
+	private final SegmentIdGenerator generator = new SegmentIdGenerator(this.store,
+			SegmentOptions.builder().giveBackOnClose(false).build(), TimeSource.system(), IdWorkerListener.NONE, null);
+
+	@AfterEach
+	void close() {
+		this.generator.close();
+	}
+
+	@Test
+	void callsFromManyThreadsWhileTheClockCrossesMidnightNeverRepeatAString() throws Exception {
+		this.generator.start();
+		ManualTimeSource clock = new ManualTimeSource(MIDNIGHT.minusMillis(200));
+		// Step 3: many small ranges, so that threads fetch ranges of both days around the boundary.
+		PeriodicNumbers numbers = new PeriodicNumbers(this.generator, this.store,
+				List.of(PeriodicKey.of("invoice", ResetPeriod.DAILY, "{yyyyMMdd}-{seq:6}").withStep(3)),
+				ZoneOffset.UTC, clock);
+		Set<String> issued = ConcurrentHashMap.newKeySet();
+		AtomicBoolean running = new AtomicBoolean(true);
+		AtomicReference<Throwable> failure = new AtomicReference<>();
+		CountDownLatch started = new CountDownLatch(4);
+		List<Thread> threads = new ArrayList<>();
+		for (int t = 0; t < 4; t++) {
+			Thread thread = new Thread(() -> {
+				started.countDown();
+				try {
+					while (running.get()) {
+						String number = numbers.next("invoice");
+						if (!issued.add(number)) {
+							throw new AssertionError("issued twice: " + number);
+						}
+					}
+				}
+				catch (Throwable ex) {
+					failure.compareAndSet(null, ex);
+				}
+			});
+			thread.start();
+			threads.add(thread);
+		}
+		started.await();
+		await().atMost(Duration.ofSeconds(10)).until(() -> issued.size() >= 100 || failure.get() != null);
+		for (int ms = 0; ms < 400; ms++) {
+			clock.advanceMillis(1);
+			if (ms % 4 == 0) {
+				Thread.sleep(1);
+			}
+		}
+		int before = issued.size();
+		await().atMost(Duration.ofSeconds(10)).until(() -> issued.size() >= before + 100 || failure.get() != null);
+		running.set(false);
+		for (Thread thread : threads) {
+			thread.join();
+		}
+		assertThat(failure.get()).isNull();
+		// A new day's counter with the old day's prefix would repeat a string of the old day.
+		assertThat(issued).anyMatch((number) -> number.startsWith("20261126-"))
+			.anyMatch((number) -> number.startsWith("20261127-000001"));
+		assertThat(this.store.keys()).contains("invoice:20261126", "invoice:20261127");
+	}
+
+	@Test
+	void anUndeclaredKeyIsRefusedNamingTheDeclaredOnes() {
+		this.generator.start();
+		PeriodicNumbers numbers = new PeriodicNumbers(this.generator, this.store,
+				List.of(PeriodicKey.of("invoice", ResetPeriod.YEARLY, "{yyyy}{seq}")), ZoneOffset.UTC,
+				new ManualTimeSource(MIDNIGHT));
+		assertThatIllegalArgumentException().isThrownBy(() -> numbers.next("receipt"))
+			.withMessageContaining("'receipt'")
+			.withMessageContaining("id-worker.segment.periodic-keys.receipt.format")
+			.withMessageContaining("[invoice]");
+		assertThat(numbers.currentSegmentKey("invoice")).isEqualTo("invoice:2026");
+	}
+
+	@Test
+	void aStoreThatCannotCreateKeysIsRefusedOnlyWhenKeysAreDeclared() {
+		SegmentStore readOnly = new SegmentStore() {
+
+			@Override
+			public SegmentAllocation allocate(String key) {
+				return this.store().allocate(key);
+			}
+
+			@Override
+			public SegmentAllocation allocate(String key, int step) {
+				return this.store().allocate(key, step);
+			}
+
+			@Override
+			public Set<String> keys() {
+				return this.store().keys();
+			}
+
+			private SegmentStore store() {
+				return PeriodicNumbersTests.this.store;
+			}
+
+		};
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new PeriodicNumbers(this.generator, readOnly,
+					List.of(PeriodicKey.of("invoice", ResetPeriod.DAILY, "{period}{seq}")), ZoneOffset.UTC,
+					TimeSource.system()))
+			.withMessageContaining("create keys");
+		assertThat(new PeriodicNumbers(this.generator, readOnly, List.of(), ZoneOffset.UTC, TimeSource.system())
+			.removeExpired()).isEmpty();
+	}
+
+	@Test
+	void aMonthlyKeyKeepsThePreviousMonthAndDeletesOlderOnesPastTheRetention() {
+		this.generator.start();
+		ManualTimeSource clock = new ManualTimeSource(Instant.parse("2026-09-15T12:00:00Z"));
+		PeriodicNumbers numbers = new PeriodicNumbers(this.generator, this.store,
+				List.of(PeriodicKey.of("order", ResetPeriod.MONTHLY, "SO{yyMM}{seq:5}")
+					.withRetention(Duration.ofDays(10))),
+				ZoneOffset.UTC, clock);
+		assertThat(numbers.next("order")).isEqualTo("SO260900001");
+		clock.advance(Duration.ofDays(30)); // 15 October
+		assertThat(numbers.next("order")).isEqualTo("SO261000001");
+		clock.advance(Duration.ofDays(31)); // 15 November: September ended 45 days ago
+		assertThat(numbers.next("order")).isEqualTo("SO261100001");
+		assertThat(this.store.keys()).containsExactlyInAnyOrder("order:202610", "order:202611");
+		assertThat(this.generator.missingKeys()).isEmpty();
+	}
+
+}
