@@ -1,6 +1,7 @@
 package io.idstarter.autoconfigure;
 
 import java.util.List;
+import java.util.function.Consumer;
 
 import io.idstarter.IdWorkerListener;
 import org.slf4j.Logger;
@@ -43,45 +44,33 @@ final class CompositeIdWorkerListener implements IdWorkerListener {
 
 	@Override
 	public void storeCall(String key, String operation, long nanos, boolean success) {
-		for (IdWorkerListener listener : this.listeners) {
-			try {
-				listener.storeCall(key, operation, nanos, success);
-			}
-			catch (RuntimeException ex) {
-				failed(listener, ex);
-			}
-		}
+		each((listener) -> listener.storeCall(key, operation, nanos, success));
 	}
 
 	@Override
 	public void segmentWait(String key, long nanos, boolean served) {
-		for (IdWorkerListener listener : this.listeners) {
-			try {
-				listener.segmentWait(key, nanos, served);
-			}
-			catch (RuntimeException ex) {
-				failed(listener, ex);
-			}
-		}
+		each((listener) -> listener.segmentWait(key, nanos, served));
 	}
 
 	@Override
-	public void clockMovedBackwards(long offsetMillis, String action) {
-		for (IdWorkerListener listener : this.listeners) {
-			try {
-				listener.clockMovedBackwards(offsetMillis, action);
-			}
-			catch (RuntimeException ex) {
-				failed(listener, ex);
-			}
-		}
+	public void segmentRefused(String key, long knownMark, long storeStart) {
+		each((listener) -> listener.segmentRefused(key, knownMark, storeStart));
 	}
 
 	@Override
 	public void segmentKeyRetired(String key) {
+		each((listener) -> listener.segmentKeyRetired(key));
+	}
+
+	@Override
+	public void clockMovedBackwards(long offsetMillis, String action) {
+		each((listener) -> listener.clockMovedBackwards(offsetMillis, action));
+	}
+
+	private void each(Consumer<IdWorkerListener> event) {
 		for (IdWorkerListener listener : this.listeners) {
 			try {
-				listener.segmentKeyRetired(key);
+				event.accept(listener);
 			}
 			catch (RuntimeException ex) {
 				failed(listener, ex);
