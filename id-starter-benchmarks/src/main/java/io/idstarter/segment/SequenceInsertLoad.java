@@ -36,7 +36,9 @@ import org.hibernate.id.enhanced.PooledOptimizer;
  * {@code idstarter}, or {@code IDSTARTER_POSTGRES_URL} with user and password in the URL.
  *
  * <p>Run: {@code java -cp id-starter-benchmarks/target/benchmarks.jar io.idstarter.segment.SequenceInsertLoad
- * [seconds per run, default 5]}
+ * [seconds per run, default 5] [async]}. With {@code async}, the connections commit without waiting for the write-ahead
+ * log's flush ({@code synchronous_commit = off}), so that an insert costs tens of microseconds instead of an fsync and
+ * the ID source's share of it shows.
  */
 public final class SequenceInsertLoad {
 
@@ -58,6 +60,11 @@ public final class SequenceInsertLoad {
 			config.setPassword("idstarter");
 		}
 		config.setMaximumPoolSize(12);
+		boolean async = args.length > 1 && "async".equals(args[1]);
+		if (async) {
+			config.setConnectionInitSql("SET synchronous_commit TO off");
+		}
+		System.out.printf(Locale.ROOT, "commit: %s%n", async ? "synchronous_commit off" : "synchronous (fsync)");
 		String suffix = UUID.randomUUID().toString().substring(0, 8);
 		String table = "bench_entity_" + suffix;
 		List<String> sequences = new ArrayList<>();
