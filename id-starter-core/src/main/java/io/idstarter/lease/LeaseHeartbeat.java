@@ -240,8 +240,10 @@ final class LeaseHeartbeat {
 	@GuardedBy("lock")
 	private void release(WorkerLease current) {
 		long lastTimestamp = this.generator.lastTimestamp();
-		if (lastTimestamp >= 0) {
-			this.local.recordReleased(prefix(), current.workerId(), current.releaseMark(lastTimestamp));
+		if (lastTimestamp >= 0
+				&& !this.local.recordReleased(prefix(), current.workerId(), current.releaseMark(lastTimestamp))) {
+			// The marks file still holds a granted ceiling: the store keeps it too.
+			lastTimestamp = Math.max(lastTimestamp, this.slotMark);
 		}
 		try {
 			this.store.release(current, lastTimestamp);
@@ -414,7 +416,16 @@ final class LeaseHeartbeat {
 			this.slotMark = -1;
 		}
 		this.workerId = lease.workerId();
-		grant(lease, acquired.wallBefore(), acquired.nanosBefore());
+		try {
+			grant(lease, acquired.wallBefore(), acquired.nanosBefore());
+		}
+		catch (RuntimeException ex) {
+			if (this.lease != lease) {
+				// Not granted (its ceiling could not be recorded): nothing was issued under it.
+				this.acquirer.giveBackUnused(lease);
+			}
+			throw ex;
+		}
 		this.local.rememberWorkerId(prefix(), lease.workerId());
 		Duration offset = this.clock.offset();
 		logger.info("{}leased worker ID {} of {} as {} (floor {}, ceiling {}, clock offset to the store {} ms)",

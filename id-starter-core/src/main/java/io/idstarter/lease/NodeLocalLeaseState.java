@@ -7,6 +7,7 @@ import java.util.OptionalInt;
 import java.util.function.Supplier;
 
 import io.idstarter.StoreRegressionException;
+import io.idstarter.local.LocalFileLockTimeoutException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,7 +16,10 @@ import org.slf4j.LoggerFactory;
  * What the lease keeper of one namespace keeps on this node's disk, beside the configured cache file: the last
  * worker ID (a preference for the next start, {@link WorkerIdCache}) and each slot's mark (a check on the store,
  * {@link WorkerSlotMarks}). Without a cache file it keeps nothing. Write failures are logged, not thrown: issuing
- * goes on, with the preference or the check weakened. Not thread-safe: the keeper calls it under its lock.
+ * goes on, with the preference or the check weakened. One exception: a mark not written because the file's lock was
+ * not obtained in time (another process sharing the file is frozen or stuck, {@link LocalFileLockTimeoutException})
+ * fails the grant, so that no ID is issued under a ceiling the file does not hold while that lasts. Not
+ * thread-safe: the keeper calls it under its lock.
  */
 final class NodeLocalLeaseState {
 
@@ -96,6 +100,7 @@ final class NodeLocalLeaseState {
 
 	/**
 	 * Records a granted ceiling; called before the generator may issue under it.
+	 * @throws UncheckedIOException if the marks file's lock was not obtained in time: the ceiling must not be granted
 	 */
 	void recordGranted(String prefix, int workerId, long ceiling) {
 		if (this.marks != null) {
@@ -104,6 +109,11 @@ final class NodeLocalLeaseState {
 				this.markWriteWarned = false;
 			}
 			catch (UncheckedIOException ex) {
+				if (ex.getCause() instanceof LocalFileLockTimeoutException) {
+					throw new UncheckedIOException(prefix + "ceiling " + Instant.ofEpochMilli(ceiling)
+							+ " not recorded, so no ID is issued under it (retried at the next heartbeat): "
+							+ ex.getCause().getMessage(), ex.getCause());
+				}
 				if (!this.markWriteWarned) {
 					this.markWriteWarned = true;
 					logger.warn("{}{}; issuing goes on, but a restart cannot tell whether the store lost this mark",
@@ -116,16 +126,21 @@ final class NodeLocalLeaseState {
 	/**
 	 * Lowers a slot's mark to what a release reports, before the release: the store may apply it even if its answer
 	 * is lost.
+	 * @return {@code false} if the file could not be written: it may still hold a higher mark, which the release
+	 * must then report instead, or this node's next borrow of the slot would take the store for one that lost writes
 	 */
-	void recordReleased(String prefix, int workerId, long mark) {
+	boolean recordReleased(String prefix, int workerId, long mark) {
 		if (this.marks != null && mark >= 0) {
 			try {
 				this.marks.lowerTo(this.namespace, workerId, mark);
 			}
 			catch (UncheckedIOException ex) {
-				logger.warn("{}{}", prefix, ex.getMessage());
+				logger.warn("{}{}; the worker ID is given back with the highest ceiling it was granted as its mark",
+						prefix, ex.getMessage());
+				return false;
 			}
 		}
+		return true;
 	}
 
 	/**

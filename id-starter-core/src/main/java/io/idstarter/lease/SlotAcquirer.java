@@ -233,7 +233,7 @@ final class SlotAcquirer {
 	 * the slot's mark is what the borrow found (0 for a slot never used): a refused start leaves no trace of this
 	 * node's clock.
 	 */
-	private void giveBackUnused(WorkerLease lease) {
+	void giveBackUnused(WorkerLease lease) {
 		giveBack(lease, Math.max(lease.timestampFloor(), 0));
 	}
 

@@ -3,13 +3,14 @@ package io.idstarter.segment;
 import java.nio.file.Path;
 
 import io.idstarter.IdGenerationException;
+import io.idstarter.local.LocalFileLockTimeoutException;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Thrown when this node's segment marks file cannot be used: at start, it exists but cannot be read or is corrupt
  * (ignoring it would drop the node's guard against a segment store that lost writes, so nothing starts on it); while
- * running, a new mark cannot be written (a full disk, a file system remounted read-only), so the range it belongs to
- * is held back until it can.
+ * running, a new mark cannot be written (a full disk, a file system remounted read-only, its lock held past the wait
+ * by another process sharing the file), so the range it belongs to is held back until it can.
  */
 public class SegmentMarksException extends IdGenerationException {
 
@@ -59,6 +60,11 @@ public class SegmentMarksException extends IdGenerationException {
 	 * @return the exception
 	 */
 	static SegmentMarksException unwritable(Path file, Exception cause) {
+		if (cause instanceof LocalFileLockTimeoutException timeout) {
+			return new SegmentMarksException("Cannot write the segment marks file " + file
+					+ ": the segment store is not at fault; the range is served once its mark is written. "
+					+ timeout.getMessage(), file, cause, Reason.UNWRITABLE);
+		}
 		return new SegmentMarksException("Cannot write the segment marks file " + file + " (" + cause
 				+ "); the segment store is not at fault: free space on the file system or make the file writable",
 				file, cause, Reason.UNWRITABLE);

@@ -253,7 +253,8 @@ class ProcessPauseIntegrationTests {
 	/**
 	 * Freezes a child at a moment it holds none of the locks of its node files. B shares P's files, and a process
 	 * frozen while it writes one (a lock held for microseconds) would keep B from writing its marks until it runs
-	 * again: that is a wait on the other process, not the lease protocol this drill is about.
+	 * again, so B's start would fail after the lock's wait: that is the drill of FrozenFileSharerIntegrationTests, not
+	 * the lease protocol this one is about.
 	 * @return when the child was frozen
 	 */
 	private static long pauseOutsideItsFileLocks(DrillChild child, Path cacheFile) throws Exception {
