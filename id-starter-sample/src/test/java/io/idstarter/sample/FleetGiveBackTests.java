@@ -103,7 +103,8 @@ class FleetGiveBackTests extends AbstractIdServerTests {
 		try (LosingProxy proxy = new LosingProxy(this.port, "/give-back")) {
 			IdServerClient client = new IdServerClient(RestClient.create(),
 					List.of(URI.create(proxy.url()), URI.create("http://127.0.0.1:" + this.port)), 4,
-					Duration.ofMillis(10), Duration.ofMillis(10), "Bearer " + TOKEN, "id-worker.http.token");
+					Duration.ofMillis(10), Duration.ofMillis(10), "Bearer " + TOKEN, "id-worker.http.token",
+					/* firstServer= */ 0);
 			HttpSegmentStore store = new HttpSegmentStore(client);
 			SegmentAllocation range = store.allocate("give-lost");
 			assertThat(store.giveBack("give-lost", range.start() + 10, range.end()))

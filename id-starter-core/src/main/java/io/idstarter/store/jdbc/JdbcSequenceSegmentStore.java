@@ -383,8 +383,9 @@ public class JdbcSequenceSegmentStore implements SegmentStore, SegmentKeyAdmin {
 				return true;
 			}
 			catch (SQLException ex) {
-				if (hasState(ex, EXISTS_STATES) || hasCode(ex, 1050)) {
-					// Another creator made the sequence between our look-up and our CREATE: it exists, as asked.
+				// Another creator made the sequence between our look-up and our CREATE: it exists, as asked. H2
+				// reports a CREATE that raced another as a general error, so the sequence is looked up again.
+				if (hasState(ex, EXISTS_STATES) || hasCode(ex, 1050) || existsNow(dialect, sequence)) {
 					return false;
 				}
 				throw ex;
@@ -393,6 +394,18 @@ public class JdbcSequenceSegmentStore implements SegmentStore, SegmentKeyAdmin {
 		catch (SQLException ex) {
 			throw failure(key, sequence, createStatement(sequence, firstId, step),
 					"create sequence '" + sequence + "' of key '" + key + "'", ex);
+		}
+	}
+
+	/**
+	 * Looks the sequence up on a connection of its own (the failed CREATE's may be in an aborted transaction).
+	 */
+	private boolean existsNow(JdbcDialect dialect, String sequence) {
+		try (Connection connection = this.access.connect()) {
+			return shape(connection, dialect, sequence) != null;
+		}
+		catch (SQLException ex) {
+			return false;
 		}
 	}
 
