@@ -139,7 +139,8 @@ public abstract class AbstractPeriodicNumbersTests {
 	@Test
 	void threadsOfTwoNodesDrawingWhileTheClockCrossesMidnightNeverRepeatAString() throws Exception {
 		String key = uniqueKey();
-		PeriodicKey declared = PeriodicKey.of(key, ResetPeriod.DAILY, "{yyyyMMdd}-{seq:6}").withStep(5);
+		// nine digits: unpaced threads must not run out of numbers within the period, on however fast a machine
+		PeriodicKey declared = PeriodicKey.of(key, ResetPeriod.DAILY, "{yyyyMMdd}-{seq:9}").withStep(5);
 		ManualTimeSource clock = new ManualTimeSource(MIDNIGHT.minusMillis(100));
 		List<PeriodicNumbers> nodes = List.of(numbers(newStore(), clock, declared),
 				numbers(newStore(), clock, declared));

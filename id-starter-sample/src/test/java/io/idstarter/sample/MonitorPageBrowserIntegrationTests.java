@@ -21,6 +21,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -106,10 +107,13 @@ class MonitorPageBrowserIntegrationTests extends AbstractIdServerTests {
 		assertThat(snowflakeField("workerId").getText())
 			.isEqualTo(Integer.toString(this.snowflake.workerId().getAsInt()));
 		assertThat(snowflakeField("leaseState").getText()).isEqualTo("ACTIVE");
-		List<String> periodic = this.browser.findElements(By.cssSelector("#periodic tbody td"))
-			.stream()
-			.map(org.openqa.selenium.WebElement::getText)
-			.toList();
+		// read in one script: the page redraws the table every 0.25 s, which makes elements found before stale
+		List<String> periodic = wait.until((browser) -> {
+			Object cells = ((JavascriptExecutor) browser).executeScript("return Array.from(document"
+					+ ".querySelectorAll('#periodic tbody td')).map((td) => td.textContent.trim());");
+			List<String> texts = ((List<?>) cells).stream().map(String::valueOf).toList();
+			return (texts.size() > 4) ? texts : null;
+		});
 		assertThat(periodic).startsWith("invoice", "DAILY", "INV-{yyyyMMdd}-{seq:6}");
 		assertThat(periodic.get(4)).startsWith("invoice:20");
 		assertThat(this.browser.findElement(By.id("periodic-section")).isDisplayed()).isTrue();
