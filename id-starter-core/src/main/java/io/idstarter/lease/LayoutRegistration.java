@@ -294,12 +294,12 @@ final class LayoutRegistration {
 	}
 
 	/**
-	 * Returns the first millisecond at which this node's layout issues only IDs above the old layout's greatest, or
-	 * {@code Long.MAX_VALUE} if its timestamps run out first.
+	 * Returns the first millisecond at which this node's layout issues only IDs above the old layout's greatest: 0 when
+	 * the old layout issued none, {@code Long.MAX_VALUE} if this layout's timestamps run out first.
 	 */
 	private long notBefore(SnowflakeLayout old, long maxMark) {
 		long floorId = maxId(old, maxMark);
-		return (floorId < 0) ? Long.MIN_VALUE : firstMillisAbove(floorId);
+		return (floorId < 0) ? 0 : firstMillisAbove(floorId);
 	}
 
 	private long firstMillisAbove(long floorId) {

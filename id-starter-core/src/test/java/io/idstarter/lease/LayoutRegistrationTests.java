@@ -128,6 +128,19 @@ class LayoutRegistrationTests {
 	}
 
 	@Test
+	void aPlannedChangeOfANamespaceWhoseSlotsWereNeverUsedIsMadeAtOnce() {
+		String old = new RecordedLayout(OLD, null).format();
+		assertThat(this.store.recordLayout(this.namespace, old)).isEqualTo(old);
+		Node changer = changer(LATER_EPOCH, this.store);
+		changer.keeper.startLease(false);
+		RecordedLayout record = RecordedLayout.parse(recorded());
+		assertThat(record.layout()).isEqualTo(LATER_EPOCH);
+		assertThat(record.pending()).isFalse();
+		assertThat(record.floorId()).as("the old layout issued nothing").isEqualTo(-1);
+		assertThat(changer.generator.nextId()).isPositive();
+	}
+
+	@Test
 	void aPlannedChangeIsRefusedWhileANodeOfTheOldLayoutHoldsASlot() {
 		node(OLD).keeper.startLease(false);
 		String before = recorded();
