@@ -136,14 +136,12 @@ final class LayoutRegistration {
 	 * @return the completed record, or {@code null} if the record changed before the compare-and-set
 	 */
 	private @Nullable RecordedLayout change(String oldText, RecordedLayout old) {
+		// refused before anything is written while old nodes hold slots, or when their IDs cannot be overtaken in time
 		SlotMarksView before = new SlotMarksView(this.store.slotMarks());
-		if (before.held().isEmpty()) {
-			// refused before anything is written when the old layout's IDs cannot be overtaken in time
-			checkOrder(notBefore(old.layout(), before.maxMark()), oldText, null);
-		}
-		else {
+		if (!before.held().isEmpty()) {
 			throw slotsHeld(oldText, before, null);
 		}
+		checkOrder(notBefore(old.layout(), before.maxMark()), oldText, null);
 		RecordedLayout pending = this.own.replacing(old.layout());
 		if (!this.store.replaceLayout(oldText, pending.format())) {
 			return null;
