@@ -142,14 +142,14 @@ class PeriodicNumbersTests {
 		this.generator.start();
 		ManualTimeSource clock = new ManualTimeSource(Instant.parse("2026-09-15T12:00:00Z"));
 		PeriodicNumbers numbers = new PeriodicNumbers(this.generator, this.store,
-				List.of(PeriodicKey.of("order", ResetPeriod.MONTHLY, "SO{yyMM}{seq:5}")
+				List.of(PeriodicKey.of("order", ResetPeriod.MONTHLY, "SO{yyyyMM}{seq:5}")
 					.withRetention(Duration.ofDays(10))),
 				ZoneOffset.UTC, clock);
-		assertThat(numbers.next("order")).isEqualTo("SO260900001");
+		assertThat(numbers.next("order")).isEqualTo("SO20260900001");
 		clock.advance(Duration.ofDays(30)); // 15 October
-		assertThat(numbers.next("order")).isEqualTo("SO261000001");
+		assertThat(numbers.next("order")).isEqualTo("SO20261000001");
 		clock.advance(Duration.ofDays(31)); // 15 November: September ended 45 days ago
-		assertThat(numbers.next("order")).isEqualTo("SO261100001");
+		assertThat(numbers.next("order")).isEqualTo("SO20261100001");
 		assertThat(this.store.keys()).containsExactlyInAnyOrder("order:202610", "order:202611");
 		assertThat(this.generator.missingKeys()).isEmpty();
 	}
