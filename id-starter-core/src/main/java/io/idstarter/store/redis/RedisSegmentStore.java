@@ -12,6 +12,7 @@ import io.idstarter.segment.SegmentStore;
 import io.idstarter.segment.SegmentKeyExhaustedException;
 import io.idstarter.segment.SegmentStoreException;
 import io.idstarter.segment.UnknownKeyException;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -195,6 +196,31 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 	@Override
 	public String identity() {
 		return this.identity;
+	}
+
+	@Override
+	public boolean deletesKeys() {
+		return true;
+	}
+
+	@Override
+	public @Nullable String description(String key) {
+		SegmentKeys.checkKey(key);
+		String record = recordKey(key);
+		try {
+			this.scripts.beforeRead();
+			if (!Boolean.TRUE.equals(this.redis.hasKey(record))) {
+				return null;
+			}
+			Object description = this.redis.opsForHash().get(record, "description");
+			return (description != null) ? description.toString() : "";
+		}
+		catch (RedisDurabilityException ex) {
+			throw new SegmentStoreException("Could not read hash '" + record + "': " + ex.getMessage(), ex);
+		}
+		catch (DataAccessException | IllegalStateException ex) {
+			throw unreachable("read the description of key '" + key + "' in hash '" + record + "'", ex);
+		}
 	}
 
 	/**
