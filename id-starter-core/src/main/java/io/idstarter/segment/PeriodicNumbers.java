@@ -201,6 +201,25 @@ public final class PeriodicNumbers {
 	}
 
 	/**
+	 * Returns how many more numbers the clock's current period of a key can have before its format's width runs out,
+	 * counted from the next number this node would issue (another node may hold a higher range of the period).
+	 * @param key the declared key
+	 * @return the count, or -1 if the key's format sets no width ({@code {seq}}, or a formatter of its own)
+	 * @throws IllegalArgumentException if the key is not declared
+	 */
+	public long remaining(String key) {
+		Declared declared = declared(key);
+		if (!(declared.key.formatter() instanceof PeriodicFormat format) || format.width() == 0) {
+			return -1;
+		}
+		long next = this.generator.view(currentSegmentKey(key))
+			.map(SegmentBufferView::current)
+			.map(SegmentView::nextValue)
+			.orElse(declared.key.firstId());
+		return Math.max(0, format.maxSequence() + 1 - next);
+	}
+
+	/**
 	 * Returns the declared keys.
 	 * @return the keys by name
 	 */
