@@ -38,7 +38,8 @@ record PeriodicKeyRecord(ResetPeriod reset, ZoneId zone, String format) {
 	 * Returns the description a period's segment key is created with.
 	 * @param name the declared key
 	 * @param stamp the period's stamp
-	 * @return e.g. {@code daily period 20261126 of periodic key invoice (zone Asia/Shanghai, format INV-{yyyyMMdd}-{seq:6})}
+	 * @return e.g.
+	 * {@code daily period 20261126 of periodic key invoice (zone Asia/Shanghai, format INV-{yyyyMMdd}-{seq:6})}
 	 */
 	String description(String name, String stamp) {
 		return this.reset.name().toLowerCase(Locale.ROOT) + " period " + stamp + " of periodic key " + name
@@ -78,8 +79,8 @@ record PeriodicKeyRecord(ResetPeriod reset, ZoneId zone, String format) {
 		}
 		if (!recorded.zone.equals(this.zone)) {
 			throw new PeriodicKeyMismatchException(segmentKey, "zone", recorded.zone.getId(), this.zone.getId(),
-					"set id-worker.segment.periodic-zone (the zone given to PeriodicNumbers) to " + recorded.zone.getId()
-							+ " on this node, or to one zone on every node");
+					"set id-worker.segment.periodic-zone (the zone given to PeriodicNumbers) to "
+							+ recorded.zone.getId() + " on this node, or to one zone on every node");
 		}
 		String property = "id-worker.segment.periodic-keys." + segmentKey.substring(0, segmentKey.indexOf(':'));
 		if (recorded.reset != this.reset) {

@@ -122,8 +122,8 @@ public final class PeriodicNumbers {
 	private static SegmentKeyAdmin admin(SegmentStore store) {
 		if (!(store instanceof SegmentKeyAdmin keyAdmin)) {
 			throw new IllegalArgumentException("periodic keys need a segment store that can create keys (a "
-					+ SegmentKeyAdmin.class.getSimpleName() + "), which each period needs; " + store.getClass().getName()
-					+ " cannot");
+					+ SegmentKeyAdmin.class.getSimpleName() + "), which each period needs; "
+					+ store.getClass().getName() + " cannot");
 		}
 		return keyAdmin;
 	}
@@ -153,7 +153,8 @@ public final class PeriodicNumbers {
 		}
 		for (Declared declared : this.keys.values()) {
 			String segmentKey = latest.get(declared.key.name());
-			String read = (segmentKey != null) ? segmentKey : declared.key.segmentKey(declared.key.reset().stamp(today()));
+			String read = (segmentKey != null) ? segmentKey
+					: declared.key.segmentKey(declared.key.reset().stamp(today()));
 			try {
 				// Also tells, before any period is created, whether the store keeps descriptions at all.
 				String description = keyAdmin.description(read);
@@ -163,9 +164,9 @@ public final class PeriodicNumbers {
 			}
 			catch (UnsupportedOperationException ex) {
 				throw new IllegalArgumentException("periodic keys need a segment store that keeps key descriptions, "
-						+ "where each period's key records the zone, reset and format so that nodes that decide periods "
-						+ "otherwise are refused; " + store.getClass().getName() + " keeps none: use the JDBC table, "
-						+ "Redis, MongoDB or in-memory store for periodic keys", ex);
+						+ "where each period's key records the zone, reset and format so that nodes that decide "
+						+ "periods otherwise are refused; " + store.getClass().getName() + " keeps none: use the JDBC "
+						+ "table, Redis, MongoDB or in-memory store for periodic keys", ex);
 			}
 		}
 	}

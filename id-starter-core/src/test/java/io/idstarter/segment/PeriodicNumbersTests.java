@@ -150,8 +150,8 @@ class PeriodicNumbersTests {
 				ZoneId.of("Asia/Shanghai"), clock);
 		// Started before any period existed, this node meets the other format at its period's first call.
 		PeriodicNumbers otherFormat = new PeriodicNumbers(this.generator, this.store,
-				List.of(PeriodicKey.of("invoice", ResetPeriod.DAILY, "INV{yyyyMMdd}{seq:6}")), ZoneId.of("Asia/Shanghai"),
-				clock);
+				List.of(PeriodicKey.of("invoice", ResetPeriod.DAILY, "INV{yyyyMMdd}{seq:6}")),
+				ZoneId.of("Asia/Shanghai"), clock);
 		assertThat(shanghai.next("invoice")).isEqualTo("20261127-000001");
 		assertThatExceptionOfType(PeriodicKeyMismatchException.class)
 			.isThrownBy(() -> new PeriodicNumbers(this.generator, this.store, List.of(invoice), ZoneOffset.UTC, clock))
