@@ -17,12 +17,21 @@ import org.jspecify.annotations.Nullable;
  *
  * @param reset how often the numbers start again
  * @param zone whose midnight starts a day
- * @param format the format, as {@code toString()} of the key's formatter
+ * @param format the pattern of a {@link PeriodicFormat}, or {@value #CUSTOM} for another formatter
  */
 record PeriodicKeyRecord(ResetPeriod reset, ZoneId zone, String format) {
 
+	/** The format recorded for a formatter that is not a {@link PeriodicFormat}. */
+	static final String CUSTOM = "custom";
+
 	private static final Pattern DESCRIPTION = Pattern
 		.compile("(daily|monthly|yearly) period \\d+ of periodic key \\S+ \\(zone (\\S+), format (.*)\\)");
+
+	PeriodicKeyRecord {
+		Objects.requireNonNull(reset, "reset");
+		Objects.requireNonNull(zone, "zone");
+		Objects.requireNonNull(format, "format");
+	}
 
 	/**
 	 * Returns the record of a declared key on a node.
@@ -31,7 +40,10 @@ record PeriodicKeyRecord(ResetPeriod reset, ZoneId zone, String format) {
 	 * @return the record
 	 */
 	static PeriodicKeyRecord of(PeriodicKey key, ZoneId zone) {
-		return new PeriodicKeyRecord(key.reset(), zone, key.formatter().toString());
+		// A formatter of the application's own has no name that is the same in every process (a lambda's class
+		// name is not): it is recorded as custom, and only its reset and zone are compared.
+		String format = (key.formatter() instanceof PeriodicFormat pattern) ? pattern.toString() : CUSTOM;
+		return new PeriodicKeyRecord(key.reset(), zone, format);
 	}
 
 	/**
@@ -89,12 +101,6 @@ record PeriodicKeyRecord(ResetPeriod reset, ZoneId zone, String format) {
 		}
 		throw new PeriodicKeyMismatchException(segmentKey, "format", recorded.format, this.format,
 				"declare " + property + ".format as every other node does");
-	}
-
-	PeriodicKeyRecord {
-		Objects.requireNonNull(reset, "reset");
-		Objects.requireNonNull(zone, "zone");
-		Objects.requireNonNull(format, "format");
 	}
 
 }

@@ -111,10 +111,10 @@ public final class PeriodicNumbers {
 		}
 		this.keys = Map.copyOf(declared);
 		this.admin = keys.isEmpty() ? null : admin(store);
-		this.retention = (this.admin != null) ? retention(store, this.admin, Map.copyOf(byName)) : null;
 		if (this.admin != null) {
 			checkLatestPeriods(store, this.admin);
 		}
+		this.retention = (this.admin != null) ? retention(store, this.admin, Map.copyOf(byName)) : null;
 		generator.retiredKeys((segmentKey) -> this.retention != null
 				&& this.retention.expired(segmentKey, this.time.currentTimeMillis()));
 	}
