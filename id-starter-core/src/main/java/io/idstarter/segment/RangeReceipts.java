@@ -25,6 +25,12 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RangeReceipts<T> {
 
+	/** Receipts a node's store keeps per key: a node gives back its current range and the prefetched one. */
+	private static final int NODE_PER_KEY = 4;
+
+	/** Keys a node's store keeps receipts of; far more than a node serves. */
+	private static final int NODE_KEYS = 4_096;
+
 	private final int perKey;
 
 	private final int maxKeys;
@@ -54,6 +60,15 @@ public final class RangeReceipts<T> {
 	}
 
 	/**
+	 * Creates the memory of a node's store: 4 receipts per key, of at most 4,096 keys.
+	 * @param <T> what is remembered of each range
+	 * @return the memory
+	 */
+	public static <T> RangeReceipts<T> forNode() {
+		return new RangeReceipts<>(NODE_PER_KEY, NODE_KEYS);
+	}
+
+	/**
 	 * Remembers a range handed out.
 	 * @param key the business key
 	 * @param end the end of the range, as the store returned it
@@ -70,6 +85,16 @@ public final class RangeReceipts<T> {
 
 	/**
 	 * Takes the receipt of a range, so that it cannot be taken again.
+	 * @param key the business key
+	 * @param end the end of the range
+	 * @return the receipt, or {@code null} if none of this end is remembered
+	 */
+	public @Nullable T take(String key, long end) {
+		return take(key, end, (any) -> true);
+	}
+
+	/**
+	 * Takes the receipt of a range, if it is the one sought, so that it cannot be taken again.
 	 * @param key the business key
 	 * @param end the end of the range
 	 * @param accept whether the receipt is the one sought; one it refuses is left in place

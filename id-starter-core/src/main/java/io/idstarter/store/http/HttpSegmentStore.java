@@ -37,16 +37,10 @@ import org.springframework.web.util.UriUtils;
  */
 public class HttpSegmentStore implements SegmentStore {
 
-	/** Receipts kept per key: a node gives back its current range and the prefetched one. */
-	private static final int RECEIPTS_PER_KEY = 4;
-
-	/** Keys whose receipts are kept; far more than a node serves. */
-	private static final int RECEIPT_KEYS = 4_096;
-
 	private final IdServerClient client;
 
 	/** The server that handed out each of the latest ranges per key: only it can take the range back. */
-	private final RangeReceipts<String> servers = new RangeReceipts<>(RECEIPTS_PER_KEY, RECEIPT_KEYS);
+	private final RangeReceipts<String> servers = RangeReceipts.forNode();
 
 	/**
 	 * Creates the store.
@@ -109,7 +103,7 @@ public class HttpSegmentStore implements SegmentStore {
 	@Override
 	public boolean giveBack(String key, long cursor, long end) {
 		SegmentKeys.checkGiveBack(key, cursor, end);
-		String server = this.servers.take(key, end, (any) -> true);
+		String server = this.servers.take(key, end);
 		if (server == null) {
 			return false;
 		}

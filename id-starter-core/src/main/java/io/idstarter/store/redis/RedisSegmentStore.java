@@ -44,16 +44,10 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 
 	private static final RedisScript<List<Object>> DELETE_KEY = RedisSupport.script("segment-delete-key.lua");
 
-	/** Receipts kept per key: a node gives back its current range and the prefetched one. */
-	private static final int RECEIPTS_PER_KEY = 4;
-
-	/** Keys whose receipts are kept; far more than a node serves. */
-	private static final int RECEIPT_KEYS = 4_096;
-
 	private final StringRedisTemplate redis;
 
 	/** The number the allocate script gave each of the latest ranges per key, which their give-back must name. */
-	private final RangeReceipts<String> allocations = new RangeReceipts<>(RECEIPTS_PER_KEY, RECEIPT_KEYS);
+	private final RangeReceipts<String> allocations = RangeReceipts.forNode();
 
 	private final RedisScriptRunner scripts;
 
@@ -231,7 +225,7 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 	@Override
 	public boolean giveBack(String key, long cursor, long end) {
 		SegmentKeys.checkGiveBack(key, cursor, end);
-		String allocation = this.allocations.take(key, end, (any) -> true);
+		String allocation = this.allocations.take(key, end);
 		if (allocation == null) {
 			return false;
 		}
