@@ -10,7 +10,6 @@ import io.idstarter.IdWorkerListener;
 import io.idstarter.segment.PeriodicKey;
 import io.idstarter.segment.PeriodicNumbers;
 import io.idstarter.segment.SegmentIdGenerator;
-import io.idstarter.segment.SegmentKeyAdmin;
 import io.idstarter.segment.SegmentMarks;
 import io.idstarter.segment.SegmentOptions;
 import io.idstarter.segment.SegmentStore;
@@ -134,15 +133,16 @@ public final class SegmentIdWorkerConfiguration {
 			IdWorkerProperties properties, TimeSource timeSource) {
 		IdWorkerProperties.Segment segment = properties.getSegment();
 		List<PeriodicKey> keys = DeclaredPeriodicKeys.of(segment.getPeriodicKeys());
-		SegmentStore segmentStore = store.getObject();
-		if (!keys.isEmpty() && !(segmentStore instanceof SegmentKeyAdmin)) {
+		ZoneId zone = (segment.getPeriodicZone() != null) ? segment.getPeriodicZone() : ZoneId.systemDefault();
+		try {
+			return new PeriodicNumbers(segmentIdWorker, store.getObject(), keys, zone, timeSource);
+		}
+		catch (IllegalArgumentException ex) {
+			// The store cannot serve periodic keys (it cannot create keys or keeps no descriptions).
 			String name = keys.get(0).name();
 			throw new InvalidConfigurationPropertyValueException("id-worker.segment.periodic-keys." + name, name,
-					"the segment store " + segmentStore.getClass().getName() + " cannot create keys (it does not "
-							+ "implement SegmentKeyAdmin), which each period needs");
+					ex.getMessage());
 		}
-		ZoneId zone = (segment.getPeriodicZone() != null) ? segment.getPeriodicZone() : ZoneId.systemDefault();
-		return new PeriodicNumbers(segmentIdWorker, segmentStore, keys, zone, timeSource);
 	}
 
 	@Bean

@@ -15,6 +15,7 @@ import java.util.function.Supplier;
 import io.idstarter.IdWorkerListener;
 import io.idstarter.lease.LeaseStatus;
 import io.idstarter.lease.WorkerLeaseKeeper;
+import io.idstarter.segment.PeriodicNumbers;
 import io.idstarter.segment.SegmentBufferView;
 import io.idstarter.segment.SegmentIdGenerator;
 import io.idstarter.segment.SegmentView;
@@ -92,6 +93,13 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 	public static final String LEASE_REMAINING = "idworker.lease.remaining";
 
 	/**
+	 * Gauge: numbers the current period of a periodic key can still have before its format's width runs out, from
+	 * the next number this node would issue; tag {@code key}, the declared key. Not registered for a key whose format
+	 * sets no width.
+	 */
+	public static final String PERIODIC_REMAINING = "idworker.periodic.remaining";
+
+	/**
 	 * Gauge of the lease store's clock minus this node's, in seconds, measured at the last lease call; what the
 	 * clock-skew guard ({@code id-worker.lease.max-clock-skew}) compares.
 	 */
@@ -116,6 +124,8 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 	private final Supplier<@Nullable WorkerLeaseKeeper> lease;
 
 	private final Supplier<@Nullable SegmentIdGenerator> segments;
+
+	private final Supplier<@Nullable PeriodicNumbers> periodic;
 
 	private final TimeSource time;
 
@@ -157,10 +167,27 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 	public IdWorkerMetrics(MeterRegistry registry, Supplier<@Nullable SnowflakeIdGenerator> snowflake,
 			Supplier<@Nullable WorkerLeaseKeeper> lease, Supplier<@Nullable SegmentIdGenerator> segments,
 			TimeSource time) {
+		this(registry, snowflake, lease, segments, () -> null, time);
+	}
+
+	/**
+	 * Creates the metrics, with those of the periodic keys.
+	 * @param registry where the event meters are registered
+	 * @param snowflake supplies the Snowflake generator, or {@code null} if there is none; called when bound
+	 * @param lease supplies the Snowflake generator's lease keeper, or {@code null} if there is none; called when
+	 * bound
+	 * @param segments supplies the segment generator, or {@code null} if there is none; called when bound
+	 * @param periodic supplies the periodic numbers, or {@code null} if there are none; called when bound
+	 * @param time the clock the lease keeper uses
+	 */
+	public IdWorkerMetrics(MeterRegistry registry, Supplier<@Nullable SnowflakeIdGenerator> snowflake,
+			Supplier<@Nullable WorkerLeaseKeeper> lease, Supplier<@Nullable SegmentIdGenerator> segments,
+			Supplier<@Nullable PeriodicNumbers> periodic, TimeSource time) {
 		this.registry = Objects.requireNonNull(registry, "registry");
 		this.snowflake = Objects.requireNonNull(snowflake, "snowflake");
 		this.lease = Objects.requireNonNull(lease, "lease");
 		this.segments = Objects.requireNonNull(segments, "segments");
+		this.periodic = Objects.requireNonNull(periodic, "periodic");
 		this.time = Objects.requireNonNull(time, "time");
 	}
 
@@ -205,6 +232,17 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 			}
 			for (String key : this.registeredKeys) {
 				registerKey(registry, segments, key);
+			}
+		}
+		PeriodicNumbers periodic = this.periodic.get();
+		if (periodic != null) {
+			for (String key : periodic.keys().keySet()) {
+				if (periodic.remaining(key) >= 0) {
+					Gauge.builder(PERIODIC_REMAINING, periodic, (numbers) -> numbers.remaining(key))
+						.description("Numbers the current period of a periodic key can still have within its format")
+						.tag("key", key)
+						.register(registry);
+				}
 			}
 		}
 	}

@@ -179,6 +179,37 @@ class IdWorkerMetricsTests {
 	}
 
 	@Test
+	void eachPeriodicKeyWithAWidthHasTheNumbersItsCurrentPeriodCanStillHave() {
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		InMemorySegmentStore store = new InMemorySegmentStore();
+		SegmentIdGenerator segments = new SegmentIdGenerator(store, SegmentOptions.builder().build(),
+				TimeSource.system(), IdWorkerListener.NONE, null);
+		ManualTimeSource clock = new ManualTimeSource(Instant.parse("2026-11-26T12:00:00Z"));
+		PeriodicNumbers numbers = new PeriodicNumbers(segments, store,
+				List.of(PeriodicKey.of("invoice", ResetPeriod.DAILY, "INV-{yyyyMMdd}-{seq:3}").withStep(10),
+						PeriodicKey.of("ticket", ResetPeriod.DAILY, "{period}-{seq}")),
+				ZoneOffset.UTC, clock);
+		try {
+			segments.start();
+			new IdWorkerMetrics(registry, () -> null, () -> null, () -> segments, () -> numbers, TimeSource.system())
+				.bindTo(registry);
+			assertThat(periodicRemaining(registry, "invoice")).as("999 numbers from first-id 1").isEqualTo(999);
+			numbers.next("invoice");
+			numbers.next("invoice");
+			assertThat(periodicRemaining(registry, "invoice")).isEqualTo(997);
+			assertThat(registry.find(IdWorkerMetrics.PERIODIC_REMAINING).tag("key", "ticket").meters())
+				.as("no width").isEmpty();
+		}
+		finally {
+			segments.close();
+		}
+	}
+
+	private static double periodicRemaining(SimpleMeterRegistry registry, String key) {
+		return registry.get(IdWorkerMetrics.PERIODIC_REMAINING).tag("key", key).gauge().value();
+	}
+
+	@Test
 	void aKeysFirstFetchIsNotAWait() {
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
 		ManualTimeSource time = new ManualTimeSource();

@@ -9,6 +9,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A {@link SegmentStore} held in memory, with the semantics the real stores follow (Leaf's {@code leaf_alloc}: each
  * allocation moves the key's high mark up by the step and returns the range below it; keys follow
@@ -87,7 +89,7 @@ public final class InMemorySegmentStore implements SegmentStore, SegmentKeyAdmin
 	@Override
 	public boolean createKey(String key, long firstId, int step, String description) {
 		SegmentKeys.checkNewKey(key, firstId, step, description);
-		return this.entries.putIfAbsent(key, new Entry(firstId, step)) == null;
+		return this.entries.putIfAbsent(key, new Entry(firstId, step, description)) == null;
 	}
 
 	@Override
@@ -114,6 +116,18 @@ public final class InMemorySegmentStore implements SegmentStore, SegmentKeyAdmin
 	public boolean deleteKey(String key) {
 		SegmentKeys.checkKey(key);
 		return removeKey(key);
+	}
+
+	@Override
+	public boolean deletesKeys() {
+		return true;
+	}
+
+	@Override
+	public @Nullable String description(String key) {
+		SegmentKeys.checkKey(key);
+		Entry entry = this.entries.get(key);
+		return (entry != null) ? entry.description : null;
 	}
 
 	@Override
@@ -227,9 +241,13 @@ public final class InMemorySegmentStore implements SegmentStore, SegmentKeyAdmin
 		/** The key's configured step. */
 		volatile int step;
 
-		Entry(long firstId, int step) {
+		/** Free text given at creation. */
+		final String description;
+
+		Entry(long firstId, int step, String description) {
 			this.maxId = new AtomicLong(firstId);
 			this.step = step;
+			this.description = description;
 		}
 
 	}

@@ -21,6 +21,12 @@ import java.util.Objects;
  * Anything else in braces fails at parse with a message naming the pattern and the placeholder. The pattern must
  * write the period: the day, month and year for a daily key (through a date or {@code {period}}), the month and year
  * for a monthly key, the year for a yearly key; otherwise strings of two periods could repeat.
+ *
+ * <p>The strings must be one-to-one in (period, number), so the pattern is refused at parse where two of them could
+ * give one string: a two-digit year ({@code yy}, repeating every 100 years; use {@code yyyy}), a month as text
+ * ({@code MMM}), and a field of varying width ({@code M}, {@code d}, {@code y}, {@code {seq}}) anywhere but last or
+ * right before a literal that does not start with a digit: {@code {yyyyMd}-{seq:3}} would write 11 January and
+ * 1 November 2026 both as {@code 2026111-001}.
  */
 public final class PeriodicFormat implements PeriodicFormatter {
 
@@ -52,6 +58,8 @@ public final class PeriodicFormat implements PeriodicFormatter {
 		Objects.requireNonNull(pattern, "pattern");
 		Objects.requireNonNull(reset, "reset");
 		List<Part> parts = new ArrayList<>();
+		// What each placeholder or literal writes, in order, to check that the strings can be read back one way.
+		List<Written> written = new ArrayList<>();
 		int width = -1;
 		boolean year = false;
 		boolean month = false;
@@ -65,10 +73,12 @@ public final class PeriodicFormat implements PeriodicFormatter {
 			}
 			if (open < 0) {
 				parts.add(new Literal(pattern.substring(i)));
+				written.add(Written.literal(pattern.substring(i)));
 				break;
 			}
 			if (open > i) {
 				parts.add(new Literal(pattern.substring(i, open)));
+				written.add(Written.literal(pattern.substring(i, open)));
 			}
 			if (close < 0) {
 				throw invalid(pattern, "'{' at " + open + " is not closed");
@@ -80,18 +90,23 @@ public final class PeriodicFormat implements PeriodicFormatter {
 				}
 				width = seqWidth(pattern, placeholder);
 				parts.add(new Sequence(width));
+				written.add(new Written("{" + placeholder + "}", (width > 0) ? Width.FIXED : Width.VARYING,
+						"{seq:N}"));
 			}
 			else if (placeholder.equals("period")) {
-				parts.add(new Period());
+				parts.add(new PeriodStamp());
+				written.add(new Written("{period}", Width.FIXED, ""));
 				year = true;
 				month = true;
 				day = true;
 			}
 			else if (placeholder.equals("key")) {
 				parts.add(new Key());
+				written.add(new Written("{key}", Width.TEXT, ""));
 			}
 			else if (!placeholder.isEmpty() && placeholder.chars().allMatch((c) -> "yuMd".indexOf(c) >= 0)) {
-				parts.add(new Date(DateTimeFormatter.ofPattern(placeholder, Locale.ROOT)));
+				addDateFields(pattern, placeholder, written);
+				parts.add(new DateField(DateTimeFormatter.ofPattern(placeholder, Locale.ROOT)));
 				year |= placeholder.indexOf('y') >= 0 || placeholder.indexOf('u') >= 0;
 				month |= placeholder.indexOf('M') >= 0;
 				day |= placeholder.indexOf('d') >= 0;
@@ -105,6 +120,7 @@ public final class PeriodicFormat implements PeriodicFormatter {
 		if (width < 0) {
 			throw invalid(pattern, "it has no {seq:N} or {seq}");
 		}
+		checkReadableBack(pattern, written);
 		boolean writesPeriod = switch (reset) {
 			case DAILY -> year && month && day;
 			case MONTHLY -> year && month;
@@ -180,8 +196,87 @@ public final class PeriodicFormat implements PeriodicFormatter {
 		return width;
 	}
 
+	/**
+	 * Adds the fields of a date placeholder, one per run of a letter, refusing a two-digit year and a month as text.
+	 */
+	private static void addDateFields(String pattern, String placeholder, List<Written> written) {
+		int start = 0;
+		while (start < placeholder.length()) {
+			char letter = placeholder.charAt(start);
+			int end = start;
+			while (end < placeholder.length() && placeholder.charAt(end) == letter) {
+				end++;
+			}
+			int count = end - start;
+			String run = placeholder.substring(start, end);
+			if ((letter == 'y' || letter == 'u') && count == 2) {
+				throw invalid(pattern, "{" + placeholder + "} writes a two-digit year, which repeats every 100 years "
+						+ "(2026 and 2126 both write 26), so numbers of two periods could give the same string; use {"
+						+ placeholder.replace(run, run + run) + "}");
+			}
+			if ((letter == 'M' || letter == 'd') && count > 2) {
+				throw invalid(pattern, "{" + run + "} is not a number of the " + ((letter == 'M') ? "month" : "day")
+						+ "; use {" + letter + letter + "}");
+			}
+			boolean varying = count == 1 || count == 3;
+			written.add(new Written("{" + run + "}", varying ? Width.VARYING : Width.FIXED,
+					(letter == 'y' || letter == 'u') ? "{" + letter + letter + letter + letter + "}"
+							: "{" + letter + letter + "}"));
+			start = end;
+		}
+	}
+
+	/**
+	 * Refuses a pattern whose strings could not be read back one way: a field of varying width followed by anything
+	 * but a literal that starts with a character no field writes (a digit).
+	 */
+	private static void checkReadableBack(String pattern, List<Written> written) {
+		for (int i = 0; i < written.size() - 1; i++) {
+			Written field = written.get(i);
+			Written next = written.get(i + 1);
+			if (field.width() == Width.VARYING && !(next.width() == Width.LITERAL
+					&& !Character.isDigit(next.text().charAt(0)))) {
+				throw invalid(pattern, field.text() + " writes a varying number of digits and is followed by "
+						+ next.text() + ", which may start with a digit, so two periods or numbers could give the "
+						+ "same string; use " + field.fixed() + " or put a literal that is not a digit after it");
+			}
+		}
+	}
+
 	private static IllegalArgumentException invalid(String pattern, String reason) {
 		return new IllegalArgumentException("Invalid periodic format '" + pattern + "': " + reason);
+	}
+
+	/** How wide what a field writes is. */
+	private enum Width {
+
+		/** Always the same number of digits. */
+		FIXED,
+
+		/** A number of digits that depends on the value. */
+		VARYING,
+
+		/** The declared key: text that may start with a digit. */
+		TEXT,
+
+		/** Literal text of the pattern. */
+		LITERAL
+
+	}
+
+	/**
+	 * What one placeholder's field, or one literal, writes.
+	 *
+	 * @param text the placeholder in braces, or the literal
+	 * @param width how wide it is
+	 * @param fixed the placeholder of fixed width to propose instead
+	 */
+	private record Written(String text, Width width, String fixed) {
+
+		static Written literal(String text) {
+			return new Written(text, Width.LITERAL, "");
+		}
+
 	}
 
 	private interface Part {
@@ -212,7 +307,7 @@ public final class PeriodicFormat implements PeriodicFormatter {
 
 	}
 
-	private record Date(DateTimeFormatter formatter) implements Part {
+	private record DateField(DateTimeFormatter formatter) implements Part {
 
 		@Override
 		public void append(StringBuilder out, String key, String period, LocalDate day, long sequence) {
@@ -221,7 +316,7 @@ public final class PeriodicFormat implements PeriodicFormatter {
 
 	}
 
-	private record Period() implements Part {
+	private record PeriodStamp() implements Part {
 
 		@Override
 		public void append(StringBuilder out, String key, String period, LocalDate day, long sequence) {

@@ -3,14 +3,11 @@ package io.idstarter.segment;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.TreeSet;
 
 import io.idstarter.time.TimeSource;
@@ -39,10 +36,17 @@ import org.slf4j.LoggerFactory;
  * a node behind may issue the old day's numbers up to {@code B} late. Numbers stay unique either way, and a period's
  * numbers increase per node but are not ordered across nodes around the boundary.
  *
+ * <p><b>Nodes agree on the period.</b> A period's key records the reset, zone and format of the node that created it
+ * (in its description), and a node refuses ({@link PeriodicKeyMismatchException}) to draw from a period's key recorded
+ * with other settings than its own, at start for the latest period in the store and on the first call of each period.
+ * Nodes in different zones would assign numbers to periods hours apart, and one node's retention could delete a period
+ * another still draws from, which that node would create again and count from its first number again.
+ *
  * <p><b>Retention.</b> When a node creates a period's key, it deletes the keys of this instance's periodic keys whose
  * period ended more than the key's retention ago ({@link #removeExpired()}), but never the current or the previous
  * period, which a node with a lagging clock may still draw from. A deleted period key is not reported as lost by the
- * generator.
+ * generator. A store that cannot delete keys ({@link SegmentKeyAdmin#deletesKeys()} is {@code false}) keeps every
+ * period's key; that is said once, at construction.
  *
  * <p>One instance per generator: it tells the generator which keys it deletes on purpose, and a second instance
  * would replace the first's.
@@ -56,8 +60,6 @@ public final class PeriodicNumbers {
 
 	private final SegmentIdGenerator generator;
 
-	private final SegmentStore store;
-
 	/** The store as a key admin; null only when no key is declared. */
 	private final @Nullable SegmentKeyAdmin admin;
 
@@ -68,36 +70,105 @@ public final class PeriodicNumbers {
 	/** The declared keys by name; fixed at construction. */
 	private final Map<String, Declared> keys;
 
+	/** Deletes expired periods; null when no key is declared or the store cannot delete keys. */
+	private final @Nullable PeriodicRetention retention;
+
 	/**
-	 * Creates the numbers of some periodic keys over a started (or soon started) generator.
+	 * Creates the numbers of some periodic keys over a started (or soon started) generator, and checks that the latest
+	 * period of each key in the store was created with this node's reset, zone and format.
 	 * @param generator the generator, over {@code store}
-	 * @param store the generator's store, which must also be a {@link SegmentKeyAdmin} to create and delete period
-	 * keys
+	 * @param store the generator's store, which must also be a {@link SegmentKeyAdmin} that keeps key descriptions
+	 * to create period keys and record their settings, and should delete keys for the retention
 	 * @param keys the declared periodic keys
-	 * @param zone the zone whose midnight starts a day
+	 * @param zone the zone whose midnight starts a day; the same on every node
 	 * @param time the clock that decides each call's period
-	 * @throws IllegalArgumentException if keys are declared and the store cannot create keys, or two keys have the
-	 * same name
+	 * @throws IllegalArgumentException if keys are declared and the store cannot create keys or keeps no descriptions,
+	 * or two keys have the same name
+	 * @throws PeriodicKeyMismatchException if the latest period of a key in the store records another reset, zone or
+	 * format
+	 * @throws SegmentStoreException if the store cannot be reached
 	 */
 	public PeriodicNumbers(SegmentIdGenerator generator, SegmentStore store, Collection<PeriodicKey> keys,
 			ZoneId zone, TimeSource time) {
 		this.generator = Objects.requireNonNull(generator, "generator");
-		this.store = Objects.requireNonNull(store, "store");
-		this.admin = (store instanceof SegmentKeyAdmin keyAdmin) ? keyAdmin : null;
-		if (this.admin == null && !keys.isEmpty()) {
-			throw new IllegalArgumentException("periodic keys need a segment store that can create keys (a "
-					+ SegmentKeyAdmin.class.getSimpleName() + "); " + store.getClass().getName() + " cannot");
-		}
+		Objects.requireNonNull(store, "store");
 		this.zone = Objects.requireNonNull(zone, "zone");
 		this.time = Objects.requireNonNull(time, "time");
 		Map<String, Declared> declared = new LinkedHashMap<>();
+		Map<String, PeriodicKey> byName = new LinkedHashMap<>();
 		for (PeriodicKey key : keys) {
-			if (declared.put(key.name(), new Declared(key)) != null) {
+			PeriodicKeyRecord record = PeriodicKeyRecord.of(key, zone);
+			String description = record.description(key.name(), key.reset().stamp(LocalDate.EPOCH));
+			if (description.length() > SegmentKeys.MAX_DESCRIPTION_LENGTH) {
+				throw new IllegalArgumentException("periodic key '" + key.name() + "' records its reset, zone and "
+						+ "format in the description of each period's key, which would take " + description.length()
+						+ " characters, more than " + SegmentKeys.MAX_DESCRIPTION_LENGTH + "; use a shorter format");
+			}
+			if (declared.put(key.name(), new Declared(key, record)) != null) {
 				throw new IllegalArgumentException("periodic key '" + key.name() + "' is declared twice");
 			}
+			byName.put(key.name(), key);
 		}
 		this.keys = Map.copyOf(declared);
-		generator.retiredKeys((segmentKey) -> expired(segmentKey, this.time.currentTimeMillis()));
+		this.admin = keys.isEmpty() ? null : admin(store);
+		if (this.admin != null) {
+			checkLatestPeriods(store, this.admin);
+		}
+		this.retention = (this.admin != null) ? retention(store, this.admin, Map.copyOf(byName)) : null;
+		generator.retiredKeys((segmentKey) -> this.retention != null
+				&& this.retention.expired(segmentKey, this.time.currentTimeMillis()));
+	}
+
+	private static SegmentKeyAdmin admin(SegmentStore store) {
+		if (!(store instanceof SegmentKeyAdmin keyAdmin)) {
+			throw new IllegalArgumentException("periodic keys need a segment store that can create keys (a "
+					+ SegmentKeyAdmin.class.getSimpleName() + "), which each period needs; "
+					+ store.getClass().getName() + " cannot");
+		}
+		return keyAdmin;
+	}
+
+	private @Nullable PeriodicRetention retention(SegmentStore store, SegmentKeyAdmin keyAdmin,
+			Map<String, PeriodicKey> byName) {
+		if (keyAdmin.deletesKeys()) {
+			return new PeriodicRetention(this.generator, store, keyAdmin, byName, this.zone);
+		}
+		logger.warn("The segment store {} cannot delete keys: the retention of periodic keys {} is not applied, and "
+				+ "each period's key stays in the store (one a period per key)", store.getClass().getSimpleName(),
+				new TreeSet<>(byName.keySet()));
+		return null;
+	}
+
+	/**
+	 * Checks the settings recorded with each declared key's latest period in the store.
+	 */
+	private void checkLatestPeriods(SegmentStore store, SegmentKeyAdmin keyAdmin) {
+		Map<String, String> latest = new LinkedHashMap<>();
+		for (String segmentKey : store.keys()) {
+			int colon = segmentKey.indexOf(':');
+			Declared declared = (colon > 0) ? this.keys.get(segmentKey.substring(0, colon)) : null;
+			if (declared != null && declared.key.reset().parse(segmentKey.substring(colon + 1)) != null) {
+				latest.merge(declared.key.name(), segmentKey, (a, b) -> (a.compareTo(b) >= 0) ? a : b);
+			}
+		}
+		for (Declared declared : this.keys.values()) {
+			String segmentKey = latest.get(declared.key.name());
+			String read = (segmentKey != null) ? segmentKey
+					: declared.key.segmentKey(declared.key.reset().stamp(today()));
+			try {
+				// Also tells, before any period is created, whether the store keeps descriptions at all.
+				String description = keyAdmin.description(read);
+				if (segmentKey != null) {
+					declared.record.check(segmentKey, description);
+				}
+			}
+			catch (UnsupportedOperationException ex) {
+				throw new IllegalArgumentException("periodic keys need a segment store that keeps key descriptions, "
+						+ "where each period's key records the zone, reset and format so that nodes that decide "
+						+ "periods otherwise are refused; " + store.getClass().getName() + " keeps none: use the JDBC "
+						+ "table, Redis, MongoDB or in-memory store for periodic keys", ex);
+			}
+		}
 	}
 
 	/**
@@ -106,17 +177,18 @@ public final class PeriodicNumbers {
 	 * @return the string, e.g. {@code INV-20261126-000042}
 	 * @throws IllegalArgumentException if the key is not declared
 	 * @throws PeriodicWidthExceededException if the period's number does not fit the format
+	 * @throws PeriodicKeyMismatchException if the period's key was created with another reset, zone or format
 	 * @throws SegmentStoreException if the period's key cannot be created or no range can be had
 	 */
 	public String next(String key) {
 		Declared declared = declared(key);
-		LocalDate day = LocalDate.ofInstant(Instant.ofEpochMilli(this.time.currentTimeMillis()), this.zone);
-		Period period = declared.period(day);
-		if (!this.generator.keys().contains(period.segmentKey())) {
-			create(declared.key, period);
+		LocalDate day = today();
+		CurrentPeriod period = declared.period(day);
+		if (!period.ready) {
+			prepare(declared, period);
 		}
-		long sequence = this.generator.nextId(period.segmentKey());
-		return declared.key.formatter().format(key, period.stamp(), day, sequence);
+		long sequence = this.generator.nextId(period.segmentKey);
+		return declared.key.formatter().format(key, period.stamp, day, sequence);
 	}
 
 	/**
@@ -126,9 +198,26 @@ public final class PeriodicNumbers {
 	 * @throws IllegalArgumentException if the key is not declared
 	 */
 	public String currentSegmentKey(String key) {
+		return declared(key).period(today()).segmentKey;
+	}
+
+	/**
+	 * Returns how many more numbers the clock's current period of a key can have before its format's width runs out,
+	 * counted from the next number this node would issue (another node may hold a higher range of the period).
+	 * @param key the declared key
+	 * @return the count, or -1 if the key's format sets no width ({@code {seq}}, or a formatter of its own)
+	 * @throws IllegalArgumentException if the key is not declared
+	 */
+	public long remaining(String key) {
 		Declared declared = declared(key);
-		LocalDate day = LocalDate.ofInstant(Instant.ofEpochMilli(this.time.currentTimeMillis()), this.zone);
-		return declared.period(day).segmentKey();
+		if (!(declared.key.formatter() instanceof PeriodicFormat format) || format.width() == 0) {
+			return -1;
+		}
+		long next = this.generator.view(currentSegmentKey(key))
+			.map(SegmentBufferView::current)
+			.map(SegmentView::nextValue)
+			.orElse(declared.key.firstId());
+		return Math.max(0, format.maxSequence() + 1 - next);
 	}
 
 	/**
@@ -151,73 +240,45 @@ public final class PeriodicNumbers {
 
 	/**
 	 * Deletes the period keys of the declared keys whose period ended more than the key's retention ago, except the
-	 * current and the previous period. Called when a node creates a period's key; callable at any time.
-	 * @return the segment keys deleted
+	 * current and the previous period: each in the store first, then on this node. Called when a node creates a
+	 * period's key; callable at any time.
+	 * @return the segment keys deleted; none if the store cannot delete keys
 	 * @throws SegmentStoreException if the store cannot be reached
 	 */
 	public List<String> removeExpired() {
-		SegmentKeyAdmin keyAdmin = this.admin;
-		long now = this.time.currentTimeMillis();
-		List<String> removed = new ArrayList<>();
-		if (keyAdmin == null) {
-			return removed;
-		}
-		for (String segmentKey : new TreeSet<>(this.store.keys())) {
-			if (expired(segmentKey, now)) {
-				this.generator.retire(segmentKey);
-				if (keyAdmin.deleteKey(segmentKey)) {
-					removed.add(segmentKey);
-				}
-			}
-		}
-		if (!removed.isEmpty()) {
-			logger.info("Deleted {} periodic segment keys past their retention: {}", removed.size(), removed);
-		}
-		return removed;
+		PeriodicRetention expired = this.retention;
+		return (expired != null) ? expired.removeExpired(this.time.currentTimeMillis()) : List.of();
 	}
 
-	/** Slow path of a period's first call on this node: creates its key unless it exists, then cleans up. */
-	private void create(PeriodicKey key, Period period) {
+	/** The day of the clock's reading in the zone. */
+	private LocalDate today() {
+		return LocalDate.ofInstant(Instant.ofEpochMilli(this.time.currentTimeMillis()), this.zone);
+	}
+
+	/**
+	 * Slow path of a period's first call on this node: creates its key unless it exists, checks the settings recorded
+	 * with a key another node created, then cleans up after a key this node created.
+	 */
+	private void prepare(Declared declared, CurrentPeriod period) {
 		SegmentKeyAdmin keyAdmin = Objects.requireNonNull(this.admin, "admin");
-		String description = key.reset().name().toLowerCase(Locale.ROOT) + " period " + period.stamp()
-				+ " of periodic key " + key.name();
-		boolean created = keyAdmin.createKey(period.segmentKey(), key.firstId(), key.step(), description);
-		this.generator.keyCreated(period.segmentKey());
+		boolean created = keyAdmin.createKey(period.segmentKey, declared.key.firstId(), declared.key.step(),
+				declared.record.description(declared.key.name(), period.stamp));
+		if (!created) {
+			declared.record.check(period.segmentKey, keyAdmin.description(period.segmentKey));
+		}
+		this.generator.keyCreated(period.segmentKey);
+		period.ready = true;
 		if (created) {
-			logger.info("Created segment key '{}' for the period {} of periodic key '{}'", period.segmentKey(),
-					period.stamp(), key.name());
+			logger.info("Created segment key '{}' for the period {} of periodic key '{}'", period.segmentKey,
+					period.stamp, declared.key.name());
 			try {
 				removeExpired();
 			}
 			catch (RuntimeException ex) {
 				logger.warn("Could not delete the periodic segment keys past their retention; trying again at the "
-						+ "next period", ex);
+						+ "next period: {}", ex.toString());
 			}
 		}
-	}
-
-	/** Whether a segment key is a period of a declared key that may be deleted at {@code now}. */
-	private boolean expired(String segmentKey, long now) {
-		int colon = segmentKey.indexOf(':');
-		if (colon < 0) {
-			return false;
-		}
-		Declared declared = this.keys.get(segmentKey.substring(0, colon));
-		if (declared == null) {
-			return false;
-		}
-		ResetPeriod reset = declared.key.reset();
-		LocalDate start = reset.parse(segmentKey.substring(colon + 1));
-		if (start == null) {
-			return false;
-		}
-		LocalDate today = LocalDate.ofInstant(Instant.ofEpochMilli(now), this.zone);
-		if (!start.isBefore(reset.startBefore(today, 1))) {
-			// The current or the previous period: a node whose clock lags may still draw from it.
-			return false;
-		}
-		Instant end = reset.nextStart(start).atStartOfDay(this.zone).toInstant();
-		return !end.plus(declared.key.retention()).isAfter(Instant.ofEpochMilli(now));
 	}
 
 	private Declared declared(String key) {
@@ -231,33 +292,52 @@ public final class PeriodicNumbers {
 		return declared;
 	}
 
-	/** A declared key and the period of its latest call, so that most calls build no strings. */
+	/** A declared key, what its periods record, and the period of its latest call, so that most calls build nothing. */
 	private static final class Declared {
 
 		final PeriodicKey key;
 
-		/** The period of the latest call's day; replaced as a whole when the day changes. */
-		private volatile @Nullable Period latest;
+		final PeriodicKeyRecord record;
 
-		Declared(PeriodicKey key) {
+		/** The period of the latest call's day; replaced as a whole when the day changes. */
+		private volatile @Nullable CurrentPeriod latest;
+
+		Declared(PeriodicKey key, PeriodicKeyRecord record) {
 			this.key = key;
+			this.record = record;
 		}
 
-		Period period(LocalDate day) {
-			Period period = this.latest;
-			if (period != null && period.day().equals(day)) {
+		CurrentPeriod period(LocalDate day) {
+			CurrentPeriod period = this.latest;
+			if (period != null && period.day.equals(day)) {
 				return period;
 			}
 			String stamp = this.key.reset().stamp(day);
-			period = new Period(day, stamp, this.key.segmentKey(stamp));
+			period = new CurrentPeriod(day, stamp, this.key.segmentKey(stamp));
 			this.latest = period;
 			return period;
 		}
 
 	}
 
-	/** One day's period: its stamp and segment key. */
-	private record Period(LocalDate day, String stamp, String segmentKey) {
+	/** One day's period: its stamp and segment key, and whether this node has made sure of its key. */
+	private static final class CurrentPeriod {
+
+		final LocalDate day;
+
+		final String stamp;
+
+		final String segmentKey;
+
+		/** Set once the key exists and its recorded settings are this node's; racing first calls both check. */
+		volatile boolean ready;
+
+		CurrentPeriod(LocalDate day, String stamp, String segmentKey) {
+			this.day = day;
+			this.stamp = stamp;
+			this.segmentKey = segmentKey;
+		}
+
 	}
 
 }

@@ -1,7 +1,11 @@
 package io.idstarter.segment;
 
+import java.time.DateTimeException;
 import java.time.LocalDate;
 import java.time.temporal.ChronoUnit;
+import java.util.Locale;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * How often a {@link PeriodicNumbers periodic key} starts counting again: each period has its own segment key,
@@ -66,7 +70,7 @@ public enum ResetPeriod {
 	 */
 	public String stamp(LocalDate day) {
 		LocalDate start = start(day);
-		String full = String.format(java.util.Locale.ROOT, "%04d%02d%02d", start.getYear(), start.getMonthValue(),
+		String full = String.format(Locale.ROOT, "%04d%02d%02d", start.getYear(), start.getMonthValue(),
 				start.getDayOfMonth());
 		return full.substring(0, this.stampLength);
 	}
@@ -76,7 +80,7 @@ public enum ResetPeriod {
 	 * @param stamp a stamp of this period kind
 	 * @return the period's first day, or {@code null} if the text is not such a stamp
 	 */
-	@org.jspecify.annotations.Nullable LocalDate parse(String stamp) {
+	@Nullable LocalDate parse(String stamp) {
 		if (stamp.length() != this.stampLength) {
 			return null;
 		}
@@ -91,7 +95,7 @@ public enum ResetPeriod {
 		try {
 			return LocalDate.of(year, month, day);
 		}
-		catch (java.time.DateTimeException ex) {
+		catch (DateTimeException ex) {
 			return null;
 		}
 	}

@@ -453,6 +453,9 @@ final class SegmentBuffer {
 			return taken;
 		}
 		catch (RuntimeException ex) {
+			// Never retried (a second run could take back a range allocated meanwhile). The store may have given back
+			// before its answer was lost, so the mark stays lowered: a weaker guard for the tail only, never a mark
+			// above a store that gave back.
 			logger.warn("Could not give back [{}, {}) of key '{}'; the numbers stay a gap: {}", cursor, end, this.key,
 					ex.toString());
 			throw ex;

@@ -29,8 +29,9 @@ import org.slf4j.LoggerFactory;
  * <p>IDs are unique across all instances that share the store, for as long as the store never hands out a range
  * twice. IDs of one key increase on one instance in the order they are handed out, across threads; with
  * {@link SegmentOptions.Builder#threadChunkSize(int) thread chunks} only within each thread. Across instances they
- * interleave. Ranges taken but not used up (at shutdown, or when the step
- * changes) leave gaps, which is harmless. A call blocks only when both ranges of a key are used up, for at most
+ * interleave. A graceful {@link #close()} gives the unused rest of each key's ranges back to the store where nobody
+ * allocated after them; what cannot go back (a crash, a store that refuses or fails the give-back, a range another node
+ * allocated after) is a gap, which is harmless. A call blocks only when both ranges of a key are used up, for at most
  * {@link SegmentOptions#maxWait()}, and the first call of a key waits for its first range the same way.
  *
  * <p>Call {@link #start()} before the first ID and {@link #close()} at shutdown; one generator per store per JVM.

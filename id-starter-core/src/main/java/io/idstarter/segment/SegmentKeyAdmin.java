@@ -1,5 +1,7 @@
 package io.idstarter.segment;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Creates keys and changes their step in a segment store; implemented by the stores this project ships, next to
  * {@link SegmentStore}. Separate from allocation because most applications never call it, and a server exposes it
@@ -54,6 +56,27 @@ public interface SegmentKeyAdmin {
 	 */
 	default boolean deleteKey(String key) {
 		throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot delete a key");
+	}
+
+	/**
+	 * Returns whether {@link #deleteKey} is implemented, so that a caller that would delete keys regularly (the
+	 * retention of {@link PeriodicNumbers periodic keys}) can tell at start.
+	 * @return {@code false} unless {@link #deleteKey} deletes; {@code false} by default
+	 */
+	default boolean deletesKeys() {
+		return false;
+	}
+
+	/**
+	 * Reads the description a key was created with, where {@link PeriodicNumbers} records the zone, reset and format
+	 * of a periodic key so that every node can check that it decides periods as the others do.
+	 * @param key the business key
+	 * @return the description, or {@code null} if the store has no such key
+	 * @throws UnsupportedOperationException if the store keeps no descriptions (the default)
+	 * @throws SegmentStoreException if the store cannot be reached or is not set up
+	 */
+	default @Nullable String description(String key) {
+		throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no key descriptions");
 	}
 
 }

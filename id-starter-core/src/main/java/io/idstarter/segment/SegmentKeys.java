@@ -55,15 +55,16 @@ public final class SegmentKeys {
 	/**
 	 * Checks a range tail given back to the store.
 	 * @param key the key
-	 * @param cursor the first number not handed out: at least 0 and at most {@code end}
+	 * @param cursor the first number not handed out: at least 0 and below {@code end}
 	 * @param end the end of the range
-	 * @throws IllegalArgumentException if the key is not allowed or the tail is not a range
+	 * @throws IllegalArgumentException if the key is not allowed or the tail is not a range of at least one number
 	 */
 	public static void checkGiveBack(String key, long cursor, long end) {
 		checkKey(key);
-		if (cursor < 0 || cursor > end) {
+		if (cursor < 0 || cursor >= end) {
 			throw new IllegalArgumentException("A range of key '" + key + "' can be given back from a cursor in [0, end "
-					+ end + "], not from " + cursor + "; pass the first number that was not handed out");
+					+ end + "), not from " + cursor + "; pass the first number that was not handed out, and give back "
+					+ "nothing of a range that was used up");
 		}
 	}
 

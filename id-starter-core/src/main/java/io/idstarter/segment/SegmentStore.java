@@ -56,18 +56,26 @@ public interface SegmentStore {
 	}
 
 	/**
-	 * Gives back the unused tail {@code [cursor, end)} of a range this node was given, in one atomic compare-and-set:
+	 * Gives back the unused tail {@code [cursor, end)} of a range this store handed out, in one atomic compare-and-set:
 	 * the key's {@code max_id} goes back to {@code cursor} only where it still equals {@code end}, that is where nobody
 	 * allocated after the range. Otherwise nothing changes, since the numbers are then below a range someone else holds
 	 * and handing them out again could not be told apart from a lost write. The caller must never hand out a number of
 	 * {@code [cursor, end)} after calling this, whatever it returns.
+	 *
+	 * <p>A give-back must never run twice, nor be retried after a failure or a lost answer: between its first run and
+	 * the second, another node may allocate the numbers given back, which leaves {@code max_id} at {@code end} again,
+	 * and the second run would lower it below that node's range (a duplicate). A give-back that failed, or whose
+	 * answer was lost, is therefore a gap. A store whose client may send a command twice (Redis with Lettuce's
+	 * at-least-once default) must tie the give-back to the allocation that made the range.
 	 * @param key the business key
 	 * @param cursor the first number of the range that was not handed out
 	 * @param end the end of the range, as the store returned it
-	 * @return {@code true} if {@code max_id} is now {@code cursor}; {@code false} if someone allocated after the range,
-	 * the key is gone, or the store cannot give back ({@code false} by default, so a custom store keeps working)
-	 * @throws IllegalArgumentException if the key is not allowed or {@code cursor} is not in {@code [0, end]}
-	 * @throws SegmentStoreException if the store cannot be reached or is not set up
+	 * @return {@code true} if this call moved {@code max_id} to {@code cursor}; {@code false} if someone allocated
+	 * after the range, the key is gone, or the store cannot give back ({@code false} by default, so a custom store
+	 * keeps working)
+	 * @throws IllegalArgumentException if the key is not allowed or {@code cursor} is not in {@code [0, end)}
+	 * @throws SegmentStoreException if the store cannot be reached or is not set up; whether the tail went back is then
+	 * unknown
 	 */
 	default boolean giveBack(String key, long cursor, long end) {
 		SegmentKeys.checkGiveBack(key, cursor, end);

@@ -85,8 +85,58 @@ class PeriodicFormatTests {
 			.withMessageContaining("{yyyyMMdd}");
 		assertThatIllegalArgumentException().isThrownBy(() -> PeriodicFormat.parse("{seq}", ResetPeriod.YEARLY))
 			.withMessageContaining("yearly");
-		assertThat(PeriodicFormat.parse("{yy}{MM}-{seq}", ResetPeriod.MONTHLY)
-			.format("k", "202611", DAY, 5)).isEqualTo("2611-5");
+		assertThat(PeriodicFormat.parse("{yyyy}{MM}-{seq}", ResetPeriod.MONTHLY)
+			.format("k", "202611", DAY, 5)).isEqualTo("202611-5");
+	}
+
+	@Test
+	void aFormatThatWritesTwoPeriodsOrNumbersAsOneStringFails() {
+		// 11 January and 1 November 2026 would both be 2026111-001.
+		assertThatIllegalArgumentException().isThrownBy(() -> PeriodicFormat.parse("{yyyyMd}-{seq:3}",
+				ResetPeriod.DAILY))
+			.withMessageContaining("'{yyyyMd}-{seq:3}'")
+			.withMessageContaining("{M}")
+			.withMessageContaining("MM");
+		assertThatIllegalArgumentException().isThrownBy(() -> PeriodicFormat.parse("{yyyyMM}{d}{seq}",
+				ResetPeriod.DAILY))
+			.withMessageContaining("{d}")
+			.withMessageContaining("dd");
+		// Day 1 with number 23 and day 12 with number 3.
+		assertThatIllegalArgumentException().isThrownBy(() -> PeriodicFormat.parse("{yyyyMMd}{seq:2}",
+				ResetPeriod.DAILY))
+			.withMessageContaining("{d}");
+		assertThatIllegalArgumentException().isThrownBy(() -> PeriodicFormat.parse("{period}{seq}{key}",
+				ResetPeriod.DAILY))
+			.withMessageContaining("{seq}");
+		assertThatIllegalArgumentException().isThrownBy(() -> PeriodicFormat.parse("{yyyy}-{M}7{seq}",
+				ResetPeriod.MONTHLY))
+			.as("a digit after a field of varying width")
+			.withMessageContaining("{M}");
+		assertThatIllegalArgumentException().isThrownBy(() -> PeriodicFormat.parse("{yyyy}{MMM}{seq}",
+				ResetPeriod.MONTHLY))
+			.withMessageContaining("{MMM}");
+	}
+
+	@Test
+	void aTwoDigitYearFailsProposingTheFullYear() {
+		assertThatIllegalArgumentException().isThrownBy(() -> PeriodicFormat.parse("SO{yyMM}{seq:5}",
+				ResetPeriod.MONTHLY))
+			.withMessageContaining("'SO{yyMM}{seq:5}'")
+			.withMessageContaining("every 100 years")
+			.withMessageContaining("{yyyyMM}");
+		assertThatIllegalArgumentException().isThrownBy(() -> PeriodicFormat.parse("{uu}-{seq}", ResetPeriod.YEARLY))
+			.withMessageContaining("{uuuu}");
+	}
+
+	@Test
+	void fieldsOfVaryingWidthAreAllowedLastOrBeforeALiteralThatIsNoDigit() {
+		PeriodicFormat format = PeriodicFormat.parse("{yyyy}-{M}-{d}/{seq}", ResetPeriod.DAILY);
+		assertThat(format.format("k", "20260111", LocalDate.of(2026, 1, 11), 1)).isEqualTo("2026-1-11/1");
+		assertThat(format.format("k", "20261101", LocalDate.of(2026, 11, 1), 1)).isEqualTo("2026-11-1/1");
+		assertThat(PeriodicFormat.parse("{seq}-{yyyyMMdd}", ResetPeriod.DAILY).format("k", "20261126", DAY, 42))
+			.isEqualTo("42-20261126");
+		assertThat(PeriodicFormat.parse("{yyyyMMdd}{seq:4}", ResetPeriod.DAILY).format("k", "20261126", DAY, 42))
+			.isEqualTo("202611260042");
 	}
 
 	@Test

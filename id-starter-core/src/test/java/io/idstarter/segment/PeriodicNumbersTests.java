@@ -2,6 +2,8 @@ package io.idstarter.segment;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,10 +16,12 @@ import java.util.concurrent.atomic.AtomicReference;
 import io.idstarter.IdWorkerListener;
 import io.idstarter.time.ManualTimeSource;
 import io.idstarter.time.TimeSource;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
 
@@ -138,18 +142,134 @@ class PeriodicNumbersTests {
 	}
 
 	@Test
+	void aNodeInAnotherZoneIsRefusedAtStartAndAtAPeriodAnotherNodeCreated() {
+		this.generator.start();
+		ManualTimeSource clock = new ManualTimeSource(MIDNIGHT.plus(Duration.ofHours(10)));
+		PeriodicKey invoice = PeriodicKey.of("invoice", ResetPeriod.DAILY, "{yyyyMMdd}-{seq:6}");
+		PeriodicNumbers shanghai = new PeriodicNumbers(this.generator, this.store, List.of(invoice),
+				ZoneId.of("Asia/Shanghai"), clock);
+		// Started before any period existed, this node meets the other format at its period's first call.
+		PeriodicNumbers otherFormat = new PeriodicNumbers(this.generator, this.store,
+				List.of(PeriodicKey.of("invoice", ResetPeriod.DAILY, "INV{yyyyMMdd}{seq:6}")),
+				ZoneId.of("Asia/Shanghai"), clock);
+		assertThat(shanghai.next("invoice")).isEqualTo("20261127-000001");
+		assertThatExceptionOfType(PeriodicKeyMismatchException.class)
+			.isThrownBy(() -> new PeriodicNumbers(this.generator, this.store, List.of(invoice), ZoneOffset.UTC, clock))
+			.withMessageContaining("'invoice:20261127'")
+			.withMessageContaining("zone Asia/Shanghai")
+			.withMessageContaining("zone Z")
+			.withMessageContaining("id-worker.segment.periodic-zone");
+		clock.advance(Duration.ofDays(1));
+		assertThat(shanghai.next("invoice")).isEqualTo("20261128-000001");
+		assertThatExceptionOfType(PeriodicKeyMismatchException.class).isThrownBy(() -> otherFormat.next("invoice"))
+			.withMessageContaining("'invoice:20261128'")
+			.withMessageContaining("format {yyyyMMdd}-{seq:6}")
+			.withMessageContaining("id-worker.segment.periodic-keys.invoice.format");
+	}
+
+	@Test
+	void aStoreThatKeepsNoDescriptionsIsRefused() {
+		SegmentKeyAdmin noDescriptions = new ForwardingStore(this.store, /* descriptions= */ false);
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new PeriodicNumbers(this.generator, (SegmentStore) noDescriptions,
+					List.of(PeriodicKey.of("invoice", ResetPeriod.DAILY, "{period}{seq}")), ZoneOffset.UTC,
+					TimeSource.system()))
+			.withMessageContaining("descriptions")
+			.withMessageContaining("zone");
+	}
+
+	@Test
+	void aStoreThatCannotDeleteKeysKeepsItsPeriodsInTheStoreAndOnTheNode() {
+		ForwardingStore noDelete = new ForwardingStore(this.store, /* descriptions= */ true);
+		SegmentIdGenerator generator = new SegmentIdGenerator(noDelete, SegmentOptions.builder().build(),
+				TimeSource.system(), IdWorkerListener.NONE, null);
+		generator.start();
+		try {
+			ManualTimeSource clock = new ManualTimeSource(MIDNIGHT);
+			PeriodicNumbers numbers = new PeriodicNumbers(generator, noDelete,
+					List.of(PeriodicKey.of("ticket", ResetPeriod.DAILY, "{period}-{seq}").withRetention(Duration.ZERO)),
+					ZoneOffset.UTC, clock);
+			for (int day = 0; day < 4; day++) {
+				assertThat(numbers.next("ticket")).isEqualTo(ResetPeriod.DAILY.stamp(
+						LocalDate.of(2026, 11, 27).plusDays(day)) + "-1");
+				assertThat(numbers.next("ticket")).endsWith("-2");
+				clock.advance(Duration.ofDays(1));
+			}
+			assertThat(numbers.removeExpired()).isEmpty();
+			assertThat(this.store.keys()).contains("ticket:20261127", "ticket:20261130");
+			assertThat(generator.keys()).as("the node forgot none of them").contains("ticket:20261127");
+			assertThat(noDelete.deletes).as("no delete was tried").isZero();
+		}
+		finally {
+			generator.close();
+		}
+	}
+
+	/** The in-memory store, without deleting keys and, if asked, without descriptions. */
+	private static final class ForwardingStore implements SegmentStore, SegmentKeyAdmin {
+
+		private final InMemorySegmentStore store;
+
+		private final boolean descriptions;
+
+		int deletes;
+
+		ForwardingStore(InMemorySegmentStore store, boolean descriptions) {
+			this.store = store;
+			this.descriptions = descriptions;
+		}
+
+		@Override
+		public SegmentAllocation allocate(String key) {
+			return this.store.allocate(key);
+		}
+
+		@Override
+		public SegmentAllocation allocate(String key, int step) {
+			return this.store.allocate(key, step);
+		}
+
+		@Override
+		public Set<String> keys() {
+			return this.store.keys();
+		}
+
+		@Override
+		public boolean createKey(String key, long firstId, int step, String description) {
+			return this.store.createKey(key, firstId, step, description);
+		}
+
+		@Override
+		public void updateStep(String key, int step) {
+			this.store.updateStep(key, step);
+		}
+
+		@Override
+		public boolean deleteKey(String key) {
+			this.deletes++;
+			return SegmentKeyAdmin.super.deleteKey(key);
+		}
+
+		@Override
+		public @Nullable String description(String key) {
+			return this.descriptions ? this.store.description(key) : SegmentKeyAdmin.super.description(key);
+		}
+
+	}
+
+	@Test
 	void aMonthlyKeyKeepsThePreviousMonthAndDeletesOlderOnesPastTheRetention() {
 		this.generator.start();
 		ManualTimeSource clock = new ManualTimeSource(Instant.parse("2026-09-15T12:00:00Z"));
 		PeriodicNumbers numbers = new PeriodicNumbers(this.generator, this.store,
-				List.of(PeriodicKey.of("order", ResetPeriod.MONTHLY, "SO{yyMM}{seq:5}")
+				List.of(PeriodicKey.of("order", ResetPeriod.MONTHLY, "SO{yyyyMM}{seq:5}")
 					.withRetention(Duration.ofDays(10))),
 				ZoneOffset.UTC, clock);
-		assertThat(numbers.next("order")).isEqualTo("SO260900001");
+		assertThat(numbers.next("order")).isEqualTo("SO20260900001");
 		clock.advance(Duration.ofDays(30)); // 15 October
-		assertThat(numbers.next("order")).isEqualTo("SO261000001");
+		assertThat(numbers.next("order")).isEqualTo("SO20261000001");
 		clock.advance(Duration.ofDays(31)); // 15 November: September ended 45 days ago
-		assertThat(numbers.next("order")).isEqualTo("SO261100001");
+		assertThat(numbers.next("order")).isEqualTo("SO20261100001");
 		assertThat(this.store.keys()).containsExactlyInAnyOrder("order:202610", "order:202611");
 		assertThat(this.generator.missingKeys()).isEmpty();
 	}

@@ -18,9 +18,10 @@ class Invoices {
 	String withoutSpring(SegmentIdGenerator generator, SegmentStore store) {
 		// tag::numbers[]
 		PeriodicKey invoice = PeriodicKey.of("invoice", ResetPeriod.DAILY, "INV-{yyyyMMdd}-{seq:6}");
-		PeriodicKey order = PeriodicKey.of("order", ResetPeriod.MONTHLY, "SO{yyMM}{seq:5}").withStep(50);
-		ZoneId zone = ZoneId.of("Asia/Shanghai");   // whose midnight starts a day; the system zone in Spring by default
-		PeriodicNumbers numbers = new PeriodicNumbers(generator, store, List.of(invoice, order), zone, TimeSource.system());
+		PeriodicKey order = PeriodicKey.of("order", ResetPeriod.MONTHLY, "SO{yyyyMM}{seq:5}").withStep(50);
+		ZoneId zone = ZoneId.of("Asia/Shanghai");   // whose midnight starts a day, the same on every node
+		List<PeriodicKey> keys = List.of(invoice, order);
+		PeriodicNumbers numbers = new PeriodicNumbers(generator, store, keys, zone, TimeSource.system());
 		String number = numbers.next("invoice");    // INV-20261126-000001, drawn from segment key invoice:20261126
 		List<String> deleted = numbers.removeExpired();    // also done when a node creates a new period's key
 		// end::numbers[]

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -16,7 +17,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.idstarter.IdWorkerListener;
+import io.idstarter.lease.LeaseSettings;
 import io.idstarter.segment.PeriodicKey;
+import io.idstarter.segment.PeriodicKeyMismatchException;
 import io.idstarter.segment.PeriodicNumbers;
 import io.idstarter.segment.PeriodicWidthExceededException;
 import io.idstarter.segment.ResetPeriod;
@@ -26,6 +29,7 @@ import io.idstarter.segment.SegmentStore;
 import io.idstarter.time.ManualTimeSource;
 import io.idstarter.time.TimeSource;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,8 +37,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@link PeriodicNumbers} on a real segment store: the call at midnight, two nodes whose clocks differ by the skew
- * bound, the width of the format, and the deletion of old periods. Each test uses keys of its own.
+ * {@link PeriodicNumbers} on a real segment store: the call at midnight, two nodes whose clocks differ by the lease
+ * keeper's clock-skew bound, a node in another zone refused, the width of the format, and the deletion of old periods
+ * (or, on a store that cannot delete, their keeping). Each test uses keys of its own.
  */
 public abstract class AbstractPeriodicNumbersTests {
 
@@ -44,8 +49,14 @@ public abstract class AbstractPeriodicNumbersTests {
 	/** Midnight between 26 and 27 November 2026 in {@link #ZONE}. */
 	private static final Instant MIDNIGHT = LocalDateTime.of(2026, 11, 27, 0, 0).atZone(ZONE).toInstant();
 
-	/** Largest difference between two nodes' clocks that the two-node test allows. */
-	private static final Duration SKEW_BOUND = Duration.ofMillis(500);
+	/**
+	 * Difference between two nodes' clocks in the two-node test: the lease keeper's default bound on a node's clock
+	 * against the store's ({@code id-worker.lease.max-clock-skew}).
+	 */
+	private static final Duration SKEW_BOUND = LeaseSettings.DEFAULT_MAX_CLOCK_SKEW;
+
+	/** Time between two calls of each node in the two-node test. */
+	private static final Duration TICK = Duration.ofMillis(50);
 
 	private final List<SegmentIdGenerator> generators = new ArrayList<>();
 
@@ -54,6 +65,14 @@ public abstract class AbstractPeriodicNumbersTests {
 	 * @return the store, also a {@code SegmentKeyAdmin}
 	 */
 	protected abstract SegmentStore newStore();
+
+	/**
+	 * Returns whether the store deletes keys, so that the retention of periodic keys applies.
+	 * @return {@code true} unless overridden
+	 */
+	protected boolean deletesKeys() {
+		return true;
+	}
 
 	@AfterEach
 	void closeGenerators() {
@@ -100,7 +119,8 @@ public abstract class AbstractPeriodicNumbersTests {
 	void twoNodesWhoseClocksDifferByTheSkewBoundNeverIssueTheSameNumberAndStayWithinTheBound() {
 		String key = uniqueKey();
 		PeriodicKey declared = PeriodicKey.of(key, ResetPeriod.DAILY, "{yyyyMMdd}-{seq:6}").withStep(7);
-		Instant start = MIDNIGHT.minus(Duration.ofSeconds(2));
+		Instant start = MIDNIGHT.minus(SKEW_BOUND.multipliedBy(2));
+		Instant stop = MIDNIGHT.plus(SKEW_BOUND.multipliedBy(2));
 		ManualTimeSource ahead = new ManualTimeSource(start.plus(SKEW_BOUND));
 		ManualTimeSource behind = new ManualTimeSource(start);
 		PeriodicNumbers a = numbers(newStore(), ahead, declared);
@@ -109,9 +129,11 @@ public abstract class AbstractPeriodicNumbersTests {
 		Set<String> issued = new HashSet<>();
 		int oldDayOfAheadNode = 0;
 		int newDayOfBehindNode = 0;
-		// True time runs from 2 s before to 2 s after midnight in steps of 50 ms; node a reads true time plus the
-		// bound, node b true time.
-		for (Instant truth = start; truth.isBefore(MIDNIGHT.plusSeconds(2)); truth = truth.plusMillis(50)) {
+		int ticks = 0;
+		// True time runs from twice the bound before to twice the bound after midnight; node a reads true time plus
+		// the bound, node b true time.
+		for (Instant truth = start; truth.isBefore(stop); truth = truth.plus(TICK)) {
+			ticks++;
 			ahead.setWallClock(truth.plus(SKEW_BOUND));
 			behind.setWallClock(truth);
 			for (int i = 0; i < 3; i++) {
@@ -132,8 +154,24 @@ public abstract class AbstractPeriodicNumbersTests {
 		}
 		// The node ahead switched SKEW_BOUND early, the node behind exactly at midnight, never earlier.
 		assertThat(oldDayOfAheadNode).isZero();
-		assertThat(newDayOfBehindNode).isEqualTo(3 * 40);
-		assertThat(issued).hasSize(2 * 3 * 80);
+		assertThat(newDayOfBehindNode).isEqualTo(3 * ticks / 2);
+		assertThat(issued).hasSize(2 * 3 * ticks);
+	}
+
+	@Test
+	void aNodeInAnotherZoneIsRefusedByThePeriodsTheOthersCreated() {
+		String key = uniqueKey();
+		PeriodicKey declared = PeriodicKey.of(key, ResetPeriod.DAILY, "{yyyyMMdd}-{seq:6}");
+		ManualTimeSource clock = new ManualTimeSource(MIDNIGHT.plus(Duration.ofHours(10)));
+		PeriodicNumbers shanghai = numbers(newStore(), clock, declared);
+		assertThat(shanghai.next(key)).isEqualTo("20261127-000001");
+		SegmentStore store = newStore();
+		assertThatExceptionOfType(PeriodicKeyMismatchException.class)
+			.isThrownBy(() -> new PeriodicNumbers(generator(store, Duration.ofMinutes(5)), store, List.of(declared),
+					ZoneOffset.UTC, clock))
+			.withMessageContaining("'" + key + ":20261127'")
+			.withMessageContaining("zone " + ZONE.getId())
+			.withMessageContaining("id-worker.segment.periodic-zone");
 	}
 
 	@Test
@@ -207,6 +245,7 @@ public abstract class AbstractPeriodicNumbersTests {
 
 	@Test
 	void oldPeriodsAreDeletedAfterTheRetentionButNeverTheCurrentOrPreviousAndOtherNodesDoNotReportThemLost() {
+		Assumptions.assumeTrue(deletesKeys(), "the store cannot delete keys");
 		String key = uniqueKey();
 		PeriodicKey declared = PeriodicKey.of(key, ResetPeriod.DAILY, "{yyyyMMdd}{seq:4}")
 			.withRetention(Duration.ofHours(12));
@@ -236,6 +275,7 @@ public abstract class AbstractPeriodicNumbersTests {
 
 	@Test
 	void aRetentionOfZeroStillKeepsThePreviousPeriod() {
+		Assumptions.assumeTrue(deletesKeys(), "the store cannot delete keys");
 		String key = uniqueKey();
 		PeriodicKey declared = PeriodicKey.of(key, ResetPeriod.DAILY, "{period}-{seq}").withRetention(Duration.ZERO);
 		ManualTimeSource clock = new ManualTimeSource(MIDNIGHT.minusSeconds(1));
@@ -250,6 +290,24 @@ public abstract class AbstractPeriodicNumbersTests {
 		clock.advance(Duration.ofDays(1));
 		assertThat(numbers.next(key)).isEqualTo("20261128-1");
 		assertThat(store.keys()).doesNotContain(key + ":20261126").contains(key + ":20261127");
+	}
+
+	@Test
+	void aStoreThatCannotDeleteKeepsEveryPeriodAndTheNodeKeepsServingThem() {
+		Assumptions.assumeFalse(deletesKeys(), "the store deletes keys");
+		String key = uniqueKey();
+		PeriodicKey declared = PeriodicKey.of(key, ResetPeriod.DAILY, "{period}-{seq}").withRetention(Duration.ZERO);
+		ManualTimeSource clock = new ManualTimeSource(MIDNIGHT.plusSeconds(1));
+		SegmentStore store = newStore();
+		SegmentIdGenerator generator = generator(store, Duration.ofMinutes(5));
+		PeriodicNumbers numbers = new PeriodicNumbers(generator, store, List.of(declared), ZONE, clock);
+		for (int day = 27; day <= 30; day++) {
+			assertThat(numbers.next(key)).isEqualTo("202611" + day + "-1");
+			clock.advance(Duration.ofDays(1));
+		}
+		assertThat(numbers.removeExpired()).isEmpty();
+		assertThat(store.keys()).contains(key + ":20261127", key + ":20261130");
+		assertThat(generator.keys()).as("the node forgot none of them").contains(key + ":20261127");
 	}
 
 	private PeriodicNumbers numbers(SegmentStore store, TimeSource clock, PeriodicKey... keys) {

@@ -11,15 +11,19 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 
 import javax.sql.DataSource;
 
 import com.sun.net.httpserver.HttpExchange;
+import com.jayway.jsonpath.DocumentContext;
 import com.sun.net.httpserver.HttpServer;
 import io.idstarter.fleetclient.ClientApplication;
 import io.idstarter.segment.SegmentAllocation;
 import io.idstarter.segment.SegmentIdGenerator;
 import io.idstarter.segment.SegmentStore;
+import io.idstarter.segment.SegmentStoreException;
 import io.idstarter.store.http.HttpSegmentStore;
 import io.idstarter.store.http.IdServerClient;
 import org.awaitility.Awaitility;
@@ -36,16 +40,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The give-back call of the fleet API ({@code POST /api/fleet/segments/{key}/give-back}): granted per key like the
- * range call, refusing what is not the unused tail of the latest range without changing the store (read back from
- * its table), answering a retry after a lost answer as given back, and letting a client-mode node restarted after a
- * graceful close continue where it stopped.
+ * range call, taken only within a range this server handed to the same client and only once, refusing what is not the
+ * unused tail of the latest range without changing the store (read back from its table), never run twice over a
+ * range another node drew meanwhile, and letting a client-mode node restarted after a graceful close continue where it
+ * stopped.
  */
 @TestPropertySource(properties = { "id-server.clients[0].name=giver",
 		"id-server.clients[0].token=giver-token-0123456789", "id-server.clients[0].namespaces=fleet-client",
 		"id-server.clients[0].segment-keys=give-*", "id-server.clients[0].max-ranges-per-second=100000",
 		"id-server.clients[1].name=other", "id-server.clients[1].token=other-token-0123456789",
 		"id-server.clients[1].namespaces=other-ns", "id-server.clients[1].segment-keys=other-key",
-		"id-worker.segment.keys.give-hostile.step=100", "id-worker.segment.keys.give-lost.step=100",
+		"id-server.clients[2].name=peer", "id-server.clients[2].token=peer-token-0123456789",
+		"id-server.clients[2].namespaces=fleet-client", "id-server.clients[2].segment-keys=give-*",
+		"id-server.clients[2].max-ranges-per-second=100000", "id-worker.segment.keys.give-aba.step=100",
+		"id-worker.segment.keys.give-replay.step=100", "id-worker.segment.keys.give-rewind.step=100",
+		"id-worker.segment.keys.give-hostile.step=100",
 		"id-worker.segment.keys.give-restart.step=50", "id-worker.segment.keys.other-key.step=100" })
 class FleetGiveBackTests extends AbstractIdServerTests {
 
@@ -55,6 +64,8 @@ class FleetGiveBackTests extends AbstractIdServerTests {
 
 	private static final String[] OTHER = { "Authorization", "Bearer other-token-0123456789" };
 
+	private static final String[] PEER = { "Authorization", "Bearer peer-token-0123456789" };
+
 	@Autowired
 	private SegmentStore serverStore;
 
@@ -63,12 +74,12 @@ class FleetGiveBackTests extends AbstractIdServerTests {
 
 	@Test
 	void aGiveBackChangesTheStoreOnlyForTheLatestRangeOfAGrantedKey() {
-		SegmentAllocation other = this.serverStore.allocate("other-key");
+		SegmentAllocation other = draw("other-key", OTHER);
 		assertProblem(giveBack("other-key", other.start() + 1, other.end(), GIVER), 403, "Not granted",
 				"not-granted");
 		assertThat(maxId("other-key")).as("another client's key is untouched").isEqualTo(other.end());
 
-		SegmentAllocation range = this.serverStore.allocate("give-hostile");
+		SegmentAllocation range = draw("give-hostile", GIVER);
 		long end = range.end();
 		assertProblem(giveBack("give-hostile", "{\"cursor\":5,\"end\":", GIVER), 400, "Invalid request body",
 				"invalid-body");
@@ -76,13 +87,14 @@ class FleetGiveBackTests extends AbstractIdServerTests {
 				"Invalid request body", "invalid-body");
 		assertProblem(giveBack("give-hostile", "{\"cursor\":5}", GIVER), 400, "Invalid request body", "invalid-body");
 		assertProblem(giveBack("give-hostile", end + 1, end, GIVER), 400, "Invalid parameter", "invalid-parameter");
+		assertProblem(giveBack("give-hostile", end, end, GIVER), 400, "Invalid parameter", "invalid-parameter");
 		assertProblem(giveBack("give-hostile", -1, end, GIVER), 400, "Invalid request body", "invalid-body");
 		assertProblem(giveBack("give-hostile", -5, -1, GIVER), 400, "Invalid request body", "invalid-body");
 		assertProblem(giveBack("give-hostile", range.start(), end, "Authorization", "Bearer wrong-token-0123456789"),
 				401, "Authentication required", "unauthorized");
 		assertThat(maxId("give-hostile")).as("no refused request changed the store").isEqualTo(end);
 
-		SegmentAllocation latest = this.serverStore.allocate("give-hostile");
+		SegmentAllocation latest = draw("give-hostile", GIVER);
 		assertThat(answer(giveBack("give-hostile", range.start() + 3, end, GIVER))).as("a range that is not the latest")
 			.isFalse();
 		assertThat(maxId("give-hostile")).isEqualTo(latest.end());
@@ -92,27 +104,64 @@ class FleetGiveBackTests extends AbstractIdServerTests {
 		assertThat(answer(giveBack("give-hostile", latest.start() + 7, latest.end(), GIVER))).isTrue();
 		assertThat(maxId("give-hostile")).isEqualTo(latest.start() + 7);
 		assertThat(answer(giveBack("give-hostile", latest.start() + 7, latest.end(), GIVER)))
-			.as("a repeated give-back that went through").isTrue();
+			.as("a range is given back once").isFalse();
 		assertThat(answer(giveBack("give-hostile", latest.start() + 5, latest.end(), GIVER)))
-			.as("a lower cursor is not the one given back").isFalse();
+			.as("nor lowered a second time").isFalse();
 		assertThat(maxId("give-hostile")).isEqualTo(latest.start() + 7);
+		SegmentAllocation direct = this.serverStore.allocate("give-hostile");
+		assertThat(answer(giveBack("give-hostile", direct.start(), direct.end(), GIVER)))
+			.as("a range this server did not hand to the client").isFalse();
+		assertThat(maxId("give-hostile")).isEqualTo(direct.end());
 	}
 
 	@Test
-	void aRetriedGiveBackWhoseFirstAnswerWasLostCountsAsGivenBack() throws Exception {
-		try (LosingProxy proxy = new LosingProxy(this.port, "/give-back")) {
-			IdServerClient client = new IdServerClient(RestClient.create(),
-					List.of(URI.create(proxy.url()), URI.create("http://127.0.0.1:" + this.port)), 4,
-					Duration.ofMillis(10), Duration.ofMillis(10), "Bearer " + TOKEN, "id-worker.http.token",
-					/* firstServer= */ 0);
-			HttpSegmentStore store = new HttpSegmentStore(client);
-			SegmentAllocation range = store.allocate("give-lost");
-			assertThat(store.giveBack("give-lost", range.start() + 10, range.end()))
-				.as("the retry on the next server finds max_id at the cursor").isTrue();
-			assertThat(proxy.lost()).as("the first answer was lost after the server gave back").isEqualTo(1);
-			assertThat(maxId("give-lost")).isEqualTo(range.start() + 10);
-			assertThat(store.allocate("give-lost").start()).isEqualTo(range.start() + 10);
+	void aGiveBackWhoseAnswerWasLostIsNotRunAgainOverARangeAnotherNodeDrewMeanwhile() throws Exception {
+		HttpSegmentStore nodeB = new HttpSegmentStore(client(1, server()));
+		AtomicReference<SegmentAllocation> drawnMeanwhile = new AtomicReference<>();
+		try (LosingProxy proxy = new LosingProxy(this.port, "/give-back",
+				() -> drawnMeanwhile.set(nodeB.allocate("give-aba")))) {
+			HttpSegmentStore nodeA = new HttpSegmentStore(client(4, proxy.url(), server()));
+			SegmentAllocation range = nodeA.allocate("give-aba");
+			Boolean answer;
+			try {
+				answer = nodeA.giveBack("give-aba", range.start(), range.end());
+			}
+			catch (SegmentStoreException ex) {
+				answer = null;
+			}
+			assertThat(proxy.lost()).as("the server gave back; its answer was lost").isEqualTo(1);
+			assertThat(drawnMeanwhile.get()).as("node B drew the numbers given back")
+				.isEqualTo(new SegmentAllocation("give-aba", range.start(), range.end(), 100));
+			assertThat(maxId("give-aba")).as("node B's range is not given back again (answered %s)", answer)
+				.isEqualTo(range.end());
+			assertThat(nodeA.allocate("give-aba").start()).isEqualTo(range.end());
 		}
+	}
+
+	@Test
+	void aRepeatedGiveBackRequestGetsTheFirstAnswerWithoutRunningAgain() {
+		SegmentAllocation range = draw("give-replay", GIVER);
+		String request = "{\"cursor\":" + range.start() + ",\"end\":" + range.end()
+				+ ",\"requestId\":\"replay-0123456789\"}";
+		assertThat(answer(giveBack("give-replay", request, GIVER))).isTrue();
+		assertThat(draw("give-replay", PEER)).as("another client draws the numbers given back").isEqualTo(range);
+		assertThat(answer(giveBack("give-replay", request, GIVER))).as("the first attempt's answer").isTrue();
+		assertThat(maxId("give-replay")).as("the repeated request changed nothing").isEqualTo(range.end());
+		assertThat(answer(giveBack("give-replay", range.start(), range.end(), GIVER)))
+			.as("the same give-back under another request ID").isFalse();
+		assertThat(maxId("give-replay")).isEqualTo(range.end());
+	}
+
+	@Test
+	void aClientGivesBackOnlyWithinARangeThisServerHandedToIt() {
+		SegmentAllocation own = draw("give-rewind", GIVER);
+		SegmentAllocation peers = draw("give-rewind", PEER);
+		assertThat(answer(giveBack("give-rewind", 0, peers.end(), GIVER))).as("a rewind of the whole key").isFalse();
+		assertThat(answer(giveBack("give-rewind", own.start(), peers.end(), GIVER)))
+			.as("the tail of another client's range").isFalse();
+		assertThat(maxId("give-rewind")).isEqualTo(peers.end());
+		assertThat(answer(giveBack("give-rewind", peers.start() + 5, peers.end(), PEER))).isTrue();
+		assertThat(maxId("give-rewind")).isEqualTo(peers.start() + 5);
 	}
 
 	@Test
@@ -151,6 +200,21 @@ class FleetGiveBackTests extends AbstractIdServerTests {
 		return HttpTestClient.json(response).read("$.givenBack", Boolean.class);
 	}
 
+	private SegmentAllocation draw(String key, String... headers) {
+		HttpResponse<String> response = this.http.send("POST", "/api/fleet/segments/" + key + "/ranges", "{}",
+				headers);
+		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+		DocumentContext range = HttpTestClient.json(response);
+		return new SegmentAllocation(key, range.read("$.start", Long.class), range.read("$.end", Long.class),
+				range.read("$.configuredStep", Integer.class));
+	}
+
+	private static IdServerClient client(int attempts, String... servers) {
+		return new IdServerClient(RestClient.create(), Stream.of(servers).map(URI::create).toList(), attempts,
+				Duration.ofMillis(10), Duration.ofMillis(10), "Bearer " + TOKEN, "id-worker.http.token",
+				/* firstServer= */ 0);
+	}
+
 	private long maxId(String key) {
 		return new JdbcTemplate(this.dataSource).queryForObject("SELECT max_id FROM leaf_alloc WHERE biz_tag = ?",
 				Long.class, key);
@@ -172,7 +236,20 @@ class FleetGiveBackTests extends AbstractIdServerTests {
 
 		private final AtomicInteger lost = new AtomicInteger();
 
+		private final Runnable whileLost;
+
 		LosingProxy(int targetPort, String losePath) throws IOException {
+			this(targetPort, losePath, () -> {
+			});
+		}
+
+		/**
+		 * Creates the proxy.
+		 * @param whileLost runs after the server acted on the request whose answer is lost, before the client learns
+		 * that it was
+		 */
+		LosingProxy(int targetPort, String losePath, Runnable whileLost) throws IOException {
+			this.whileLost = whileLost;
 			this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
 			this.server.createContext("/", (exchange) -> relay(exchange, targetPort, losePath));
 			this.server.start();
@@ -202,6 +279,7 @@ class FleetGiveBackTests extends AbstractIdServerTests {
 			}
 			if (exchange.getRequestURI().getPath().contains(losePath) && this.lost.compareAndSet(0, 1)) {
 				// The server acted on the request; its answer never reaches the client.
+				this.whileLost.run();
 				throw new IOException("answer lost on purpose");
 			}
 			response.headers().firstValue("Content-Type").ifPresent(

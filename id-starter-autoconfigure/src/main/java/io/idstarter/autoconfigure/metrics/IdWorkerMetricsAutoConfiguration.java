@@ -2,6 +2,7 @@ package io.idstarter.autoconfigure.metrics;
 
 import io.idstarter.lease.WorkerLeaseKeeper;
 import io.idstarter.metrics.IdWorkerMetrics;
+import io.idstarter.segment.PeriodicNumbers;
 import io.idstarter.segment.SegmentIdGenerator;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
 import io.idstarter.time.TimeSource;
@@ -31,10 +32,10 @@ public final class IdWorkerMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	IdWorkerMetrics idWorkerMetrics(MeterRegistry registry, ObjectProvider<SnowflakeIdGenerator> snowflake,
 			ObjectProvider<WorkerLeaseKeeper> lease, ObjectProvider<SegmentIdGenerator> segments,
-			ObjectProvider<TimeSource> time) {
+			ObjectProvider<PeriodicNumbers> periodic, ObjectProvider<TimeSource> time) {
 		// The generators are looked up when the binder is bound, after they exist: they depend on this listener.
 		return new IdWorkerMetrics(registry, snowflake::getIfUnique, lease::getIfUnique, segments::getIfUnique,
-				time.getIfUnique(TimeSource::system));
+				periodic::getIfUnique, time.getIfUnique(TimeSource::system));
 	}
 
 }

@@ -100,17 +100,20 @@ public final class FleetMessages {
 	 *
 	 * @param cursor the first number of the range that was not handed out
 	 * @param end the end of the range, as the server returned it
+	 * @param requestId chosen by the client: a request that reaches the server again gets the first attempt's
+	 * answer, and the give-back is not run a second time
 	 */
-	public record GiveBackRequest(@NotNull @Min(0) Long cursor, @NotNull @Min(0) Long end) {
+	public record GiveBackRequest(@NotNull @Min(0) Long cursor, @NotNull @Min(0) Long end,
+			@Nullable @Pattern(regexp = REQUEST_ID) String requestId) {
 	}
 
 	/**
 	 * The answer to a give-back.
 	 *
 	 * @param key the key
-	 * @param givenBack whether the key's {@code max_id} is now the request's cursor: {@code true} also when an
-	 * earlier attempt of the same give-back already set it there, so that a retry after a lost answer is not read as
-	 * a refusal
+	 * @param givenBack whether this request moved the key's {@code max_id} from the range's end back to its cursor;
+	 * {@code false} when someone allocated after the range, the key is unknown, or the server did not hand this range
+	 * to this client (or gave it back already): the tail is then a gap
 	 */
 	public record GiveBackResult(String key, boolean givenBack) {
 	}

@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 
+import io.idstarter.segment.RangeReceipts;
 import io.idstarter.segment.SegmentAllocation;
 import io.idstarter.segment.SegmentStore;
 import io.idstarter.segment.SegmentKeyExhaustedException;
@@ -23,19 +24,23 @@ import org.springframework.web.util.UriUtils;
  * retry that reaches the same server after a lost answer gets the same range; a retry on another server draws a
  * new one and the first becomes a gap, never a duplicate.
  *
- * <p>Gives back ({@link #giveBack}) through the servers ({@code POST /api/fleet/segments/{key}/give-back}), retried
- * on the next server like the other calls. A give-back is a compare-and-set of the key's {@code max_id} from the
- * range's end to the cursor, so a retry after a lost answer finds {@code max_id == cursor}; the servers answer
- * {@code true} then as well. That is safe for the node's high mark, which follows a give-back that succeeded: after
- * this node's range was allocated, {@code max_id} stays at its end or above until this node gives it back (only
- * allocations raise it, and only the give-back of the latest range lowers it, to a number inside that range), so
- * finding it at the cursor means the give-back took place. Reading it as a refusal instead would keep the mark at the
- * range's end, above the store, and the node's next start would be refused as a lost write. A server too old to have
- * the call (404) counts as a store that does not give back: the tail stays a gap, as before.
+ * <p>Gives back ({@link #giveBack}) through the server that handed the range out
+ * ({@code POST /api/fleet/segments/{key}/give-back}), once, with a request ID of its own: that server takes back only
+ * a range it handed to this client, and runs a give-back at most once. A give-back is never retried, on that server
+ * or another. The store's compare-and-set ({@code max_id} from the range's end back to the cursor) cannot tell this
+ * node's allocation from a later one that ended at the same number: after a give-back whose answer was lost, another
+ * node may draw the same range, {@code max_id} is back at its end, and a retry would lower it again below numbers
+ * that node issues. So a give-back that failed, or whose answer was lost, stays a gap; the node keeps its high mark
+ * lowered (a weaker guard for the tail only, see {@link io.idstarter.segment.SegmentMarks#lower}). A range whose
+ * server is no longer known (one this store did not hand out, or forgot among many keys) is not given back. A server
+ * too old to have the call (404) counts as a store that does not give back: the tail stays a gap, as before.
  */
 public class HttpSegmentStore implements SegmentStore {
 
 	private final IdServerClient client;
+
+	/** The server that handed out each of the latest ranges per key: only it can take the range back. */
+	private final RangeReceipts<String> servers = RangeReceipts.forNode();
 
 	/**
 	 * Creates the store.
@@ -60,15 +65,20 @@ public class HttpSegmentStore implements SegmentStore {
 
 	private SegmentAllocation allocate(String key, @Nullable Integer step) {
 		String path = "api/fleet/segments/" + UriUtils.encodePathSegment(key, StandardCharsets.UTF_8) + "/ranges";
-		FleetMessages.Range answer = this.client.call("allocate a range of key '" + key + "'", HttpMethod.POST, path,
+		IdServerClient.Answered<FleetMessages.Range> answered = this.client.callAnswered(
+				"allocate a range of key '" + key + "'", HttpMethod.POST, path,
 				new FleetMessages.RangeRequest(step, UUID.randomUUID().toString()), FleetMessages.Range.class,
 				(problem) -> refusal(problem, key), SegmentStoreException::new);
+		FleetMessages.Range answer = answered.body();
+		SegmentAllocation range;
 		try {
-			return Objects.requireNonNull(answer, "no range").toAllocation();
+			range = Objects.requireNonNull(answer, "no range").toAllocation();
 		}
 		catch (RuntimeException ex) {
 			throw new SegmentStoreException("ID server answered an invalid range of key '" + key + "': " + answer, ex);
 		}
+		this.servers.put(key, range.end(), answered.server());
+		return range;
 	}
 
 	private static @Nullable RuntimeException refusal(IdServerClient.Problem problem, String key) {
@@ -85,15 +95,25 @@ public class HttpSegmentStore implements SegmentStore {
 		return null;
 	}
 
+	/**
+	 * Gives back through the server that handed the range out, once; {@code false} without a call for a range this
+	 * store did not hand out (or no longer remembers).
+	 * @throws SegmentStoreException if that server could not be reached or its answer was lost: the tail stays a gap
+	 */
 	@Override
 	public boolean giveBack(String key, long cursor, long end) {
 		SegmentKeys.checkGiveBack(key, cursor, end);
+		String server = this.servers.take(key, end);
+		if (server == null) {
+			return false;
+		}
 		String path = "api/fleet/segments/" + UriUtils.encodePathSegment(key, StandardCharsets.UTF_8) + "/give-back";
 		FleetMessages.GiveBackResult answer;
 		try {
-			answer = this.client.call("give back [" + cursor + ", " + end + ") of key '" + key + "'", HttpMethod.POST,
-					path, new FleetMessages.GiveBackRequest(cursor, end), FleetMessages.GiveBackResult.class,
-					(problem) -> giveBackRefusal(problem, key), SegmentStoreException::new);
+			answer = this.client.callOnce(server, "give back [" + cursor + ", " + end + ") of key '" + key + "'",
+					HttpMethod.POST, path, new FleetMessages.GiveBackRequest(cursor, end, UUID.randomUUID().toString()),
+					FleetMessages.GiveBackResult.class, (problem) -> giveBackRefusal(problem, key),
+					SegmentStoreException::new);
 		}
 		catch (NoGiveBackException ex) {
 			return false;

@@ -145,7 +145,52 @@ public final class IdServerClient implements IdServerStatuses {
 	 */
 	public <T> @Nullable T call(String operation, HttpMethod method, String path, @Nullable Object body,
 			Class<T> answerType, Refusal refusal, BiFunction<String, @Nullable Throwable, RuntimeException> failure) {
-		return answerType.cast(callServers(operation, method, path, body, answerType, refusal, failure));
+		return answerType.cast(callServers(operation, method, path, body, answerType, refusal, failure, -1).body());
+	}
+
+	/**
+	 * Calls the fleet API like {@link #call}, and says which server answered.
+	 * @param <T> the type of the answer
+	 * @param operation what the call does, for messages
+	 * @param method the HTTP method
+	 * @param path the path below the server's base URL, already encoded
+	 * @param body the request, one of {@link FleetMessages}, or {@code null}
+	 * @param answerType the type of the answer, one of {@link FleetMessages}
+	 * @param refusal turns a problem every server would repeat into the exception to throw
+	 * @param failure builds the exception thrown when no attempt succeeded
+	 * @return the answer and the server that gave it
+	 */
+	public <T> Answered<T> callAnswered(String operation, HttpMethod method, String path, @Nullable Object body,
+			Class<T> answerType, Refusal refusal, BiFunction<String, @Nullable Throwable, RuntimeException> failure) {
+		Answered<Object> answered = callServers(operation, method, path, body, answerType, refusal, failure, -1);
+		return new Answered<>(answerType.cast(answered.body()), answered.server());
+	}
+
+	/**
+	 * Calls the fleet API on one server, once: no failover, no retry. For a call that must not run twice and that
+	 * only the server that made an earlier answer can vouch for, such as a give-back.
+	 * @param <T> the type of the answer
+	 * @param server the server, as {@link Answered#server()} named it
+	 * @param operation what the call does, for messages
+	 * @param method the HTTP method
+	 * @param path the path below the server's base URL, already encoded
+	 * @param body the request, one of {@link FleetMessages}, or {@code null}
+	 * @param answerType the type of the answer, one of {@link FleetMessages}
+	 * @param refusal turns a problem into the exception to throw; {@code null} for a failure
+	 * @param failure builds the exception thrown when the attempt failed
+	 * @return the answer, or {@code null} for an answer without a body
+	 * @throws IllegalArgumentException if the server is not one of this client's
+	 */
+	public <T> @Nullable T callOnce(String server, String operation, HttpMethod method, String path,
+			@Nullable Object body, Class<T> answerType, Refusal refusal,
+			BiFunction<String, @Nullable Throwable, RuntimeException> failure) {
+		for (int i = 0; i < this.servers.size(); i++) {
+			if (this.servers.get(i).url.toString().equals(server)) {
+				return answerType.cast(callServers(operation, method, path, body, answerType, refusal, failure, i)
+					.body());
+			}
+		}
+		throw new IllegalArgumentException("not a server of this client: " + server);
 	}
 
 	/**
@@ -168,16 +213,21 @@ public final class IdServerClient implements IdServerStatuses {
 	public Map<String, Object> call(String operation, HttpMethod method, String path,
 			@Nullable Map<String, Object> body, Refusal refusal,
 			BiFunction<String, @Nullable Throwable, RuntimeException> failure) {
-		Object answer = callServers(operation, method, path, body, Map.class, refusal, failure);
+		Object answer = callServers(operation, method, path, body, Map.class, refusal, failure, -1).body();
 		return (answer != null) ? (Map<String, Object>) answer : Map.of();
 	}
 
-	private @Nullable Object callServers(String operation, HttpMethod method, String path, @Nullable Object body,
-			Class<?> answerType, Refusal refusal, BiFunction<String, @Nullable Throwable, RuntimeException> failure) {
+	/**
+	 * Calls the servers with failover, or only server {@code only} once when it is not -1.
+	 */
+	private Answered<Object> callServers(String operation, HttpMethod method, String path, @Nullable Object body,
+			Class<?> answerType, Refusal refusal, BiFunction<String, @Nullable Throwable, RuntimeException> failure,
+			int only) {
 		int count = this.servers.size();
-		int start = this.current.get();
+		int start = (only >= 0) ? only : this.current.get();
+		int attempts = (only >= 0) ? 1 : this.maxAttempts;
 		Throwable lastCause = null;
-		for (int attempt = 0; attempt < this.maxAttempts; attempt++) {
+		for (int attempt = 0; attempt < attempts; attempt++) {
 			if (attempt > 0 && attempt % count == 0) {
 				backoff(attempt / count);
 			}
@@ -199,7 +249,7 @@ public final class IdServerClient implements IdServerStatuses {
 			}
 			if (answer.status >= 200 && answer.status < 300) {
 				succeeded(server);
-				return answer.body;
+				return new Answered<>(answer.body, server.url.toString());
 			}
 			Problem problem = answer.problem();
 			if (answer.status == 401 || answer.status == 403) {
@@ -222,6 +272,10 @@ public final class IdServerClient implements IdServerStatuses {
 			}
 			lastCause = new IllegalStateException(answer.status + " " + problem.describe());
 			failed(index, server, "HTTP " + answer.status + " " + problem.describe());
+		}
+		if (only >= 0) {
+			throw failure.apply("ID server " + this.servers.get(only).url + " could not " + operation + " ("
+					+ this.servers.get(only).lastError + "); not tried again", lastCause);
 		}
 		throw failure.apply("No ID server could " + operation + " in " + this.maxAttempts + " attempts (servers: "
 				+ summary() + "); the buffers in memory serve until they run out. Check that a server of "
@@ -478,6 +532,16 @@ public final class IdServerClient implements IdServerStatuses {
 			this.url = text.endsWith("/") ? url : URI.create(text + "/");
 		}
 
+	}
+
+	/**
+	 * An answer and the server that gave it.
+	 *
+	 * @param <T> the type of the answer
+	 * @param body the answer, or {@code null} for one without a body
+	 * @param server the server's base URL
+	 */
+	public record Answered<T>(@Nullable T body, String server) {
 	}
 
 	/**

@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Collections;
 import java.util.LinkedHashSet;
+import java.util.Objects;
 import java.util.Set;
 
 import javax.sql.DataSource;
@@ -17,6 +18,7 @@ import io.idstarter.segment.SegmentStore;
 import io.idstarter.segment.SegmentKeyExhaustedException;
 import io.idstarter.segment.SegmentStoreException;
 import io.idstarter.segment.UnknownKeyException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link SegmentStore} on a table with Leaf's {@code leaf_alloc} layout (MySQL/MariaDB, PostgreSQL, H2). Pointed at
@@ -71,6 +73,8 @@ public class JdbcSegmentStore implements SegmentStore, SegmentKeyAdmin {
 
 	private final String deleteSql;
 
+	private final String descriptionSql;
+
 	/**
 	 * Creates a store on the {@value #DEFAULT_TABLE_NAME} table.
 	 * @param dataSource where the table is
@@ -102,6 +106,7 @@ public class JdbcSegmentStore implements SegmentStore, SegmentKeyAdmin {
 		this.giveBackSql = "UPDATE " + tableName
 				+ " SET max_id = ?, update_time = CURRENT_TIMESTAMP WHERE biz_tag = ? AND max_id = ?";
 		this.deleteSql = "DELETE FROM " + tableName + " WHERE biz_tag = ?";
+		this.descriptionSql = "SELECT description FROM " + tableName + " WHERE biz_tag = ?";
 	}
 
 	/**
@@ -318,6 +323,26 @@ public class JdbcSegmentStore implements SegmentStore, SegmentKeyAdmin {
 		}
 		catch (SQLException ex) {
 			throw failure("delete key '" + key + "'", ex);
+		}
+	}
+
+	@Override
+	public boolean deletesKeys() {
+		return true;
+	}
+
+	@Override
+	public @Nullable String description(String key) {
+		SegmentKeys.checkKey(key);
+		try (Connection connection = this.access.connect();
+				PreparedStatement select = connection.prepareStatement(this.descriptionSql)) {
+			select.setString(1, key);
+			try (ResultSet row = select.executeQuery()) {
+				return row.next() ? Objects.requireNonNullElse(row.getString(1), "") : null;
+			}
+		}
+		catch (SQLException ex) {
+			throw failure("read the description of key '" + key + "'", ex);
 		}
 	}
 

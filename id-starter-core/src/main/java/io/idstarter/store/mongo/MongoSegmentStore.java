@@ -239,6 +239,17 @@ public final class MongoSegmentStore implements SegmentStore, SegmentKeyAdmin {
 		return new SegmentAllocation(key, end - step, end, (int) configuredStep);
 	}
 
+	@Override
+	public @Nullable String description(String key) {
+		SegmentKeys.checkKey(key);
+		Document document = find(key);
+		if (document == null) {
+			return null;
+		}
+		Object description = document.get("description");
+		return (description != null) ? description.toString() : "";
+	}
+
 	private @Nullable Document find(String key) {
 		return execute("read key '" + key + "'",
 				(collection) -> primary(collection).find(new Document("_id", key)).first());

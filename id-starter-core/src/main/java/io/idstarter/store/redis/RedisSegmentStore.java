@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
+import io.idstarter.segment.RangeReceipts;
 import io.idstarter.segment.SegmentAllocation;
 import io.idstarter.segment.SegmentKeyAdmin;
 import io.idstarter.segment.SegmentKeys;
@@ -11,6 +12,7 @@ import io.idstarter.segment.SegmentStore;
 import io.idstarter.segment.SegmentKeyExhaustedException;
 import io.idstarter.segment.SegmentStoreException;
 import io.idstarter.segment.UnknownKeyException;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -19,7 +21,8 @@ import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * A {@link SegmentStore} in Redis: one hash per key ({@code max_id}, {@code step}, {@code description},
- * {@code update_time}, as in Leaf's {@code leaf_alloc} table) and a set of all keys, each operation one Lua script.
+ * {@code update_time}, as in Leaf's {@code leaf_alloc} table, and the numbers of its allocations, which tie a give-back
+ * to the allocation of its range) and a set of all keys, each operation one Lua script.
  *
  * <p>Keys are {@code <prefix>segment:key:<key>} and {@code <prefix>segment:keys}. Segment keys, steps and first IDs
  * follow {@link SegmentKeys}. On Redis Cluster, give a prefix with a hash
@@ -42,6 +45,9 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 	private static final RedisScript<List<Object>> DELETE_KEY = RedisSupport.script("segment-delete-key.lua");
 
 	private final StringRedisTemplate redis;
+
+	/** The number the allocate script gave each of the latest ranges per key, which their give-back must name. */
+	private final RangeReceipts<String> allocations = RangeReceipts.forNode();
 
 	private final RedisScriptRunner scripts;
 
@@ -120,6 +126,7 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 				long end = RedisSupport.number(reply, 1);
 				long used = RedisSupport.number(reply, 2);
 				int configured = (int) RedisSupport.number(reply, 3);
+				this.allocations.put(key, end, RedisSupport.text(reply, 4));
 				return new SegmentAllocation(key, end - used, end, configured);
 			}
 			case "unknown" -> throw new UnknownKeyException(key);
@@ -186,11 +193,45 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 	}
 
 	@Override
+	public boolean deletesKeys() {
+		return true;
+	}
+
+	@Override
+	public @Nullable String description(String key) {
+		SegmentKeys.checkKey(key);
+		String record = recordKey(key);
+		try {
+			this.scripts.beforeRead();
+			if (!Boolean.TRUE.equals(this.redis.hasKey(record))) {
+				return null;
+			}
+			Object description = this.redis.opsForHash().get(record, "description");
+			return (description != null) ? description.toString() : "";
+		}
+		catch (RedisDurabilityException ex) {
+			throw new SegmentStoreException("Could not read hash '" + record + "': " + ex.getMessage(), ex);
+		}
+		catch (DataAccessException | IllegalStateException ex) {
+			throw unreachable("read the description of key '" + key + "' in hash '" + record + "'", ex);
+		}
+	}
+
+	/**
+	 * Gives back a tail of a range this store allocated, naming the range's allocation, so that a script Lettuce sends
+	 * again after a reconnect (its default is at-least-once) cannot take back a later allocation that ended at the
+	 * same {@code max_id}; {@code false} without a call for a range this store did not allocate, or gave back already.
+	 */
+	@Override
 	public boolean giveBack(String key, long cursor, long end) {
 		SegmentKeys.checkGiveBack(key, cursor, end);
+		String allocation = this.allocations.take(key, end);
+		if (allocation == null) {
+			return false;
+		}
 		List<Object> reply = execute(GIVE_BACK, List.of(recordKey(key)),
 				"give back [" + cursor + ", " + end + ") of key '" + key + "'", Long.toString(cursor),
-				Long.toString(end));
+				Long.toString(end), allocation);
 		return "given".equals(RedisSupport.text(reply, 0));
 	}
 

@@ -4,8 +4,12 @@
 -- KEYS[1]  the key's record, a hash: max_id, step, description, update_time
 -- ARGV[1]  the step to use, or '' for the key's configured step
 --
--- Returns {'ok', max_id after, step used, configured step} (strings: max_id may exceed 2^53, where Lua numbers,
--- which are doubles, lose precision; the increment itself is done by HINCRBY on 64-bit integers),
+-- Numbers each allocation: 'allocations' counts them, 'allocation' is the number of the one whose range ends at
+-- max_id, 'allocation_before' the one that did before it. A give-back names the allocation of its range, so that it
+-- never takes back a later allocation that ended at the same max_id (see segment-give-back.lua).
+--
+-- Returns {'ok', max_id after, step used, configured step, allocation number} (strings: max_id may exceed 2^53,
+-- where Lua numbers, which are doubles, lose precision; the increment itself is done by HINCRBY on 64-bit integers),
 -- {'unknown'}, {'overflow', max_id, step used}, or {'corrupt', field, value, rule}.
 
 local record = KEYS[1]
@@ -48,6 +52,8 @@ end
 
 local time = redis.call('TIME')
 redis.call('HINCRBY', record, 'max_id', step)
-redis.call('HSET', record, 'update_time',
-		string.format('%.0f', tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)))
-return {'ok', redis.call('HGET', record, 'max_id'), step, configured}
+local number = tostring(redis.call('HINCRBY', record, 'allocations', 1))
+redis.call('HSET', record, 'allocation_before', redis.call('HGET', record, 'allocation') or '0',
+		'allocation', number,
+		'update_time', string.format('%.0f', tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)))
+return {'ok', redis.call('HGET', record, 'max_id'), step, configured, number}

@@ -22,6 +22,7 @@ if #max_id > #floor or (#max_id == #floor and max_id >= floor) then
 	return {'kept'}
 end
 local time = redis.call('TIME')
-redis.call('HSET', KEYS[1], 'max_id', floor,
+-- A raised max_id ends no allocation's range: nothing below it can be given back.
+redis.call('HSET', KEYS[1], 'max_id', floor, 'allocation', '0', 'allocation_before', '0',
 		'update_time', string.format('%.0f', tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)))
 return {'raised'}

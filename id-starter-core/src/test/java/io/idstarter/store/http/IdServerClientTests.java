@@ -13,7 +13,9 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.IntSupplier;
+import java.util.function.ToIntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -66,25 +68,47 @@ class IdServerClientTests {
 	}
 
 	@Test
-	void aGiveBackMovesToTheNextServerOn503AndSendsTheTail() throws IOException {
-		Scripted unavailable = serve(() -> 503, "{\"code\":\"segment-store-unavailable\",\"detail\":\"down\"}");
-		Scripted healthy = serve(() -> 200, "{\"key\":\"order\",\"givenBack\":true}");
-		HttpSegmentStore store = new HttpSegmentStore(client(0, unavailable.url, healthy.url));
-		assertThat(store.giveBack("order", 40, 101)).isTrue();
-		assertThat(healthy.bodies).singleElement().satisfies((body) -> assertThat(body).contains("\"cursor\":40")
-			.contains("\"end\":101"));
+	void aGiveBackGoesOnceToTheServerThatHandedOutTheRangeAndIsNeverRetried() throws IOException {
+		Scripted first = serveRanges(() -> 503, "{\"code\":\"segment-store-unavailable\",\"detail\":\"down\"}");
+		Scripted second = serveRanges(() -> 200, "{\"key\":\"order\",\"givenBack\":true}");
+		HttpSegmentStore store = new HttpSegmentStore(client(0, first.url, second.url));
+		SegmentAllocation range = store.allocate("order");
+		assertThatExceptionOfType(SegmentStoreException.class)
+			.isThrownBy(() -> store.giveBack("order", 40, range.end()))
+			.withMessageContaining(first.url)
+			.withMessageContaining("not tried again");
+		assertThat(first.bodies).last().satisfies((body) -> assertThat(body).contains("\"cursor\":40")
+			.contains("\"end\":101")
+			.containsPattern("\"requestId\":\"[^\"]+\""));
+		assertThat(second.bodies).as("no other server asked").isEmpty();
+		assertThat(store.giveBack("order", 40, range.end())).as("a range is given back at most once").isFalse();
+		assertThat(store.giveBack("order", 41, range.end() + 1)).as("a range this store did not hand out").isFalse();
+		assertThat(first.bodies).as("neither called a server").hasSize(2);
+		assertThat(second.bodies).isEmpty();
+	}
+
+	@Test
+	void aGiveBackGoesToTheServerThatAnsweredTheRangeAfterAFailover() throws IOException {
+		Scripted down = serveRanges(() -> 503, "{\"code\":\"segment-store-unavailable\",\"detail\":\"down\"}",
+				503);
+		Scripted healthy = serveRanges(() -> 200, "{\"key\":\"order\",\"givenBack\":true}", 200);
+		HttpSegmentStore store = new HttpSegmentStore(client(0, down.url, healthy.url));
+		SegmentAllocation range = store.allocate("order");
+		assertThat(store.giveBack("order", 40, range.end())).isTrue();
+		assertThat(healthy.bodies).last().satisfies((body) -> assertThat(body).contains("\"cursor\":40"));
+		assertThat(down.bodies).as("asked for the range only").hasSize(1);
 	}
 
 	@Test
 	void aGiveBackToAServerWithoutTheCallKeepsTheGapAndAnInvalidOneIsFinal() throws IOException {
-		Scripted old = serve(() -> 404, "{\"code\":\"not-found\",\"detail\":\"no such path\"}");
-		Scripted other = serve(() -> 200, "{\"key\":\"order\",\"givenBack\":true}");
-		assertThat(new HttpSegmentStore(client(0, old.url, other.url)).giveBack("order", 40, 101))
+		Scripted old = serveRanges(() -> 404, "{\"code\":\"not-found\",\"detail\":\"no such path\"}");
+		HttpSegmentStore store = new HttpSegmentStore(client(0, old.url));
+		assertThat(store.giveBack("order", 40, store.allocate("order").end()))
 			.as("a server without the give-back call: the tail stays a gap").isFalse();
-		assertThat(other.bodies).as("no other server asked").isEmpty();
-		Scripted invalid = serve(() -> 400, "{\"code\":\"invalid-body\",\"detail\":\"'end' must not be null\"}");
-		assertThatExceptionOfType(SegmentStoreException.class)
-			.isThrownBy(() -> new HttpSegmentStore(client(0, invalid.url)).giveBack("order", 40, 101))
+		Scripted invalid = serveRanges(() -> 400, "{\"code\":\"invalid-body\",\"detail\":\"'end' must not be null\"}");
+		HttpSegmentStore refused = new HttpSegmentStore(client(0, invalid.url));
+		long end = refused.allocate("order").end();
+		assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(() -> refused.giveBack("order", 40, end))
 			.withMessageContaining("'order'")
 			.withMessageContaining("'end' must not be null");
 	}
@@ -224,13 +248,31 @@ class IdServerClientTests {
 	}
 
 	private Scripted serve(IntSupplier status, String body) throws IOException {
+		return serve((path) -> status.getAsInt(), (path) -> body);
+	}
+
+	/** A server that hands out the range [1, 101) of key 'order' and answers give-backs as told. */
+	private Scripted serveRanges(IntSupplier giveBackStatus, String giveBackBody) throws IOException {
+		return serveRanges(giveBackStatus, giveBackBody, 200);
+	}
+
+	private Scripted serveRanges(IntSupplier giveBackStatus, String giveBackBody, int rangeStatus)
+			throws IOException {
+		String range = (rangeStatus == 200) ? "{\"key\":\"order\",\"start\":1,\"end\":101,\"configuredStep\":100}"
+				: "{\"code\":\"segment-store-unavailable\",\"detail\":\"down\"}";
+		return serve((path) -> path.endsWith("/give-back") ? giveBackStatus.getAsInt() : rangeStatus,
+				(path) -> path.endsWith("/give-back") ? giveBackBody : range);
+	}
+
+	private Scripted serve(ToIntFunction<String> status, Function<String, String> body) throws IOException {
 		HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
 		Scripted scripted = new Scripted("http://127.0.0.1:" + server.getAddress().getPort());
 		server.createContext("/", (exchange) -> {
 			scripted.bodies.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
 			scripted.headers.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
-			byte[] answer = body.getBytes(StandardCharsets.UTF_8);
-			int code = status.getAsInt();
+			String path = exchange.getRequestURI().getPath();
+			byte[] answer = body.apply(path).getBytes(StandardCharsets.UTF_8);
+			int code = status.applyAsInt(path);
 			exchange.getResponseHeaders()
 				.add("Content-Type", (code < 300) ? "application/json" : "application/problem+json");
 			exchange.sendResponseHeaders(code, answer.length);

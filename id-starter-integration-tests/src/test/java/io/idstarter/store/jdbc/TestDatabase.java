@@ -101,6 +101,13 @@ final class TestDatabase implements AutoCloseable {
 	}
 
 	/**
+	 * A pool of one connection, as a node whose session keeps what the server caches for it.
+	 */
+	DataSource singleConnection() {
+		return pool(this.jdbcUrl, 1, 5000);
+	}
+
+	/**
 	 * Starts a proxy in front of the database.
 	 */
 	TcpProxy startProxy() {

@@ -1,10 +1,15 @@
 package io.idstarter.store.redis;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseStoreException;
@@ -90,6 +95,47 @@ class RedisOutageIntegrationTests {
 			assertThat(ranges.get(i).start()).as("ranges do not overlap").isGreaterThanOrEqualTo(ranges.get(i - 1).end());
 		}
 		assertThat(store.keys()).contains(key);
+	}
+
+	@Test
+	void aGiveBackLettuceSendsAgainAfterAReconnectDoesNotTakeBackARangeAllocatedMeanwhile() throws Exception {
+		// Lettuce's default is at-least-once: a command written but unanswered when the connection dropped is sent
+		// again after the reconnect. Here the give-back ran, its reply was lost, node B drew the same numbers, and
+		// only then did node A's connection come back.
+		RedisSegmentStore nodeA = new RedisSegmentStore(proxied, server.prefix);
+		RedisSegmentStore nodeB = new RedisSegmentStore(server.factory, server.prefix);
+		String key = "key-" + UUID.randomUUID();
+		nodeA.createKey(key, 0, 100, "");
+		SegmentAllocation range = nodeA.allocate(key);
+		byte[] name = key.getBytes(StandardCharsets.UTF_8);
+		proxy.loseReply((request) -> indexOf(request, name) >= 0, (request, reply) -> {
+			proxy.cut();
+			return true;
+		});
+		CompletableFuture<Boolean> givenBack = CompletableFuture
+			.supplyAsync(() -> nodeA.giveBack(key, range.start(), range.end()));
+		await().atMost(Duration.ofSeconds(5)).until(() -> proxy.lostReplies() == 1);
+		assertThat(nodeB.allocate(key)).as("node B draws the numbers given back").isEqualTo(range);
+		proxy.restore();
+		Object answer;
+		try {
+			answer = givenBack.get(10, TimeUnit.SECONDS);
+		}
+		catch (ExecutionException ex) {
+			answer = ex.getCause();
+		}
+		assertThat(server.redis.opsForHash().get(server.prefix + "segment:key:" + key, "max_id"))
+			.as("node B's range stays allocated (node A's give-back answered %s)", answer)
+			.isEqualTo(Long.toString(range.end()));
+	}
+
+	private static int indexOf(byte[] bytes, byte[] part) {
+		for (int i = 0; i + part.length <= bytes.length; i++) {
+			if (Arrays.equals(bytes, i, i + part.length, part, 0, part.length)) {
+				return i;
+			}
+		}
+		return -1;
 	}
 
 	@Test

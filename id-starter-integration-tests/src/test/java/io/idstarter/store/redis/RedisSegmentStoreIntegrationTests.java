@@ -51,7 +51,10 @@ class RedisSegmentStoreIntegrationTests extends AbstractSegmentStoreContractTest
 
 		Map<Object, Object> record = server.redis.opsForHash().entries(server.prefix + "segment:key:" + key);
 		assertThat(record).containsEntry("max_id", "10").containsEntry("step", "10")
-			.containsEntry("description", "payments").containsOnlyKeys("max_id", "step", "description", "update_time");
+			.containsEntry("description", "payments").containsEntry("allocations", "1").containsEntry("allocation", "1")
+			.containsEntry("allocation_before", "0")
+			.containsOnlyKeys("max_id", "step", "description", "update_time", "allocations", "allocation",
+					"allocation_before");
 		assertThat(Long.parseLong((String) record.get("update_time"))).isBetween(before, after);
 	}
 

@@ -13,6 +13,7 @@ import io.idstarter.sample.IdServerProperties;
 import io.idstarter.sample.web.LogSafe;
 import io.idstarter.sample.web.error.InvalidParameterException;
 import io.idstarter.segment.SegmentAllocation;
+import io.idstarter.segment.SegmentKeys;
 import io.idstarter.segment.SegmentStore;
 import io.idstarter.snowflake.RecordedLayout;
 import io.idstarter.store.http.FleetMessages.BorrowRequest;
@@ -62,8 +63,6 @@ public class FleetController {
 	/** Longest instance name kept; the stores cut longer ones too. */
 	private static final int MAX_INSTANCE = 255;
 
-	private static final int MAX_KEY_LENGTH = 128;
-
 	private static final int MAX_NAMESPACE_LENGTH = 128;
 
 	private final SegmentStore segments;
@@ -82,9 +81,12 @@ public class FleetController {
 
 	private final RangeRate rangeRate = new RangeRate();
 
+	private final RangeLedger ranges;
+
 	FleetController(SegmentStore segments, ISequenceManager leases, FleetActivity activity, FleetGrants grants,
-			IdServerProperties properties) {
+			RangeLedger ranges, IdServerProperties properties) {
 		this.segments = segments;
+		this.ranges = ranges;
 		this.leases = leases;
 		this.activity = activity;
 		this.grants = grants;
@@ -127,8 +129,9 @@ public class FleetController {
 	@PostMapping("/segments/{key}/ranges")
 	public Range allocate(@PathVariable String key, @Valid @RequestBody(required = false) @Nullable RangeRequest request,
 			Principal client) {
-		if (key.isBlank() || key.length() > MAX_KEY_LENGTH) {
-			throw new InvalidParameterException("key", key, "must be 1 to " + MAX_KEY_LENGTH + " characters");
+		if (key.isBlank() || key.length() > SegmentKeys.MAX_KEY_LENGTH) {
+			throw new InvalidParameterException("key", key,
+					"must be 1 to " + SegmentKeys.MAX_KEY_LENGTH + " characters");
 		}
 		this.grants.checkKey(client.getName(), key);
 		Integer step = (request != null) ? request.step() : null;
@@ -306,6 +309,7 @@ public class FleetController {
 	private Range draw(String client, String key, @Nullable Integer step) {
 		this.rangeRate.acquire(client, this.grants.maxRangesPerSecond(client));
 		SegmentAllocation range = (step != null) ? this.segments.allocate(key, step) : this.segments.allocate(key);
+		this.ranges.drew(client, range);
 		this.activity.drew(client, range);
 		return Range.of(range);
 	}

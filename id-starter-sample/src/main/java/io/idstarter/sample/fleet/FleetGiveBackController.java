@@ -1,9 +1,11 @@
 package io.idstarter.sample.fleet;
 
 import java.security.Principal;
+import java.time.Duration;
 
 import io.idstarter.sample.web.LogSafe;
 import io.idstarter.sample.web.error.InvalidParameterException;
+import io.idstarter.segment.SegmentKeys;
 import io.idstarter.segment.SegmentStore;
 import io.idstarter.store.http.FleetMessages.GiveBackRequest;
 import io.idstarter.store.http.FleetMessages.GiveBackResult;
@@ -20,21 +22,15 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * The give-back call of the fleet API: a client-mode node that closes gracefully returns the unused tail of its
  * latest range to this server's store ({@link SegmentStore#giveBack(String, long, long)}), so that the next range
- * starts where it stopped. Granted per key exactly as the range call of {@link FleetController}: a client gives back
- * only for keys it may draw from.
+ * starts where it stopped. Granted per key exactly as the range call of {@link FleetController}.
  *
- * <p>The store's compare-and-set moves {@code max_id} from {@code end} back to {@code cursor} only where nobody
- * allocated after the range. An attempt whose answer was lost on the way to the client has done that already, and
- * the client's retry (on this or another server) then finds {@code max_id == cursor}. The answer is {@code true} in
- * that case too, which is what {@link SegmentStore#giveBack} promises ("{@code max_id} is now {@code cursor}"). It is
- * safe: {@code max_id} only grows by allocations and falls only by the give-back of the latest range, to a number
- * inside it, so after this client's range {@code [start, end)} was allocated it stays at {@code end} or above until
- * this client's own give-back; finding it at a {@code cursor} below {@code end} therefore means that give-back took
- * place (ranges allocated from there since and given back whole bring it back to the same place). The node then
- * lowers its high mark to {@code cursor}, exactly as after an answer that arrived; a refusal would keep the mark at
- * {@code end}, above a store that did give back, and its next start would be refused as a lost write. If another
- * client allocated between the lost answer and the retry, the answer is {@code false}: safe for uniqueness, though
- * the node keeps its higher mark and may refuse ranges below it until the store passes it.
+ * <p>The store's compare-and-set moves {@code max_id} from {@code end} back to {@code cursor} where nobody allocated
+ * after the range, but it cannot tell the client's allocation from a later one that ended at the same number. So this
+ * server gives back only within a range it handed to the same client ({@link RangeLedger}), at most once per range,
+ * and answers a repeated request ID with the first attempt's answer without running it again. Otherwise a client
+ * could lower {@code max_id} below ranges others hold, and a give-back run twice (after an answer lost on the way to
+ * the client, when another client drew the same range in between) would lower it under that client's numbers: a
+ * duplicate. A give-back this server cannot vouch for is answered {@code false}: the tail stays a gap.
  */
 @RestController
 @RequestMapping("/api/fleet")
@@ -42,44 +38,63 @@ public class FleetGiveBackController {
 
 	private static final Logger logger = LoggerFactory.getLogger(FleetGiveBackController.class);
 
-	private static final int MAX_KEY_LENGTH = 128;
+	/** How long a give-back's answer is kept for a request repeated with the same request ID. */
+	private static final Duration GIVE_BACK_REPLAY = Duration.ofMinutes(5);
 
 	private final SegmentStore segments;
 
 	private final FleetGrants grants;
 
-	FleetGiveBackController(SegmentStore segments, FleetGrants grants) {
+	private final RangeLedger ranges;
+
+	private final IdempotentRequests requests = new IdempotentRequests();
+
+	FleetGiveBackController(SegmentStore segments, FleetGrants grants, RangeLedger ranges) {
 		this.segments = segments;
 		this.grants = grants;
+		this.ranges = ranges;
 	}
 
 	/**
-	 * Gives back the unused tail {@code [cursor, end)} of a range: {@link SegmentStore#giveBack(String, long, long)}.
-	 * Repeating it is harmless: a retry of a give-back that went through answers {@code true} again.
+	 * Gives back the unused tail {@code [cursor, end)} of a range this server handed to the client:
+	 * {@link SegmentStore#giveBack(String, long, long)}, at most once per range and per request ID.
 	 * @param key the key
-	 * @param request the tail
+	 * @param request the tail, and the client's request ID
 	 * @param client the authenticated client
-	 * @return whether the key's {@code max_id} is now {@code cursor}; {@code false} (nothing changed) when someone
-	 * allocated after the range or the key is unknown
+	 * @return whether this give-back moved the key's {@code max_id} back to {@code cursor}; {@code false} (nothing
+	 * changed) when someone allocated after the range, the key is unknown, or this server did not hand the range to
+	 * this client or took it back already
 	 */
 	@PostMapping("/segments/{key}/give-back")
 	public GiveBackResult giveBack(@PathVariable String key, @Valid @RequestBody GiveBackRequest request,
 			Principal client) {
-		if (key.isBlank() || key.length() > MAX_KEY_LENGTH) {
-			throw new InvalidParameterException("key", key, "must be 1 to " + MAX_KEY_LENGTH + " characters");
+		if (key.isBlank() || key.length() > SegmentKeys.MAX_KEY_LENGTH) {
+			throw new InvalidParameterException("key", key,
+					"must be 1 to " + SegmentKeys.MAX_KEY_LENGTH + " characters");
 		}
 		this.grants.checkKey(client.getName(), key);
 		long cursor = request.cursor();
 		long end = request.end();
-		if (cursor > end) {
+		if (cursor >= end) {
 			throw new InvalidParameterException("cursor", cursor,
-					"must be at most end (" + end + "): the tail [cursor, end) is what the range left unused");
+					"must be below end (" + end + "): the tail [cursor, end) is what the range left unused");
 		}
-		boolean given = this.segments.giveBack(key, cursor, end)
-				|| (cursor < end && this.segments.giveBack(key, cursor, cursor));
+		if (request.requestId() == null) {
+			return giveBack(client.getName(), key, cursor, end);
+		}
+		return this.requests.once(client.getName() + "/give-back/" + key + "/" + request.requestId(), GIVE_BACK_REPLAY,
+				() -> giveBack(client.getName(), key, cursor, end));
+	}
+
+	private GiveBackResult giveBack(String client, String key, long cursor, long end) {
+		if (!this.ranges.take(client, key, cursor, end)) {
+			logger.info("Did not give back [{}, {}) of key '{}' for client '{}': this server did not hand that range "
+					+ "to it, or took it back already", cursor, end, LogSafe.escape(key), client);
+			return new GiveBackResult(key, false);
+		}
+		boolean given = this.segments.giveBack(key, cursor, end);
 		if (given) {
-			logger.info("Client '{}' gave back [{}, {}) of key '{}'", client.getName(), cursor, end,
-					LogSafe.escape(key));
+			logger.info("Client '{}' gave back [{}, {}) of key '{}'", client, cursor, end, LogSafe.escape(key));
 		}
 		return new GiveBackResult(key, given);
 	}

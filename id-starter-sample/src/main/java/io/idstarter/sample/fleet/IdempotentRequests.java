@@ -8,10 +8,11 @@ import java.util.function.Supplier;
 
 /**
  * Runs a state-changing request once per request ID: a retry with the same ID (a client whose read timed out while
- * the first attempt went through) gets the first attempt's answer instead of a second range or worker ID. A retry
- * that arrives while the first attempt is still running waits for it. Failed attempts are forgotten, so a retry
- * after a failure tries again. Remembered in this server's memory only: a retry that reaches another server runs
- * again (a range is then a gap; a lease an orphan that expires after its TTL, unrenewed).
+ * the first attempt went through) gets the first attempt's answer instead of a second range, worker ID or give-back.
+ * A retry that arrives while the first attempt is still running waits for it. Failed attempts are forgotten, so a
+ * retry after a failure tries again. Remembered in this server's memory only: a retry that reaches another server runs
+ * again (a range is then a gap; a lease an orphan that expires after its TTL, unrenewed; a give-back finds no range
+ * that server handed out, see {@link RangeLedger}).
  */
 final class IdempotentRequests {
 
