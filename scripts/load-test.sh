@@ -239,10 +239,12 @@ log "$(nproc) cores, $java_version, wrk -t$THREADS -c$connection_list and the se
     "store $STORE, servers ${names[*]}"
   if [ -n "$PROFILER" ]; then echo "profile interval: $PROFILE_INTERVAL ns of CPU, $PROFILE_DURATION per run"; fi
 } >"$work/run.txt"
+# At the largest number of connections, so that every server has started the threads the timed runs need.
+warmup_connections=$(printf '%s\n' "${CONNECTIONS[@]}" | sort -n | tail -n 1)
 for name in "${names[@]}"; do
   for endpoint in "${endpoints[@]}"; do
-    log "warm-up $name: wrk -t$THREADS -c${CONNECTIONS[0]} -d$WARMUP $(url "$name" "$endpoint")"
-    measured wrk -t"$THREADS" -c"${CONNECTIONS[0]}" -d"$WARMUP" "$(url "$name" "$endpoint")" >/dev/null
+    log "warm-up $name: wrk -t$THREADS -c$warmup_connections -d$WARMUP $(url "$name" "$endpoint")"
+    measured wrk -t"$THREADS" -c"$warmup_connections" -d"$WARMUP" "$(url "$name" "$endpoint")" >/dev/null
   done
 done
 
