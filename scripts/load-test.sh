@@ -28,8 +28,7 @@
 #   PROFILER       async-profiler's libasyncProfiler.so: after the timed rounds, one more run per server (ours and
 #                  bare) and endpoint at the first number of connections, with the profiler attached (CPU samples
 #                  every PROFILE_INTERVAL ns, default 200000), writes profile-<server>-<endpoint>.collapsed and prints
-#                  where ours spends CPU per request that the bare server does not (PROFILE_DURATION, default 10s).
-#                  The servers then start with -XX:+StartAttachListener
+#                  where ours spends CPU per request that the bare server does not (PROFILE_DURATION, default 10s)
 #   STORE          h2 (default: a fresh data directory) or mariadb (profile mariadb, database MARIADB_DATABASE,
 #                  dropped and created again by the script)
 #   LEAF_JAR       Leaf's leaf-server jar (see docs/server.md for building it): also runs Leaf on MariaDB (database
@@ -117,9 +116,6 @@ fi
 work=${OUT:-$(mktemp -d -t id-server-load-XXXXXX)}
 mkdir -p "$work"
 ticks_per_second=$(getconf CLK_TCK)
-# The profiler is attached to running servers; a process started in the background ignores the signal that would
-# start the JVM's attach listener otherwise.
-if [ -n "$PROFILER" ]; then JAVA_OPTS="${JAVA_OPTS:-} -XX:+StartAttachListener"; fi
 
 # Servers, by name: ours, bare, base (BASE_JAR), leaf (LEAF_JAR).
 names=()
