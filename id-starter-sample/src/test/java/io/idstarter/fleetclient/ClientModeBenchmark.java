@@ -93,6 +93,7 @@ public class ClientModeBenchmark {
 		}
 	}
 
+	/** {@code calls} is named so that JMH runs its counters' fixtures around each iteration. */
 	@Benchmark
 	public long nextId(Calls calls) {
 		return this.source.next();
