@@ -29,7 +29,8 @@ def load(path):
             "threads": entry["threads"],
             "name": params.pop("generator", method),
             "score": metric["score"],
-            "error": metric["scoreError"],
+            # JMH writes "NaN" (a string) when one iteration gives no error estimate.
+            "error": float(metric["scoreError"]),
             "unit": metric["scoreUnit"],
             "percentiles": metric.get("scorePercentiles", {}),
             "mode": entry["mode"],
