@@ -155,28 +155,29 @@ MIN_CLIENT_VS_IN_PROCESS = 0.95
 def report_client_mode(directory):
     runs = {}
     loads = []
-    for path in sorted(directory.glob("client-mode-t*-r*-*.json")):
-        match = re.fullmatch(r"client-mode-t(\d+)-r(\d+)-(\w+)", path.stem)
+    for path in sorted(directory.glob("client-mode-t*-m*-r*-*.json")):
+        match = re.fullmatch(r"client-mode-t(\d+)-m(\d+)-r(\d+)-(\w+)", path.stem)
         try:
             rows = load(path)
         except json.JSONDecodeError:
             print(f"\n## {path.stem}: no complete JMH report (see {path.stem}.txt)")
             continue
         if match and rows:
-            runs.setdefault(int(match.group(1)), {}).setdefault(match.group(3), []).append((int(match.group(2)), rows[0]))
+            group = (int(match.group(1)), int(match.group(2)))
+            runs.setdefault(group, {}).setdefault(match.group(4), []).append((int(match.group(3)), rows[0]))
             loads += [float(x) for x in re.findall(r"^# (?:start|end) \S+ load (\S+)", path.with_suffix(".txt").read_text(), re.M)]
     if not runs:
         return None
     print(f"\n## client-mode (load average {min(loads):.2f} to {max(loads):.2f})\n")
     print("Segment IDs of one key, M/s (JMH ops/µs), median over the rounds; one fork per mode and round, modes "
           "interleaved. Per million IDs: ranges drawn from the segment store and calls to the ID servers (ranges and "
-          "leases); waits: calls of nextId that waited for a range, per range, and their share of the time.\n")
-    print("| threads | mode | M IDs/s | x AtomicLong | per round | ranges per 1M IDs | server calls per 1M IDs "
-          "| mean range call ms | waits per range | time waiting |")
-    print("| ---: | --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |")
+          "leases); waits: calls of nextId that waited for a range, per range, and their share of the callers' time.\n")
+    print("| threads | max step | mode | M IDs/s | x AtomicLong | per round | ranges per 1M IDs "
+          "| server calls per 1M IDs | mean range call ms | waits per range | callers' time waiting |")
+    print("| ---: | ---: | --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |")
     verdicts = []
-    for threads in sorted(runs):
-        modes = runs[threads]
+    for threads, max_step in sorted(runs):
+        modes = runs[(threads, max_step)]
         median = {mode: statistics.median(r["score"] for _, r in rows) for mode, rows in modes.items()}
         for mode in ("ATOMIC_LONG", "IN_PROCESS", "CLIENT"):
             if mode not in modes:
@@ -187,7 +188,7 @@ def report_client_mode(directory):
                     ("storeCalls", "serverCalls", "storeMicros", "waits", "waitMicros")}
             score = sum(r["score"] for r in rows)
             rounds = ", ".join(f"{r['score']:.1f}" for r in rows)
-            line = f"| {threads} | {mode} | {median[mode]:.1f} | {ratio} | {rounds} |"
+            line = f"| {threads} | {max_step:,} | {mode} | {median[mode]:.1f} | {ratio} | {rounds} |"
             calls = sums["storeCalls"]
             if mode == "ATOMIC_LONG" or not calls:
                 line += " | | | | |"
@@ -195,11 +196,11 @@ def report_client_mode(directory):
                 # The counters are rates like the score (AuxCounters OPERATIONS): their ratio is a count per ID.
                 line += (f" {calls / score * 1e6:.2f} | {sums['serverCalls'] / score * 1e6:.2f}"
                          f" | {sums['storeMicros'] / calls / 1000:.2f} | {sums['waits'] / calls:.2f}"
-                         f" | {sums['waitMicros'] / len(rows):.1%} |")
+                         f" | {sums['waitMicros'] / len(rows) / threads:.1%} |")
             print(line)
         if "CLIENT" in median and "IN_PROCESS" in median:
             ratio = median["CLIENT"] / median["IN_PROCESS"]
-            verdicts.append((threads, ratio, median["CLIENT"], median["IN_PROCESS"]))
+            verdicts.append((threads, max_step, ratio, median["CLIENT"], median["IN_PROCESS"]))
     return verdicts
 
 
@@ -248,8 +249,9 @@ def main():
     failover = report_client_failover(directory)
     check_targets(runs)
     check_single_call(runs)
-    for threads, ratio, ours, local in client or []:
-        print(f"| client mode ≥ {MIN_CLIENT_VS_IN_PROCESS}x in-process, {threads} thread(s) | {ours:.1f} against "
+    for threads, max_step, ratio, ours, local in client or []:
+        print(f"| client mode ≥ {MIN_CLIENT_VS_IN_PROCESS}x in-process, {threads} thread(s), max step {max_step:,} "
+              f"| {ours:.1f} against "
               f"{local:.1f} M/s ({ratio:.2f}x) | {'met' if ratio >= MIN_CLIENT_VS_IN_PROCESS else '**missed**'} |")
     if failover:
         ok = failover["failures"] == 0 and failover["callsOtherServerAfter"] > 0

@@ -12,7 +12,10 @@
 #               JMH_ARGS='-f 1 -i 3' adds options to every JMH run (fewer forks or iterations: shorter, noisier)
 # Client mode:  client-mode     ClientModeBenchmark (sample's test sources): client mode against in-process and a bare
 #                               AtomicLong at 1, 2 and 8 threads (CLIENT_THREADS), CLIENT_ROUNDS (3) interleaved rounds
-#                               of one fork per mode, against one ID server (H2) in a process of its own; ~8 minutes
+#                               of one fork per mode, against one ID server (H2) in a process of its own, or the
+#                               servers CLIENT_SERVERS (URLs) with a fleet client of token CLIENT_TOKEN for namespace
+#                               fleet-client and key order; CLIENT_MAX_STEPS (1000000) the dynamic step's largest
+#                               ranges to run, e.g. "1000000 100000000"; ~8 minutes per max step
 #               client-failover ClientModeFailover: nextId latencies of a client of two ID servers on one MariaDB
 #                               (FAILOVER_DB_URL, _USER, _PASSWORD; default the test user's idstarter database), one
 #                               of them killed with SIGKILL meanwhile, against a bare AtomicLong's; FAILOVER_SECONDS
@@ -127,17 +130,26 @@ for run in "${runs[@]}"; do
       } >"$out/$run.txt" 2>&1 ;;
     client-mode)
       client_mode_setup
-      start_id_server client-mode-server
-      warm_fleet_api "$server_url"
-      export IDSTARTER_BENCH_SERVERS=$server_url
+      if [ -n "${CLIENT_SERVERS:-}" ]; then
+        # ID servers elsewhere (another machine: no competition for these cores), with a fleet client of this token
+        export IDSTARTER_BENCH_SERVERS=$CLIENT_SERVERS IDSTARTER_BENCH_TOKEN=${CLIENT_TOKEN:?CLIENT_TOKEN is not set}
+        token=$IDSTARTER_BENCH_TOKEN
+      else
+        start_id_server client-mode-server
+        export IDSTARTER_BENCH_SERVERS=$server_url
+      fi
+      warm_fleet_api ${IDSTARTER_BENCH_SERVERS//,/ }
       jmh_command=(java -cp "$client_cp" org.openjdk.jmh.Main)
       modes=(ATOMIC_LONG IN_PROCESS CLIENT)
       for threads in ${CLIENT_THREADS:-1 2 8}; do
-        for round in $(seq 1 "${CLIENT_ROUNDS:-3}"); do
-          # Each round starts with another mode, so that no mode always follows the same one.
-          for i in 0 1 2; do
-            mode=${modes[$(((i + round - 1) % 3))]}
-            jmh "client-mode-t$threads-r$round-$mode" ClientModeBenchmark -t "$threads" -p mode="$mode"
+        for max_step in ${CLIENT_MAX_STEPS:-1000000}; do
+          for round in $(seq 1 "${CLIENT_ROUNDS:-3}"); do
+            # Each round starts with another mode, so that no mode always follows the same one.
+            for i in 0 1 2; do
+              mode=${modes[$(((i + round - 1) % 3))]}
+              jmh "client-mode-t$threads-m$max_step-r$round-$mode" ClientModeBenchmark -t "$threads" \
+                -p mode="$mode" -p maxStep="$max_step"
+            done
           done
         done
       done

@@ -64,6 +64,14 @@ public class ClientModeBenchmark {
 	@Param
 	public Mode mode;
 
+	/**
+	 * The dynamic step's largest range ({@code id-worker.segment.dynamic-step.max-step}), the same in both modes. At
+	 * full speed the default, 1,000,000, lasts a few milliseconds, so a fetch that takes longer makes callers wait;
+	 * a larger one shows the issuing alone.
+	 */
+	@Param("1000000")
+	public int maxStep;
+
 	private IdSource source;
 
 	private ConfigurableApplicationContext application;
@@ -79,7 +87,8 @@ public class ClientModeBenchmark {
 			this.source = counter::getAndIncrement;
 			return;
 		}
-		this.application = this.mode.start(env("IDSTARTER_BENCH_SERVERS"), env("IDSTARTER_BENCH_TOKEN"));
+		this.application = this.mode.start(env("IDSTARTER_BENCH_SERVERS"), env("IDSTARTER_BENCH_TOKEN"),
+				Integer.toString(this.maxStep));
 		SegmentIdGenerator generator = this.application.getBean(SegmentIdGenerator.class);
 		this.servers = this.application.getBean(IdServerClient.class);
 		this.store = this.application.getBean(StoreCounts.class);
@@ -178,23 +187,24 @@ public class ClientModeBenchmark {
 		/** The application with its segments in an in-process store: JDBC on an in-memory H2. */
 		IN_PROCESS {
 			@Override
-			ConfigurableApplicationContext start(String servers, String token) {
+			ConfigurableApplicationContext start(String servers, String token, String maxStep) {
 				return ClientApplication.start(new Class<?>[] { StoreCounts.class, InProcessStore.class }, servers,
-						properties(token, "id-worker.segment.store", "jdbc", "id-worker.jdbc.initialize-schema",
-								"always", "id-worker.segment.keys." + KEY + ".step", "2000"));
+						properties(token, maxStep, "id-worker.segment.store", "jdbc",
+								"id-worker.jdbc.initialize-schema", "always", "id-worker.segment.keys." + KEY + ".step",
+								"2000"));
 			}
 		},
 
 		/** The application in client mode: ranges from the ID servers over HTTP. */
 		CLIENT;
 
-		ConfigurableApplicationContext start(String servers, String token) {
-			return ClientApplication.start(new Class<?>[] { StoreCounts.class }, servers, properties(token));
+		ConfigurableApplicationContext start(String servers, String token, String maxStep) {
+			return ClientApplication.start(new Class<?>[] { StoreCounts.class }, servers, properties(token, maxStep));
 		}
 
-		private static String[] properties(String token, String... more) {
-			String[] common = { "id-worker.http.token", token, "logging.level.root", "WARN", "spring.main.banner-mode",
-					"off" };
+		private static String[] properties(String token, String maxStep, String... more) {
+			String[] common = { "id-worker.http.token", token, "id-worker.segment.dynamic-step.max-step", maxStep,
+					"logging.level.root", "WARN", "spring.main.banner-mode", "off" };
 			String[] all = new String[common.length + more.length];
 			System.arraycopy(common, 0, all, 0, common.length);
 			System.arraycopy(more, 0, all, common.length, more.length);
