@@ -133,7 +133,7 @@ for run in "${runs[@]}"; do
       if [ -n "${CLIENT_SERVERS:-}" ]; then
         # ID servers elsewhere (another machine: no competition for these cores), with a fleet client of this token
         export IDSTARTER_BENCH_SERVERS=$CLIENT_SERVERS IDSTARTER_BENCH_TOKEN=${CLIENT_TOKEN:?CLIENT_TOKEN is not set}
-        token=$IDSTARTER_BENCH_TOKEN
+        token=$IDSTARTER_BENCH_TOKEN server_pid=
       else
         start_id_server client-mode-server
         export IDSTARTER_BENCH_SERVERS=$server_url
@@ -153,7 +153,8 @@ for run in "${runs[@]}"; do
           done
         done
       done
-      jmh_command=(java -jar "$jar") ;;
+      jmh_command=(java -jar "$jar")
+      if [ -n "$server_pid" ]; then kill "$server_pid"; fi ;;
     client-failover)
       client_mode_setup
       suffix=$RANDOM$RANDOM
