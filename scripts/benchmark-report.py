@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Prints the JMH reports of one scripts/benchmarks.sh run as tables of ratios to the bare AtomicLong of the same run
-(then the absolute figures), and checks the performance targets that the reports cover.
+(then the absolute figures), and checks the performance targets that the reports cover. The client-mode runs
+(client-mode-t<threads>-r<round>-<mode>.json, client-failover.json) get tables of their own: medians over the rounds.
 
 Ratios, not raw figures, are what hold across machines of one kind: their raw speed differs by up to 2.5x.
 
@@ -9,6 +10,7 @@ Usage: scripts/benchmark-report.py <results directory>
 import json
 import pathlib
 import re
+import statistics
 import sys
 
 # The row every other row of a table is divided by: the bare AtomicLong of the same run.
@@ -27,7 +29,8 @@ def load(path):
             "threads": entry["threads"],
             "name": params.pop("generator", method),
             "score": metric["score"],
-            "error": metric["scoreError"],
+            # JMH writes "NaN" (a string) when one iteration gives no error estimate.
+            "error": float(metric["scoreError"]),
             "unit": metric["scoreUnit"],
             "percentiles": metric.get("scorePercentiles", {}),
             "mode": entry["mode"],
@@ -145,12 +148,90 @@ def check_single_call(runs):
               f"({ratio:.2f}x the speed) | {'met' if ratio >= 0.95 else '**missed**'} |")
 
 
+# Client mode against in-process (issue 27): at least this ratio at every number of threads.
+MIN_CLIENT_VS_IN_PROCESS = 0.95
+
+
+def report_client_mode(directory):
+    runs = {}
+    loads = []
+    for path in sorted(directory.glob("client-mode-t*-m*-r*-*.json")):
+        match = re.fullmatch(r"client-mode-t(\d+)-m(\d+)-r(\d+)-(\w+)", path.stem)
+        try:
+            rows = load(path)
+        except json.JSONDecodeError:
+            print(f"\n## {path.stem}: no complete JMH report (see {path.stem}.txt)")
+            continue
+        if match and rows:
+            group = (int(match.group(1)), int(match.group(2)))
+            runs.setdefault(group, {}).setdefault(match.group(4), []).append((int(match.group(3)), rows[0]))
+            loads += [float(x) for x in re.findall(r"^# (?:start|end) \S+ load (\S+)", path.with_suffix(".txt").read_text(), re.M)]
+    if not runs:
+        return None
+    print(f"\n## client-mode (load average {min(loads):.2f} to {max(loads):.2f})\n")
+    print("Segment IDs of one key, M/s (JMH ops/µs), median over the rounds; one fork per mode and round, modes "
+          "interleaved. Per million IDs: ranges drawn from the segment store and calls to the ID servers (ranges and "
+          "leases); waits: calls of nextId that waited for a range, per range, and their share of the callers' time.\n")
+    print("| threads | max step | mode | M IDs/s | x AtomicLong | per round | ranges per 1M IDs "
+          "| server calls per 1M IDs | mean range call ms | waits per range | callers' time waiting |")
+    print("| ---: | ---: | --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |")
+    verdicts = []
+    for threads, max_step in sorted(runs):
+        modes = runs[(threads, max_step)]
+        median = {mode: statistics.median(r["score"] for _, r in rows) for mode, rows in modes.items()}
+        for mode in ("ATOMIC_LONG", "IN_PROCESS", "CLIENT"):
+            if mode not in modes:
+                continue
+            rows = [r for _, r in sorted(modes[mode], key=lambda x: x[0])]
+            ratio = f"{median[mode] / median['ATOMIC_LONG']:.2f}x" if "ATOMIC_LONG" in median else ""
+            sums = {k: sum(r["secondary"].get(k, 0) for r in rows) for k in
+                    ("storeCalls", "serverCalls", "storeMicros", "waits", "waitMicros")}
+            score = sum(r["score"] for r in rows)
+            rounds = ", ".join(f"{r['score']:.1f}" for r in rows)
+            line = f"| {threads} | {max_step:,} | {mode} | {median[mode]:.1f} | {ratio} | {rounds} |"
+            calls = sums["storeCalls"]
+            if mode == "ATOMIC_LONG" or not calls:
+                line += " | | | | |"
+            else:
+                # The counters are rates like the score (AuxCounters OPERATIONS): their ratio is a count per ID.
+                line += (f" {calls / score * 1e6:.2f} | {sums['serverCalls'] / score * 1e6:.2f}"
+                         f" | {sums['storeMicros'] / calls / 1000:.2f} | {sums['waits'] / calls:.2f}"
+                         f" | {sums['waitMicros'] / len(rows) / threads:.1%} |")
+            print(line)
+        if "CLIENT" in median and "IN_PROCESS" in median:
+            ratio = median["CLIENT"] / median["IN_PROCESS"]
+            verdicts.append((threads, max_step, ratio, median["CLIENT"], median["IN_PROCESS"]))
+    return verdicts
+
+
+def report_client_failover(directory):
+    result, floor = directory / "client-failover.json", directory / "client-failover-floor.json"
+    if not result.exists() or not floor.exists():
+        return None
+    data, base = json.loads(result.read_text()), json.loads(floor.read_text())
+    print(f"\n## client-failover (load average {load_average(result)})\n")
+    print("Latency of every nextId of one thread at full speed, µs; the floor is the same timed loop over a bare "
+          "AtomicLong in a JVM of its own.\n")
+    print("| phase | calls | p50 | p99 | p99.9 | p99.9 x floor | p99.99 | max |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for name, row in (("bare AtomicLong (floor)", base), ("client mode, both servers up", data["before"]),
+                      ("client mode, one server killed (SIGKILL)", data["during"])):
+        print(f"| {name} | {row['calls']:,} | {row['p50'] / 1e3:.3f} | {row['p99'] / 1e3:.3f} | {row['p99.9'] / 1e3:.3f} "
+              f"| {row['p99.9'] / base['p99.9']:.2f}x | {row['p99.99'] / 1e3:.3f} | {row['max'] / 1e3:,.1f} |")
+    print(f"\nCalls to the killed server in the phase before the kill: {data['callsKilledServerBefore']}; to the other "
+          f"after the kill: {data['callsOtherServerAfter']}; failed nextId calls: {data['failures']}; server killed: "
+          f"{data['killed']}.")
+    return data
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     directory = pathlib.Path(sys.argv[1])
     runs = {}
     for path in sorted(directory.glob("*.json")):
+        if path.stem.startswith("client-"):
+            continue
         try:
             rows = load(path)
         except json.JSONDecodeError:
@@ -164,8 +245,19 @@ def main():
             print_latency(path.stem, rows)
         else:
             print_throughput(path.stem, rows, higher_is_better=rows[0]["mode"] == "thrpt")
+    client = report_client_mode(directory)
+    failover = report_client_failover(directory)
     check_targets(runs)
     check_single_call(runs)
+    for threads, max_step, ratio, ours, local in client or []:
+        print(f"| client mode ≥ {MIN_CLIENT_VS_IN_PROCESS}x in-process, {threads} thread(s), max step {max_step:,} "
+              f"| {ours:.1f} against "
+              f"{local:.1f} M/s ({ratio:.2f}x) | {'met' if ratio >= MIN_CLIENT_VS_IN_PROCESS else '**missed**'} |")
+    if failover:
+        ok = failover["failures"] == 0 and failover["callsOtherServerAfter"] > 0
+        print(f"| client mode keeps issuing while a server is killed | {failover['failures']} failed calls, max "
+              f"{failover['during']['max'] / 1e3:,.1f} µs, p99.9 {failover['during']['p99.9'] / 1e3:.3f} µs | "
+              f"{'met' if ok else '**missed**'} |")
 
 
 if __name__ == "__main__":

@@ -1,20 +1,34 @@
 #!/usr/bin/env bash
-# Measures the throughput of the sample ID server with wrk, on loopback only, and compares it with Meituan's Leaf
-# server when given Leaf's jar. Starts each server on a free port, warms it up, runs wrk against
-# /api/segment/get/{key} and /api/snowflake/get/{key}, and for every timed run takes the server's CPU time per request
-# (user + system, read from /proc/<pid>/stat before and after the run: unlike requests/s it does not move much with
-# what else the machine runs) and the load average. Servers take turns, round after round (ours, Leaf, ours, Leaf...),
-# so that a change of the machine's load hits each alike; a summary table per endpoint gives each server's median
-# requests/s, p50, p99 and CPU per request, and the ratios ours/Leaf (and ours/base).
+# Measures the throughput of the sample ID server with wrk, on loopback only, against the limit of its own stack (the
+# bare server of id-starter-bare-server: one servlet answering a constant number on the same Spring Boot, Tomcat,
+# JVM options and application.yml) and against Meituan's Leaf server when given Leaf's jar. Starts each server on a
+# free port, warms it up, runs wrk against /api/segment/get/{key} and /api/snowflake/get/{key}, and for every timed
+# run takes the server's CPU time per request (user + system, read from /proc/<pid>/stat before and after the run:
+# unlike requests/s it does not move much with what else the machine runs) and the load average. Servers take turns,
+# round after round (ours, bare, Leaf, ours, bare, Leaf...) at each number of connections, so that a change of the
+# machine's load hits each alike; scripts/load-test-report.py then gives, per endpoint and number of connections,
+# each server's median requests/s, p50, p99 and CPU per request and the ratios ours/bare, ours/Leaf (and ours/base),
+# with the targets they are held to (written to report.md in the output directory too).
 # A separate, shorter correctness run per server and endpoint (wrk with a Lua script that keeps every answer) fails the
-# script on any answer other than 200 with a decimal body, or any ID answered twice.
+# script on any answer other than 200 with a decimal body, or any ID answered twice (the bare server, whose number is
+# constant, is left out of it).
 # Every wrk run holds the lock file MEASURE_LOCK (flock), so that it never overlaps with other measurements that take
-# the same lock (JMH runs). Installs Debian's wrk when missing and builds the jar when it is not there (or BUILD=1),
-# never while holding the lock. Not run by CI: the numbers go into docs/server.md by hand.
+# the same lock (JMH runs). Installs Debian's wrk when missing and builds the jars when they are not there (or
+# BUILD=1), never while holding the lock. Not run by CI: the numbers go into docs/server.md by hand.
 #
-# Usage: scripts/load-test.sh [duration (20s)] [threads (2)] [connections (50)]
+# Usage: scripts/load-test.sh [duration (20s)] [threads (2)] [connections (50; a list such as 50,200 takes turns)]
 #
 # Environment:
+#   OUT            directory for the results, logs, wrk reports and report.md (default: a new temporary directory)
+#   BARE           1 (default) runs the bare server beside ours, 0 leaves it out; BARE_JAR its jar (default: the
+#                  id-starter-bare-server module's)
+#   SERVER_ARGS    arguments of ours, base and bare alike (e.g. --spring.threads.virtual.enabled=true)
+#   JAVA           the java of ours, base and bare (default: java on the PATH; e.g.
+#                  /usr/lib/jvm/temurin-25-jdk-amd64/bin/java for virtual threads); LEAF_JAVA Leaf's (default java)
+#   PROFILER       async-profiler's libasyncProfiler.so: after the timed rounds, one more run per server (ours and
+#                  bare) and endpoint at the first number of connections, with the profiler attached (CPU samples
+#                  every PROFILE_INTERVAL ns, default 200000), writes profile-<server>-<endpoint>.collapsed and prints
+#                  where ours spends CPU per request that the bare server does not (PROFILE_DURATION, default 10s)
 #   STORE          h2 (default: a fresh data directory) or mariadb (profile mariadb, database MARIADB_DATABASE,
 #                  dropped and created again by the script)
 #   LEAF_JAR       Leaf's leaf-server jar (see docs/server.md for building it): also runs Leaf on MariaDB (database
@@ -22,9 +36,9 @@
 #                  implies STORE=mariadb
 #   BASE_JAR       a second build of our server to run beside JAR ("base"), each on its own database, for measuring
 #                  one change against the build without it; BASE_ARGS are its extra arguments
-#   JAR            our server's jar (default: the sample module's); OURS_ARGS are its extra arguments (e.g.
-#                  --spring.threads.virtual.enabled=true)
-#   ROUNDS         timed runs per server and endpoint (default 1, 3 when Leaf or a base runs)
+#   JAR            our server's jar (default: the sample module's); OURS_ARGS are its extra arguments
+#   ROUNDS         timed runs per server, endpoint and number of connections (default 3; 1 with BARE=0 and neither
+#                  Leaf nor a base)
 #   WARMUP         warm-up per server and endpoint (default 5s)
 #   CHECK          1 (default) runs the correctness pass, 0 skips it; CHECK_DURATION (default 3s)
 #   KEY            the key asked for (default order)
@@ -32,12 +46,12 @@
 #   MARIADB_HOST / MARIADB_PORT / MARIADB_USER / MARIADB_PASSWORD (default 127.0.0.1 / 3306 / root / empty),
 #   MARIADB_DATABASE (default idstarter_load), LEAF_DATABASE (default leaf), LEAF_ZK (default 127.0.0.1:12181)
 #   MEASURE_LOCK   lock file held during every wrk run (default /tmp/idstarter-measure.lock)
-#   PORT / BASE_PORT / LEAF_PORT   ports (default: free ports)
+#   PORT / BARE_PORT / BASE_PORT / LEAF_PORT   ports (default: free ports)
 set -euo pipefail
 
 DURATION=${1:-20s}
 THREADS=${2:-2}
-CONNECTIONS=${3:-50}
+IFS=', ' read -r -a CONNECTIONS <<<"${3:-50}"
 WARMUP=${WARMUP:-5s}
 KEY=${KEY:-order}
 CHECK=${CHECK:-1}
@@ -45,9 +59,15 @@ CHECK_DURATION=${CHECK_DURATION:-3s}
 MEASURE_LOCK=${MEASURE_LOCK:-/tmp/idstarter-measure.lock}
 LEAF_JAR=${LEAF_JAR:-}
 BASE_JAR=${BASE_JAR:-}
+BARE=${BARE:-1}
+JAVA=${JAVA:-java}
+LEAF_JAVA=${LEAF_JAVA:-java}
+PROFILER=${PROFILER:-}
+PROFILE_DURATION=${PROFILE_DURATION:-10s}
+PROFILE_INTERVAL=${PROFILE_INTERVAL:-200000}
 STORE=${STORE:-h2}
 if [ -n "$LEAF_JAR" ]; then STORE=mariadb; fi
-if [ -n "$LEAF_JAR" ] || [ -n "$BASE_JAR" ]; then ROUNDS=${ROUNDS:-3}; else ROUNDS=${ROUNDS:-1}; fi
+if [ -n "$LEAF_JAR" ] || [ -n "$BASE_JAR" ] || [ "$BARE" = 1 ]; then ROUNDS=${ROUNDS:-3}; else ROUNDS=${ROUNDS:-1}; fi
 MARIADB_HOST=${MARIADB_HOST:-127.0.0.1}
 MARIADB_PORT=${MARIADB_PORT:-3306}
 MARIADB_USER=${MARIADB_USER:-root}
@@ -69,6 +89,10 @@ case "$STORE" in
 esac
 if [ -n "$LEAF_JAR" ] && [ ! -f "$LEAF_JAR" ]; then log "ERROR: LEAF_JAR $LEAF_JAR is no file"; exit 2; fi
 if [ -n "$BASE_JAR" ] && [ ! -f "$BASE_JAR" ]; then log "ERROR: BASE_JAR $BASE_JAR is no file"; exit 2; fi
+if [ -n "$PROFILER" ] && [ ! -f "$PROFILER" ]; then log "ERROR: PROFILER $PROFILER is no file"; exit 2; fi
+for c in "${CONNECTIONS[@]}"; do
+  [[ $c =~ ^[1-9][0-9]*$ ]] || { log "ERROR: connections must be numbers such as 50 or 50,200, not '${3:-}'"; exit 2; }
+done
 
 if ! command -v wrk >/dev/null; then
   log "installing wrk"
@@ -76,18 +100,24 @@ if ! command -v wrk >/dev/null; then
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null
 fi
 
-find_jar() { find id-starter-sample/target -maxdepth 1 -name 'id-starter-sample-*.jar' ! -name '*-plain.jar' 2>/dev/null | head -n 1; }
-jar=${JAR:-$(find_jar)}
-if [ -z "${JAR:-}" ] && { [ -z "$jar" ] || [ "${BUILD:-0}" = 1 ]; }; then
-  log "building the server jar"
-  ./mvnw -B -ntp -q -pl id-starter-sample -am package -DskipTests
-  jar=$(find_jar)
+find_jar() { # module
+  find "$1/target" -maxdepth 1 -name "$1-*.jar" ! -name '*-plain.jar' 2>/dev/null | head -n 1
+}
+jar=${JAR:-$(find_jar id-starter-sample)}
+bare_jar=${BARE_JAR:-$(find_jar id-starter-bare-server)}
+if { [ -z "${JAR:-}" ] && { [ -z "$jar" ] || [ "${BUILD:-0}" = 1 ]; }; } \
+    || { [ "$BARE" = 1 ] && [ -z "${BARE_JAR:-}" ] && { [ -z "$bare_jar" ] || [ "${BUILD:-0}" = 1 ]; }; }; then
+  log "building the server jars"
+  ./mvnw -B -ntp -q -pl id-starter-sample,id-starter-bare-server -am package -DskipTests
+  jar=${JAR:-$(find_jar id-starter-sample)}
+  bare_jar=${BARE_JAR:-$(find_jar id-starter-bare-server)}
 fi
 
-work=$(mktemp -d -t id-server-load-XXXXXX)
+work=${OUT:-$(mktemp -d -t id-server-load-XXXXXX)}
+mkdir -p "$work"
 ticks_per_second=$(getconf CLK_TCK)
 
-# Servers, by name: ours, base (BASE_JAR), leaf (LEAF_JAR).
+# Servers, by name: ours, bare, base (BASE_JAR), leaf (LEAF_JAR).
 names=()
 declare -A pid port
 stop_all() {
@@ -118,13 +148,25 @@ start_ours() { # name jar port database extra-args
       --spring.datasource.url="jdbc:mariadb://$MARIADB_HOST:$MARIADB_PORT/$database"
       --spring.datasource.username="$MARIADB_USER" --spring.datasource.password="$MARIADB_PASSWORD")
   fi
-  log "starting $name: $server_jar on 127.0.0.1:$server_port ($STORE${extra:+, $extra})"
+  log "starting $name: $server_jar on 127.0.0.1:$server_port ($STORE${extra:+, $extra}${SERVER_ARGS:+, $SERVER_ARGS})"
   # shellcheck disable=SC2086
-  java ${JAVA_OPTS:-} -jar "$server_jar" "${args[@]}" $extra >"$work/$name.log" 2>&1 &
+  "$JAVA" ${JAVA_OPTS:-} -jar "$server_jar" "${args[@]}" ${SERVER_ARGS:-} $extra >"$work/$name.log" 2>&1 &
   pid[$name]=$!
   port[$name]=$server_port
   names+=("$name")
   wait_until_up "$name" "http://127.0.0.1:$server_port/actuator/health"
+}
+
+start_bare() { # port
+  local server_port=$1
+  log "starting bare: $bare_jar on 127.0.0.1:$server_port${SERVER_ARGS:+ ($SERVER_ARGS)}"
+  # shellcheck disable=SC2086
+  "$JAVA" ${JAVA_OPTS:-} -jar "$bare_jar" --server.address=127.0.0.1 --server.port="$server_port" ${SERVER_ARGS:-} \
+    >"$work/bare.log" 2>&1 &
+  pid[bare]=$!
+  port[bare]=$server_port
+  names+=(bare)
+  wait_until_up bare "http://127.0.0.1:$server_port/api/segment/get/$KEY"
 }
 
 start_leaf() { # port
@@ -149,7 +191,7 @@ EOF
     INSERT INTO leaf_alloc (biz_tag, max_id, step, description) VALUES ('$KEY', 1, 2000, 'load test')"
   log "starting leaf: $LEAF_JAR on 127.0.0.1:$server_port (MariaDB database $LEAF_DATABASE, ZooKeeper $LEAF_ZK)"
   # shellcheck disable=SC2086
-  (cd "$work/leaf-conf" && exec java --add-opens java.base/java.lang=ALL-UNNAMED ${LEAF_JAVA_OPTS:-} \
+  (cd "$work/leaf-conf" && exec "$LEAF_JAVA" --add-opens java.base/java.lang=ALL-UNNAMED ${LEAF_JAVA_OPTS:-} \
     -Dloader.path="$work/leaf-conf" -cp "$LEAF_JAR" org.springframework.boot.loader.PropertiesLauncher \
     --server.address=127.0.0.1 --server.port="$server_port") >"$work/leaf.log" 2>&1 &
   pid[leaf]=$!
@@ -159,6 +201,9 @@ EOF
 }
 
 start_ours ours "$jar" "${PORT:-$(free_port)}" "$MARIADB_DATABASE" "${OURS_ARGS:-}"
+if [ "$BARE" = 1 ]; then
+  start_bare "${BARE_PORT:-$(free_port)}"
+fi
 if [ -n "$BASE_JAR" ]; then
   start_ours base "$BASE_JAR" "${BASE_PORT:-$(free_port)}" "${MARIADB_DATABASE}_base" "${BASE_ARGS:-}"
 fi
@@ -179,27 +224,39 @@ measured() { flock "$MEASURE_LOCK" "$@"; }
 endpoints=(segment snowflake)
 url() { echo "http://127.0.0.1:${port[$1]}/api/$2/get/$KEY"; }
 
-log "$(nproc) cores, $(java -version 2>&1 | head -n 1), wrk -t$THREADS -c$CONNECTIONS and the servers on the same" \
-  "machine; servers: ${names[*]}; store: $STORE; $ROUNDS round(s) of $DURATION"
+connection_list=$(IFS=,; echo "${CONNECTIONS[*]}")
+java_version=$("$JAVA" -version 2>&1 | head -n 1)
+log "$(nproc) cores, $java_version, wrk -t$THREADS -c$connection_list and the servers on the same machine;" \
+  "servers: ${names[*]}; store: $STORE; $ROUNDS round(s) of $DURATION${SERVER_ARGS:+; $SERVER_ARGS}"
+{
+  echo "date: $(date -Is)"
+  echo "machine: $(nproc) cores, $(uname -r), $java_version${JAVA_OPTS:+, $JAVA_OPTS}${SERVER_ARGS:+, $SERVER_ARGS}"
+  echo "run: wrk -t$THREADS, connections $connection_list, $ROUNDS round(s) of $DURATION after $WARMUP of warm-up," \
+    "store $STORE, servers ${names[*]}"
+  if [ -n "$PROFILER" ]; then echo "profile interval: $PROFILE_INTERVAL ns of CPU, $PROFILE_DURATION per run"; fi
+} >"$work/run.txt"
+# At the largest number of connections, so that every server has started the threads the timed runs need.
+warmup_connections=$(printf '%s\n' "${CONNECTIONS[@]}" | sort -n | tail -n 1)
 for name in "${names[@]}"; do
   for endpoint in "${endpoints[@]}"; do
-    log "warm-up $name: wrk -t$THREADS -c$CONNECTIONS -d$WARMUP $(url "$name" "$endpoint")"
-    measured wrk -t"$THREADS" -c"$CONNECTIONS" -d"$WARMUP" "$(url "$name" "$endpoint")" >/dev/null
+    log "warm-up $name: wrk -t$THREADS -c$warmup_connections -d$WARMUP $(url "$name" "$endpoint")"
+    measured wrk -t"$THREADS" -c"$warmup_connections" -d"$WARMUP" "$(url "$name" "$endpoint")" >/dev/null
   done
 done
 
-# One timed run: writes "name endpoint round req/s p50 p99 cpu-us-per-request load-average non-2xx" to results.
+# One timed run: writes "name endpoint connections round req/s p50 p99 cpu-us-per-request load-average non-2xx" to
+# results.txt.
 results=$work/results.txt
 : >"$results"
-timed_run() { # name endpoint round
-  local name=$1 endpoint=$2 round=$3 out="$work/wrk-$1-$2-$3.out"
+timed_run() { # name endpoint connections round
+  local name=$1 endpoint=$2 connections=$3 round=$4 out="$work/wrk-$1-$2-c$3-$4.out"
   # The lock is held from the first CPU reading to the last, so that the reading covers the run only.
   measured bash -c '
     load=$(cut -d " " -f 1 /proc/loadavg)
     before=$(sed "s/^.*) //" "/proc/$1/stat" | awk "{ print \$12 + \$13 }")
     wrk -t"$2" -c"$3" -d"$4" --latency "$5" >"$6"
     after=$(sed "s/^.*) //" "/proc/$1/stat" | awk "{ print \$12 + \$13 }")
-    echo "$load $before $after" >"$6.cpu"' _ "${pid[$name]}" "$THREADS" "$CONNECTIONS" "$DURATION" \
+    echo "$load $before $after" >"$6.cpu"' _ "${pid[$name]}" "$THREADS" "$connections" "$DURATION" \
     "$(url "$name" "$endpoint")" "$out"
   local load before after requests rps p50 p99 cpu non2xx
   read -r load before after <"$out.cpu"
@@ -209,45 +266,40 @@ timed_run() { # name endpoint round
   p99=$(to_ms "$(awk '$1 == "99%" { print $2 }' "$out")")
   cpu=$(awk -v t="$((after - before))" -v hz="$ticks_per_second" -v n="$requests" 'BEGIN { printf "%.1f", t * 1e6 / hz / n }')
   non2xx=$(awk '/Non-2xx or 3xx responses/ { print $NF }' "$out")
-  echo "$name $endpoint $round $rps $p50 $p99 $cpu $load ${non2xx:-0}" >>"$results"
-  log "round $round, $name, $endpoint: $rps req/s, p50 $p50 ms, p99 $p99 ms, $cpu µs CPU per request" \
-    "(load average $load before the run)${non2xx:+, $non2xx answers not 2xx}"
+  echo "$name $endpoint $connections $round $rps $p50 $p99 $cpu $load ${non2xx:-0}" >>"$results"
+  log "round $round, c$connections, $name, $endpoint: $rps req/s, p50 $p50 ms, p99 $p99 ms, $cpu µs CPU per" \
+    "request (load average $load before the run)${non2xx:+, $non2xx answers not 2xx}"
 }
 
 for round in $(seq 1 "$ROUNDS"); do
-  for endpoint in "${endpoints[@]}"; do
-    for name in "${names[@]}"; do
-      timed_run "$name" "$endpoint" "$round"
+  for connections in "${CONNECTIONS[@]}"; do
+    for endpoint in "${endpoints[@]}"; do
+      for name in "${names[@]}"; do
+        timed_run "$name" "$endpoint" "$connections" "$round"
+      done
     done
   done
 done
 
-# Summary: medians over the rounds, and ratios of ours to Leaf and to base.
-python3 - "$results" <<'EOF'
-import statistics, sys
-rows = [line.split() for line in open(sys.argv[1]) if line.strip()]
-names = list(dict.fromkeys(r[0] for r in rows))
-def med(name, endpoint, column):
-    values = [float(r[column]) for r in rows if r[0] == name and r[1] == endpoint]
-    return statistics.median(values)
-for endpoint in dict.fromkeys(r[1] for r in rows):
-    loads = [float(r[7]) for r in rows if r[1] == endpoint]
-    print(f"\n[load-test] GET /api/{endpoint}/get/{{key}}: medians of {len(loads) // len(names)} round(s);"
-          f" load average before the runs {min(loads):.2f}..{max(loads):.2f}")
-    print("| server | requests/s | p50 ms | p99 ms | CPU µs/request |")
-    print("| --- | --: | --: | --: | --: |")
-    for name in names:
-        print(f"| {name} | {med(name, endpoint, 3):,.0f} | {med(name, endpoint, 4):.2f} | {med(name, endpoint, 5):.2f}"
-              f" | {med(name, endpoint, 6):.1f} |")
-    for other in ("leaf", "base"):
-        if other in names:
-            print(f"ours/{other}: requests/s {med('ours', endpoint, 3) / med(other, endpoint, 3):.2f}x,"
-                  f" CPU per request {med('ours', endpoint, 6) / med(other, endpoint, 6):.2f}x")
-bad = [r for r in rows if r[8] != "0"]
-if bad:
-    print("[load-test] ERROR: answers not 2xx in " + ", ".join(f"{r[0]} {r[1]} round {r[2]}" for r in bad))
-    sys.exit(1)
-EOF
+# Where ours spends CPU per request: async-profiler attached to each of ours and bare for one more run per endpoint
+# (jcmd's JVMTI.agent_load starts it and, loaded again, stops it and writes the collapsed stacks).
+if [ -n "$PROFILER" ]; then
+  for endpoint in "${endpoints[@]}"; do
+    for name in ours bare; do
+      [ -n "${pid[$name]:-}" ] || continue
+      out="$work/profile-$name-$endpoint"
+      log "profiling $name, $endpoint: wrk -t$THREADS -c${CONNECTIONS[0]} -d$PROFILE_DURATION"
+      measured bash -c '
+        jcmd "$1" JVMTI.agent_load "$2" "\"start,event=cpu,interval=$3\"" >/dev/null
+        wrk -t"$4" -c"$5" -d"$6" "$7" >"$8.wrk"
+        jcmd "$1" JVMTI.agent_load "$2" "\"stop,file=$8.collapsed,collapsed\"" >/dev/null' _ "${pid[$name]}" \
+        "$PROFILER" "$PROFILE_INTERVAL" "$THREADS" "${CONNECTIONS[0]}" "$PROFILE_DURATION" "$(url "$name" "$endpoint")" \
+        "$out"
+    done
+  done
+fi
+
+python3 scripts/load-test-report.py "$work" | tee "$work/report.md"
 
 # Correctness: a shorter run per server and endpoint that keeps every answer; each wrk thread keeps its own, and done()
 # gathers them with thread:get, so IDs answered twice by different threads are found too.
@@ -289,9 +341,10 @@ EOF
 if [ "$CHECK" = 1 ]; then
   failed=0
   for name in "${names[@]}"; do
+    [ "$name" = bare ] && continue
     for endpoint in "${endpoints[@]}"; do
       out="$work/check-$name-$endpoint.out"
-      measured wrk -t"$THREADS" -c"$CONNECTIONS" -d"$CHECK_DURATION" -s "$work/check.lua" "$(url "$name" "$endpoint")" \
+      measured wrk -t"$THREADS" -c"${CONNECTIONS[0]}" -d"$CHECK_DURATION" -s "$work/check.lua" "$(url "$name" "$endpoint")" \
         >"$out"
       line=$(grep '^check: responses' "$out" || echo "check: no summary")
       log "correctness, $name, $endpoint: ${line#check: }"

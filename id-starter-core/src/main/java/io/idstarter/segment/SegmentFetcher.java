@@ -26,7 +26,10 @@ final class SegmentFetcher {
 	/*
 	 * Protocol. A segment's successor is requested by a CAS of the segment's state from IDLE to FETCHING; the winner
 	 * creates one Fetch and queues it with the PrefetchDispatcher, which hands it to the executor within a few
-	 * milliseconds: the caller that crossed the prefetch threshold does not pay for waking a pool thread. A Fetch that
+	 * milliseconds: the caller that crossed the prefetch threshold does not pay for waking a pool thread. Except when
+	 * those milliseconds could make callers wait (handOverNow): no waiting caller could run the fetch, and ranges last
+	 * between HAND_OVER_NOW_MIN_RANGE_NANOS and the store's call plus HAND_OVER_NOW_SLACK_NANOS; then that caller
+	 * hands it to the executor itself, one wake-up per range of a millisecond or more. A Fetch that
 	 * fails retries itself with a growing delay (scheduled, not sleeping on a pool thread), so there is at most one
 	 * store call in flight per key and an outage is not hammered; the delay is jittered so that nodes that lost the
 	 * store together do not retry in lockstep. On success it writes `next`, CASes FETCHING to READY and completes
@@ -84,6 +87,21 @@ final class SegmentFetcher {
 	 * costs as much as its call.
 	 */
 	private static final long INLINE_FETCH_MAX_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+	/**
+	 * A requested fetch that no waiting caller could run is handed to the executor at once, rather than queued for
+	 * the dispatcher's poll, when ranges last at least this long (one wake-up of a pool thread, tens of microseconds,
+	 * is then a small share of a range)...
+	 */
+	static final long HAND_OVER_NOW_MIN_RANGE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+	/**
+	 * ...and outlast the store's call by less than this: the poll's delay (up to
+	 * {@link PrefetchDispatcher#POLL_MAX_NANOS}) would then take much of the time the fetch has before callers run
+	 * out, as for a client-mode application taking IDs at full speed, whose ranges of 1,000,000 last a few
+	 * milliseconds and whose store is a round trip to the ID server.
+	 */
+	static final long HAND_OVER_NOW_SLACK_NANOS = 4 * PrefetchDispatcher.POLL_MAX_NANOS;
 
 	private final SegmentBuffer buffer;
 
@@ -183,13 +201,38 @@ final class SegmentFetcher {
 	/** Starts the fetch of the segment's successor unless it was requested already. */
 	void request(Segment segment) {
 		if (segment.state == Segment.IDLE) {
-			segment.fetchRequestedNanos = this.time.nanoTime();
+			long now = this.time.nanoTime();
+			segment.fetchRequestedNanos = now;
 			if (segment.casState(Segment.IDLE, Segment.FETCHING)) {
 				Fetch fetch = new Fetch(segment);
 				segment.fetch = fetch;
-				this.dispatcher.offer(fetch::dispatch);
+				if (handOverNow(now)) {
+					fetch.dispatch();
+				}
+				else {
+					this.dispatcher.offer(fetch::dispatch);
+				}
 			}
 		}
+	}
+
+	/**
+	 * Whether a fetch requested now should go to the executor at once: no waiting caller could run it, and a range
+	 * (about the time since the latest fetch returned) lasts long enough that a wake-up costs little, but not much
+	 * longer than the store's call, so that the poll's delay could make callers wait.
+	 */
+	private boolean handOverNow(long now) {
+		long lastCallNanos = this.lastFetchDurationNanos;
+		if (lastCallNanos < 0 || callersMayRun(lastCallNanos)) {
+			return false;
+		}
+		long rangeNanos = now - this.lastFetchNanos;
+		return rangeNanos >= HAND_OVER_NOW_MIN_RANGE_NANOS && rangeNanos - lastCallNanos < HAND_OVER_NOW_SLACK_NANOS;
+	}
+
+	/** Whether a waiting caller may run a queued fetch itself: the store allows it, was fast and has not failed since. */
+	private boolean callersMayRun(long lastCallNanos) {
+		return lastCallNanos >= 0 && lastCallNanos <= this.inlineFetchMaxNanos && this.failuresInRow == 0;
 	}
 
 	/**
@@ -202,10 +245,8 @@ final class SegmentFetcher {
 		if (fetch == null) {
 			return;
 		}
-		long lastCallNanos = this.lastFetchDurationNanos;
 		// Not before the key's first answer (-1): nothing is known of the store's speed yet.
-		boolean storeIsFast = lastCallNanos >= 0 && lastCallNanos <= this.inlineFetchMaxNanos;
-		if (storeIsFast && this.failuresInRow == 0 && fetch.claim()) {
+		if (callersMayRun(this.lastFetchDurationNanos) && fetch.claim()) {
 			fetch.attempt();
 		}
 		else {

@@ -304,6 +304,56 @@ class SegmentIdGeneratorTests {
 	}
 
 	@Test
+	void theCallThatCrossesThePrefetchThresholdHandsOverAtOnceWhenThePollCouldMakeCallersWait() {
+		List<Thread> submitters = crossThePrefetchThresholdOfAPoolOnlyStore(Duration.ofMillis(5));
+		// Ranges last 5 ms, the store's call takes no time on this clock: a poll up to 4 ms later would leave little
+		assertThat(submitters).containsExactly(Thread.currentThread());
+	}
+
+	@Test
+	void theCallThatCrossesThePrefetchThresholdLeavesTheHandOverToThePollWhenRangesLastLong() {
+		List<Thread> submitters = crossThePrefetchThresholdOfAPoolOnlyStore(
+				Duration.ofNanos(SegmentFetcher.HAND_OVER_NOW_SLACK_NANOS).plusMillis(1));
+		await().atMost(Duration.ofSeconds(5)).until(() -> !submitters.isEmpty());
+		assertThat(submitters).singleElement()
+			.satisfies((thread) -> assertThat(thread.getName()).startsWith("id-segment-refresh-"));
+	}
+
+	@Test
+	void theCallThatCrossesThePrefetchThresholdLeavesTheHandOverToThePollWhenRangesAreShort() {
+		List<Thread> submitters = crossThePrefetchThresholdOfAPoolOnlyStore(
+				Duration.ofNanos(SegmentFetcher.HAND_OVER_NOW_MIN_RANGE_NANOS).minusNanos(1));
+		await().atMost(Duration.ofSeconds(5)).until(() -> !submitters.isEmpty());
+		assertThat(submitters).singleElement()
+			.satisfies((thread) -> assertThat(thread.getName()).startsWith("id-segment-refresh-"));
+	}
+
+	/**
+	 * Draws [0, 10) of a key whose store takes calls from the pool only, lets the given time pass on a clock the store's
+	 * calls take no time on, and draws up to 10, the prefetch number of [10, 20).
+	 * @return the threads that handed fetches to the pool from then on
+	 */
+	private List<Thread> crossThePrefetchThresholdOfAPoolOnlyStore(Duration rangeLasts) {
+		this.store.createKey("order", 0, 10, "");
+		List<Thread> submitters = new java.util.concurrent.CopyOnWriteArrayList<>();
+		java.util.concurrent.Executor pool = (task) -> {
+			submitters.add(Thread.currentThread());
+			task.run();
+		};
+		ManualTime time = new ManualTime();
+		SegmentIdGenerator generator = new SegmentIdGenerator(poolOnlyStore(), fixedStep().build(), time,
+				this.listener, pool);
+		this.generators.add(generator);
+		generator.start();
+		generator.nextId("order");
+		awaitNext(generator);
+		submitters.clear();
+		time.advance(rangeLasts);
+		assertThat(draw(generator, "order", 10)).endsWith(10);
+		return submitters;
+	}
+
+	@Test
 	void waitingCallerRunsAFetchNoPoolThreadHasStartedWhenTheStoreIsFast() {
 		this.store.createKey("order", 0, 10, "");
 		HeldExecutor pool = new HeldExecutor();

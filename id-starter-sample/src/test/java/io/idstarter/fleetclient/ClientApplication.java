@@ -44,6 +44,18 @@ public class ClientApplication {
 	 * @return the running context
 	 */
 	public static ConfigurableApplicationContext start(String servers, String... properties) {
+		return start(new Class<?>[0], servers, properties);
+	}
+
+	/**
+	 * Starts a client application with configuration classes of its own beside it (a {@code DataSource} for a store
+	 * in the application, for instance).
+	 * @param sources the further configuration classes
+	 * @param servers comma-separated base URLs of the ID servers
+	 * @param properties further properties (credentials, timeouts), name then value
+	 * @return the running context
+	 */
+	public static ConfigurableApplicationContext start(Class<?>[] sources, String servers, String... properties) {
 		Map<String, Object> defaults = new LinkedHashMap<>();
 		// Not the server's application.yml, which is on the same class path.
 		defaults.put("spring.config.name", "id-client");
@@ -58,7 +70,8 @@ public class ClientApplication {
 		for (int i = 0; i < properties.length; i += 2) {
 			defaults.put(properties[i], properties[i + 1]);
 		}
-		return new SpringApplicationBuilder(ClientApplication.class).web(WebApplicationType.NONE)
+		return new SpringApplicationBuilder(ClientApplication.class).sources(sources)
+			.web(WebApplicationType.NONE)
 			.properties(defaults)
 			.logStartupInfo(false)
 			.run();
