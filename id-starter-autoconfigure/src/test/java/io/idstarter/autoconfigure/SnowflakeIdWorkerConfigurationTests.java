@@ -179,7 +179,7 @@ class SnowflakeIdWorkerConfigurationTests {
 	@Test
 	void anInstanceOfAnotherLayoutIsRefusedWithTheChangeToMakeAndThePlannedChangeThenStarts() {
 		this.contextRunner.run((context) -> assertThat(context).hasNotFailed());
-		String recorded = this.sequenceManager.recordLayout("default", "probe");
+		String recorded = this.sequenceManager.readLayout("default");
 		assertThat(RecordedLayout.parse(recorded).layout()).isEqualTo(new IdWorkerProperties().getSnowflake().layout());
 		this.contextRunner.withPropertyValues("id-worker.snowflake.preset=twitter").run((context) -> {
 			Throwable failure = context.getStartupFailure();
@@ -193,7 +193,7 @@ class SnowflakeIdWorkerConfigurationTests {
 			.withPropertyValues("id-worker.snowflake.preset=twitter", "id-worker.snowflake.layout-change.from=" + recorded)
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				RecordedLayout now = RecordedLayout.parse(this.sequenceManager.recordLayout("default", "probe"));
+				RecordedLayout now = RecordedLayout.parse(this.sequenceManager.readLayout("default"));
 				assertThat(now.preset()).isEqualTo("twitter");
 				assertThat(now.floorId()).isPositive();
 				assertThat(context.getBean(IdWorker.class).nextId()).isGreaterThan(now.floorId());

@@ -103,6 +103,21 @@ public interface ISequenceManager {
 	}
 
 	/**
+	 * Reads a namespace's recorded layout: one read, which writes nothing, so that a node can look at the record on
+	 * every renewal without a write that fails (a put-if-absent of a record that exists is, on most stores, a failed
+	 * insert or create).
+	 * @param namespace the lease namespace
+	 * @return the recorded layout in stored form, or {@code null} if none is recorded
+	 * @throws LeaseStoreException if the store cannot be reached, or what it keeps at the record's place is not a
+	 * layout record
+	 * @throws UnsupportedOperationException if this store keeps no layouts
+	 * @since 0.2.0
+	 */
+	default @Nullable String readLayout(String namespace) {
+		throw new UnsupportedOperationException(getClass().getName() + " keeps no layouts");
+	}
+
+	/**
 	 * Replaces a namespace's recorded layout if it is still {@code expected} (one atomic compare-and-set): the
 	 * planned change of a layout, which the lease keeper allows only when every ID the new layout can issue sorts
 	 * above every ID the slots' marks allow under the old one.

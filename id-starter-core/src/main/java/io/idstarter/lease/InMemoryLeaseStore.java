@@ -177,6 +177,19 @@ public class InMemoryLeaseStore implements ISequenceManager {
 	}
 
 	@Override
+	public @Nullable String readLayout(String namespace) {
+		Objects.requireNonNull(namespace, "namespace");
+		this.lock.lock();
+		try {
+			checkAvailable();
+			return this.layouts.get(namespace);
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	@Override
 	public boolean replaceLayout(String namespace, String expected, String replacement) {
 		Objects.requireNonNull(replacement, "replacement");
 		this.lock.lock();

@@ -69,13 +69,12 @@ final class LayoutRegistration {
 	 */
 	void register() {
 		for (int attempt = 0;; attempt++) {
-			String text = this.store.recordLayout(this.own.format());
+			String text = read();
+			if (text == null && this.kept) {
+				text = this.store.recordLayout(this.own.format());
+			}
 			if (text == null) {
-				if (this.kept) {
-					logger.warn("{}the lease store keeps no layouts: a node of another Snowflake layout in this "
-							+ "namespace would not be refused (implement ISequenceManager.recordLayout)", prefix());
-					this.kept = false;
-				}
+				notKept();
 				return;
 			}
 			RecordedLayout recorded = parse(text);
@@ -110,7 +109,7 @@ final class LayoutRegistration {
 		if (!this.kept) {
 			return;
 		}
-		String text = this.store.recordLayout(this.own.format());
+		String text = read();
 		if (text == null) {
 			return;
 		}
@@ -121,6 +120,28 @@ final class LayoutRegistration {
 					+ this.own.describe() + "): a planned layout change is under way, so this node stops issuing and "
 					+ "gives its worker ID back; restart it with the new layout", this.settings.namespace(), this.own,
 					text, false);
+		}
+	}
+
+	/**
+	 * Reads the record: one read, which writes nothing.
+	 * @return the record, or {@code null} if none is recorded or the store keeps no layouts
+	 */
+	private @Nullable String read() {
+		try {
+			return this.store.readLayout();
+		}
+		catch (UnsupportedOperationException ex) {
+			notKept();
+			return null;
+		}
+	}
+
+	private void notKept() {
+		if (this.kept) {
+			logger.warn("{}the lease store keeps no layouts: a node of another Snowflake layout in this "
+					+ "namespace would not be refused (implement ISequenceManager.recordLayout)", prefix());
+			this.kept = false;
 		}
 	}
 
@@ -167,7 +188,7 @@ final class LayoutRegistration {
 		checkOrder(notBefore, pendingText, oldText);
 		RecordedLayout completed = this.own.completedAbove(floorId);
 		if (!this.store.replaceLayout(pendingText, completed.format())) {
-			String now = this.store.recordLayout(this.own.format());
+			String now = read();
 			RecordedLayout current = (now != null) ? parse(now) : null;
 			if (current == null || !current.sameLayoutAs(this.own) || current.pending()) {
 				throw new LeaseStoreException(prefix() + "the layout record of namespace '"

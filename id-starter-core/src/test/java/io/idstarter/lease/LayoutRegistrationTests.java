@@ -78,7 +78,7 @@ class LayoutRegistrationTests {
 	}
 
 	private String recorded() {
-		return this.store.recordLayout(this.namespace, "probe");
+		return this.store.readLayout(this.namespace);
 	}
 
 	@Test
@@ -267,6 +267,11 @@ class LayoutRegistrationTests {
 		@Override
 		public String recordLayout(String namespace, String layout) {
 			return this.store.recordLayout(namespace, layout);
+		}
+
+		@Override
+		public String readLayout(String namespace) {
+			return this.store.readLayout(namespace);
 		}
 
 		@Override

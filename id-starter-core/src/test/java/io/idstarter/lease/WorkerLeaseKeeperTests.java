@@ -125,7 +125,24 @@ class WorkerLeaseKeeperTests {
 		assertThat(keeper.status()).isEqualTo(new LeaseStatus(State.ACTIVE, this.namespace, 0,
 				START.plus(TTL), START.plus(TTL).minus(SAFETY_MARGIN), START, 0, Duration.ofSeconds(2)));
 		assertThat(this.listener.calls).containsExactly("borrow true");
-		assertThat(this.listener.allCalls).containsExactly("record-layout true", "borrow true", "record-layout true");
+		assertThat(this.listener.allCalls).containsExactly("read-layout true", "record-layout true", "borrow true",
+				"read-layout true");
+	}
+
+	@Test
+	void aRenewalReadsTheLayoutRecordAndWritesNoneOfIt() {
+		WorkerLeaseKeeper keeper = keeper(generator(TWO_WORKERS, this.nodeClock), this.nodeClock, "node-a");
+		keeper.start();
+		this.listener.allCalls.clear();
+		keeper.heartbeat();
+		keeper.heartbeat();
+		assertThat(this.listener.allCalls).as("no put-if-absent of a record that exists: on PostgreSQL a failed INSERT")
+			.containsExactly("renew true", "read-layout true", "renew true", "read-layout true");
+		WorkerLeaseKeeper second = keeper(generator(TWO_WORKERS, this.nodeClock), this.nodeClock, "node-b");
+		this.listener.allCalls.clear();
+		second.start();
+		assertThat(this.listener.allCalls).as("a start that finds the record reads it")
+			.containsExactly("read-layout true", "borrow true", "read-layout true");
 	}
 
 	@Test

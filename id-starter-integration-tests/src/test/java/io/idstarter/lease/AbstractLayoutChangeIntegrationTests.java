@@ -80,7 +80,7 @@ public abstract class AbstractLayoutChangeIntegrationTests {
 	}
 
 	private String recorded() {
-		return store().recordLayout(this.namespace, "probe");
+		return store().readLayout(this.namespace);
 	}
 
 	@Test

@@ -337,6 +337,19 @@ public class EtcdLeaseStore implements ISequenceManager {
 
 	/**
 	 * {@inheritDoc}
+	 * <p>One get of the {@code layout} key.
+	 */
+	@Override
+	public @Nullable String readLayout(String namespace) {
+		String action = "read the layout of namespace '" + namespace + "'";
+		return call(action, () -> {
+			KeyValue recorded = single(namespaceKey(namespace) + "layout");
+			return (recorded != null) ? recorded.getValue().toString(StandardCharsets.UTF_8) : null;
+		});
+	}
+
+	/**
+	 * {@inheritDoc}
 	 * <p>One transaction that puts the replacement only if the {@code layout} key holds {@code expected} (etcd fails a
 	 * value comparison on a key that does not exist).
 	 */

@@ -132,7 +132,8 @@ public final class FleetMessages {
 	 * {@code null} if it recorded none; the server refuses the borrow (409 {@code layout-differs}) when the
 	 * namespace's recorded layout differs
 	 */
-	public record BorrowRequest(@NotBlank @Size(max = 128) String namespace, @Min(0) int maxWorkerId,
+	public record BorrowRequest(@NotBlank @Size(max = LeaseRequest.MAX_NAMESPACE_LENGTH) String namespace,
+			@Min(0) int maxWorkerId,
 			@Min(1000) @Max(MAX_TTL_MILLIS) long ttlMillis, @Min(-1) int preferredWorkerId,
 			@NotNull @Size(max = 256) String instance, long timestampCeiling,
 			@Nullable @Size(max = MAX_EXCLUDED_WORKER_IDS) Set<Integer> excludedWorkerIds,
@@ -165,7 +166,7 @@ public final class FleetMessages {
 	 * @param timestampCeiling the greatest timestamp the owner may issue until its next renewal
 	 * @param storeTimeMillis the store's clock when it granted or renewed the lease
 	 */
-	public record Lease(@NotBlank @Size(max = 128) String namespace, @Min(0) int workerId,
+	public record Lease(@NotBlank @Size(max = LeaseRequest.MAX_NAMESPACE_LENGTH) String namespace, @Min(0) int workerId,
 			@NotBlank @Size(max = 128) String ownerToken, @Min(1000) @Max(MAX_TTL_MILLIS) long ttlMillis,
 			long timestampFloor, long timestampCeiling, long storeTimeMillis) {
 
@@ -223,7 +224,7 @@ public final class FleetMessages {
 	 * @param namespace the slot space
 	 * @param layout the client's layout, in {@link RecordedLayout#format() stored form}
 	 */
-	public record LayoutRequest(@NotBlank @Size(max = 128) String namespace,
+	public record LayoutRequest(@NotBlank @Size(max = LeaseRequest.MAX_NAMESPACE_LENGTH) String namespace,
 			@NotNull @Size(min = 1, max = RecordedLayout.MAX_LENGTH) String layout) {
 	}
 
@@ -244,7 +245,7 @@ public final class FleetMessages {
 	 * @param expected the layout recorded now
 	 * @param replacement the new layout
 	 */
-	public record LayoutReplaceRequest(@NotBlank @Size(max = 128) String namespace,
+	public record LayoutReplaceRequest(@NotBlank @Size(max = LeaseRequest.MAX_NAMESPACE_LENGTH) String namespace,
 			@NotNull @Size(min = 1, max = RecordedLayout.MAX_LENGTH) String expected,
 			@NotNull @Size(min = 1, max = RecordedLayout.MAX_LENGTH) String replacement) {
 	}

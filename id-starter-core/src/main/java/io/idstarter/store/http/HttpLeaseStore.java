@@ -84,6 +84,23 @@ public class HttpLeaseStore implements ISequenceManager {
 		return answer.layout();
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>Throws {@link UnsupportedOperationException} when the servers' store keeps no layouts or the servers predate
+	 * the layout calls (they answer 404).
+	 */
+	@Override
+	public @Nullable String readLayout(String namespace) {
+		FleetMessages.Layout answer = this.client.call("read the layout of namespace '" + namespace + "'",
+				HttpMethod.GET, "api/fleet/layouts?namespace=" + URLEncoder.encode(namespace, StandardCharsets.UTF_8),
+				null, FleetMessages.Layout.class, (problem) -> refusal(problem, null, null, null),
+				LeaseStoreException::new);
+		if (answer == null) {
+			throw new LeaseStoreException("ID server answered no layout for namespace '" + namespace + "'");
+		}
+		return answer.layout();
+	}
+
 	@Override
 	public boolean replaceLayout(String namespace, String expected, String replacement) {
 		FleetMessages.LayoutReplaced answer = this.client.call(

@@ -402,7 +402,7 @@ public class KubernetesLeaseStore implements ISequenceManager {
 			if (send("create", lease, action).code() != 409) {
 				return layout;
 			}
-			Lease recorded = readLayout(name, action);
+			Lease recorded = getLayout(name, action);
 			if (recorded != null) {
 				return recordedLayout(recorded, namespace);
 			}
@@ -410,6 +410,17 @@ public class KubernetesLeaseStore implements ISequenceManager {
 		}
 		throw new LeaseStoreException("could not " + action + ": Lease " + name + " kept disappearing; find what "
 				+ "else deletes it");
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>One {@code get} of the layout object.
+	 */
+	@Override
+	public @Nullable String readLayout(String namespace) {
+		String action = "read the layout of namespace '" + namespace + "'";
+		Lease recorded = getLayout(namePrefix(namespace) + LAYOUT_NAME, action);
+		return (recorded != null) ? recordedLayout(recorded, namespace) : null;
 	}
 
 	/**
@@ -424,7 +435,7 @@ public class KubernetesLeaseStore implements ISequenceManager {
 		String action = "replace the layout of namespace '" + namespace + "'";
 		String name = namePrefix(namespace) + LAYOUT_NAME;
 		for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-			Lease recorded = readLayout(name, action);
+			Lease recorded = getLayout(name, action);
 			if (recorded == null || !expected.equals(recordedLayout(recorded, namespace))) {
 				return false;
 			}
@@ -461,7 +472,7 @@ public class KubernetesLeaseStore implements ISequenceManager {
 		return marks;
 	}
 
-	private @Nullable Lease readLayout(String name, String action) {
+	private @Nullable Lease getLayout(String name, String action) {
 		Answer answer = call("get", "GET", leasesUrl() + "/" + name, null, action);
 		if (answer.code() == 404) {
 			return null;

@@ -554,6 +554,24 @@ public class ZooKeeperLeaseStore implements ISequenceManager {
 
 	/**
 	 * {@inheritDoc}
+	 * <p>Reads the {@code layout} node.
+	 */
+	@Override
+	public @Nullable String readLayout(String namespace) {
+		String action = "read the layout of namespace '" + namespace + "'";
+		return call(action, () -> {
+			try {
+				return new String(this.client.getData().forPath(namespacePath(namespace) + "/layout"),
+						StandardCharsets.UTF_8);
+			}
+			catch (KeeperException.NoNodeException ex) {
+				return null;
+			}
+		});
+	}
+
+	/**
+	 * {@inheritDoc}
 	 * <p>Reads the {@code layout} node and writes it at the version read, so a node that changed it meanwhile makes
 	 * this write fail. A write whose answer was lost and that Curator sent again fails on the version it wrote; the
 	 * node, read again, then holds the replacement one version later, which counts as done.

@@ -64,8 +64,6 @@ public class FleetController {
 
 	private static final int MAX_KEY_LENGTH = 128;
 
-	private static final int MAX_NAMESPACE_LENGTH = 128;
-
 	private final SegmentStore segments;
 
 	private final ISequenceManager leases;
@@ -192,6 +190,18 @@ public class FleetController {
 	}
 
 	/**
+	 * Reads a namespace's recorded layout: {@link ISequenceManager#readLayout(String)}.
+	 * @param namespace the namespace
+	 * @param client the authenticated client
+	 * @return the recorded layout, or none if none is recorded
+	 */
+	@GetMapping("/layouts")
+	public Layout readLayout(@RequestParam String namespace, Principal client) {
+		checkNamespace(namespace, client);
+		return new Layout(namespace, this.leases.readLayout(namespace));
+	}
+
+	/**
 	 * Replaces a namespace's layout if it is still the expected one:
 	 * {@link ISequenceManager#replaceLayout(String, String, String)}. A replacement that is recorded already answers
 	 * {@code true} too, so that a retry of a replacement whose answer was lost (on this server or another) reads as
@@ -220,12 +230,20 @@ public class FleetController {
 	 */
 	@GetMapping("/slot-marks")
 	public SlotMarks slotMarks(@RequestParam String namespace, Principal client) {
-		if (namespace.isBlank() || namespace.length() > MAX_NAMESPACE_LENGTH) {
-			throw new InvalidParameterException("namespace", namespace, "must be 1 to " + MAX_NAMESPACE_LENGTH
-					+ " characters");
+		checkNamespace(namespace, client);
+		return new SlotMarks(namespace, this.leases.slotMarks(namespace));
+	}
+
+	/**
+	 * Checks a namespace given as a query parameter, as the request bodies' namespaces are checked, and that it is
+	 * granted to the client.
+	 */
+	private void checkNamespace(String namespace, Principal client) {
+		if (namespace.isBlank() || namespace.length() > LeaseRequest.MAX_NAMESPACE_LENGTH) {
+			throw new InvalidParameterException("namespace", namespace, "must be 1 to "
+					+ LeaseRequest.MAX_NAMESPACE_LENGTH + " characters");
 		}
 		this.grants.checkNamespace(client.getName(), namespace);
-		return new SlotMarks(namespace, this.leases.slotMarks(namespace));
 	}
 
 	/**

@@ -47,10 +47,11 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
  * lease that expired but was not taken can still be renewed; a slot's timestamp mark that only rises, except on
  * release, where it becomes what the owner reports it issued but never less than the lease's floor; concurrent
  * borrowers never sharing a slot; a borrow never handing out a slot the request excludes; a store that is not set up
- * failing with a {@link LeaseStoreException}; a layout record per namespace that the first node writes, that only a
- * compare-and-set replaces and that is never a slot, and slot marks that say which slots are held (a store of your own
- * that keeps no layouts overrides {@link #keepsLayouts()}); refusals that tell the operator what happened and what to do (the
- * factories {@link NoFreeWorkerIdException#allHeld} and {@link LeaseLostException#notHeld} word them so).
+ * failing with a {@link LeaseStoreException}; a layout record per namespace that the first node writes, that a read
+ * answers without writing, that only a compare-and-set replaces and that is never a slot, and slot marks that say
+ * which slots are held (a store of your own that keeps no layouts overrides {@link #keepsLayouts()}); refusals that
+ * tell the operator what happened and what to do (the factories {@link NoFreeWorkerIdException#allHeld} and
+ * {@link LeaseLostException#notHeld} word them so).
  */
 public abstract class AbstractLeaseStoreContractTests {
 
@@ -452,11 +453,25 @@ public abstract class AbstractLeaseStoreContractTests {
 	}
 
 	@Test
+	void readingTheLayoutAnswersTheRecordAndWritesNone() {
+		assumeKeepsLayouts();
+		assertThat(this.manager.readLayout(this.namespace)).as("nothing recorded").isNull();
+		assertThat(this.manager.recordLayout(this.namespace, DEFAULTS)).as("the read recorded nothing")
+			.isEqualTo(DEFAULTS);
+		assertThat(this.manager.readLayout(this.namespace)).isEqualTo(DEFAULTS);
+		assertThat(this.manager.replaceLayout(this.namespace, DEFAULTS, TWITTER)).isTrue();
+		assertThat(this.manager.readLayout(this.namespace)).isEqualTo(TWITTER);
+		assertThat(this.manager.readLayout(this.namespace + "-other")).isNull();
+		assertThat(this.manager.slotMarks(this.namespace)).isEmpty();
+	}
+
+	@Test
 	void aRecordedLayoutIsKeptAsWrittenUpToItsLongestForm() {
 		assumeKeepsLayouts();
 		String longest = TWITTER + ";note=" + "x".repeat(RecordedLayout.MAX_LENGTH - TWITTER.length() - 6);
 		assertThat(longest).hasSize(RecordedLayout.MAX_LENGTH);
 		assertThat(this.manager.recordLayout(this.namespace, longest)).isEqualTo(longest);
+		assertThat(this.manager.readLayout(this.namespace)).isEqualTo(longest);
 		assertThat(RecordedLayout.parse(this.manager.recordLayout(this.namespace, DEFAULTS)).preset())
 			.isEqualTo("twitter");
 	}
@@ -469,9 +484,9 @@ public abstract class AbstractLeaseStoreContractTests {
 		assertThat(this.manager.replaceLayout(this.namespace, SAFE, DEFAULTS)).as("another layout expected").isFalse();
 		assertThat(this.manager.recordLayout(this.namespace, SAFE)).isEqualTo(TWITTER);
 		assertThat(this.manager.replaceLayout(this.namespace, TWITTER, DEFAULTS)).isTrue();
-		assertThat(this.manager.recordLayout(this.namespace, TWITTER)).isEqualTo(DEFAULTS);
+		assertThat(this.manager.readLayout(this.namespace)).isEqualTo(DEFAULTS);
 		assertThat(this.manager.replaceLayout(this.namespace, TWITTER, SAFE)).as("the old layout again").isFalse();
-		assertThat(this.manager.recordLayout(this.namespace, SAFE)).isEqualTo(DEFAULTS);
+		assertThat(this.manager.readLayout(this.namespace)).isEqualTo(DEFAULTS);
 	}
 
 	@Test
@@ -486,7 +501,7 @@ public abstract class AbstractLeaseStoreContractTests {
 			.isThrownBy(() -> this.manager.borrow(request(0, TTL, -1, NOW)));
 		assertThat(this.manager.slotMarks(this.namespace)).extracting(SlotMark::workerId).containsExactly(0);
 		this.manager.release(lease, NOW);
-		assertThat(this.manager.recordLayout(this.namespace, DEFAULTS)).isEqualTo(TWITTER);
+		assertThat(this.manager.readLayout(this.namespace)).isEqualTo(TWITTER);
 	}
 
 	@Test
@@ -524,7 +539,7 @@ public abstract class AbstractLeaseStoreContractTests {
 				}
 				assertThat(answers).as("answers of round %s", round).containsOnly(answers.get(0));
 				assertThat(layouts).contains(answers.get(0));
-				assertThat(this.manager.recordLayout(namespace, SAFE)).isEqualTo(answers.get(0));
+				assertThat(this.manager.readLayout(namespace)).isEqualTo(answers.get(0));
 			}
 		}
 		finally {
