@@ -86,8 +86,11 @@ public final class SnowflakeIdWorkerConfiguration {
 				throw missingStore(modes.getIfAvailable(), beanFactory);
 			}
 			LeaseSettings settings = leaseSettings(properties, environment);
-			SnowflakeTakeoverCheck.run(properties, layout, settings.maxStartupWait(), dataSource.getIfUnique(),
-					timeSource);
+			Instant issueFrom = SnowflakeTakeoverCheck.run(properties, layout, settings.maxStartupWait(),
+					dataSource.getIfUnique(), timeSource);
+			if (issueFrom != null) {
+				settings = settings.toBuilder().issueFrom(issueFrom).build();
+			}
 			IdWorkerListener listener = CompositeIdWorkerListener.of(listeners);
 			SnowflakeIdGenerator generator = new SnowflakeIdGenerator(layout, timeSource, clockBackwardsPolicy,
 					listener);

@@ -388,10 +388,12 @@ class SnowflakeIdWorkerConfigurationTests {
 		this.contextRunner.withBean("first", IdWorkerListener.class, () -> first)
 			.withBean("second", IdWorkerListener.class, () -> second)
 			.run((context) -> {
-				assertThat(first.operations).containsExactly("record-layout", "borrow", "record-layout");
-				assertThat(second.operations).containsExactly("record-layout", "borrow", "record-layout");
+				List<String> start = List.of("read-layout", "slot-marks", "record-layout", "borrow", "read-layout");
+				assertThat(first.operations).containsExactlyElementsOf(start);
+				assertThat(second.operations).containsExactlyElementsOf(start);
 			});
-		assertThat(first.operations).containsExactly("record-layout", "borrow", "record-layout", "release");
+		assertThat(first.operations).containsExactly("read-layout", "slot-marks", "record-layout", "borrow",
+				"read-layout", "release");
 	}
 
 	@Test

@@ -39,6 +39,7 @@ import io.idstarter.lease.NoFreeWorkerIdException;
 import io.idstarter.lease.SlotMark;
 import io.idstarter.lease.SlotOrder;
 import io.idstarter.lease.WorkerLease;
+import io.idstarter.snowflake.RecordedLayout;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -313,7 +314,7 @@ public class EtcdLeaseStore implements ISequenceManager {
 	 */
 	@Override
 	public String recordLayout(String namespace, String layout) {
-		Objects.requireNonNull(layout, "layout");
+		RecordedLayout.requireStorable("layout", layout);
 		String action = "record the layout of namespace '" + namespace + "'";
 		return call(action, () -> {
 			ByteSequence key = bytes(namespaceKey(namespace) + "layout");
@@ -356,7 +357,7 @@ public class EtcdLeaseStore implements ISequenceManager {
 	@Override
 	public boolean replaceLayout(String namespace, String expected, String replacement) {
 		Objects.requireNonNull(expected, "expected");
-		Objects.requireNonNull(replacement, "replacement");
+		RecordedLayout.requireStorable("replacement", replacement);
 		String action = "replace the layout of namespace '" + namespace + "'";
 		return call(action, () -> {
 			ByteSequence key = bytes(namespaceKey(namespace) + "layout");

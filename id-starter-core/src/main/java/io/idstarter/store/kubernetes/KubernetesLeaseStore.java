@@ -41,6 +41,7 @@ import io.idstarter.lease.NoFreeWorkerIdException;
 import io.idstarter.lease.SlotMark;
 import io.idstarter.lease.SlotOrder;
 import io.idstarter.lease.WorkerLease;
+import io.idstarter.snowflake.RecordedLayout;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -385,7 +386,7 @@ public class KubernetesLeaseStore implements ISequenceManager {
 	 */
 	@Override
 	public String recordLayout(String namespace, String layout) {
-		Objects.requireNonNull(layout, "layout");
+		RecordedLayout.requireStorable("layout", layout);
 		String action = "record the layout of namespace '" + namespace + "'";
 		String name = namePrefix(namespace) + LAYOUT_NAME;
 		for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
@@ -431,7 +432,7 @@ public class KubernetesLeaseStore implements ISequenceManager {
 	@Override
 	public boolean replaceLayout(String namespace, String expected, String replacement) {
 		Objects.requireNonNull(expected, "expected");
-		Objects.requireNonNull(replacement, "replacement");
+		RecordedLayout.requireStorable("replacement", replacement);
 		String action = "replace the layout of namespace '" + namespace + "'";
 		String name = namePrefix(namespace) + LAYOUT_NAME;
 		for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
