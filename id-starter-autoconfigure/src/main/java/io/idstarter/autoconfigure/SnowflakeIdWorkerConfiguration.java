@@ -93,7 +93,7 @@ public final class SnowflakeIdWorkerConfiguration {
 			}
 			IdWorkerListener listener = CompositeIdWorkerListener.of(listeners);
 			SnowflakeIdGenerator generator = new SnowflakeIdGenerator(layout, timeSource, clockBackwardsPolicy,
-					listener);
+					listener, properties.getSnowflake().getLayoutWarning());
 			WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(manager, generator, settings, timeSource, listener);
 			return new LeasedSnowflakeWorker(generator, keeper);
 		}

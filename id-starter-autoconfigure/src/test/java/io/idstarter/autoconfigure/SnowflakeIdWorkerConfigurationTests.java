@@ -32,6 +32,7 @@ import io.idstarter.store.jdbc.JdbcLeaseStore;
 import io.idstarter.time.ManualTimeSource;
 import io.idstarter.time.TimeSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -41,6 +42,8 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.support.SpringFactoriesLoader;
@@ -378,6 +381,16 @@ class SnowflakeIdWorkerConfigurationTests {
 		this.contextRunner.withUserConfiguration(PublicIds.class).run((context) -> {
 			assertThat(context).hasSingleBean(SnowflakeIdGenerator.class);
 			assertThat(context.getBean(IdWorker.class)).isInstanceOf(ObfuscatedIdWorker.class);
+		});
+	}
+
+	@Test
+	@ExtendWith(OutputCaptureExtension.class)
+	void theStartUpLogWarnsThatTheLayoutRunsOutWithinTheConfiguredLayoutWarning(CapturedOutput output) {
+		// the default layout runs out in 2089, within a century
+		this.contextRunner.withPropertyValues("id-worker.snowflake.layout-warning=36500d").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output).containsPattern("WARN.*Snowflake layout \\(.*\\) runs out of timestamps in \\d+ days");
 		});
 	}
 
