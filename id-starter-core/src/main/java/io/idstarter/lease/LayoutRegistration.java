@@ -247,7 +247,7 @@ final class LayoutRegistration {
 				return;
 			}
 		}
-		String when = (from == Long.MAX_VALUE) ? "ever, as this layout's timestamps run out first"
+		String when = (from == Long.MAX_VALUE) ? "until this layout's timestamps run out"
 				: "before " + Instant.ofEpochMilli(from) + ", further than maxStartupWait ("
 						+ LeaseSettings.format(wait.budget()) + ") ahead of this node's clock "
 						+ Instant.ofEpochMilli(this.time.currentTimeMillis());
