@@ -145,7 +145,9 @@ public final class LeaseSettings {
 	}
 
 	/**
-	 * Returns how long start may wait for this node's clock to pass the slot's timestamp floor.
+	 * Returns how long a start (or a borrow after a lost lease) may wait in all: for this node's clock to pass the
+	 * first instant of {@link #issueFrom()}, the layout record's floor and the slot's timestamp floor, and for a lost
+	 * layout record to be recorded again.
 	 * @return the bound
 	 */
 	public Duration maxStartupWait() {
