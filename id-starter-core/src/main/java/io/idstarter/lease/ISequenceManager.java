@@ -95,6 +95,8 @@ public interface ISequenceManager {
 	 * @param layout this node's layout, in {@link io.idstarter.snowflake.RecordedLayout#format() stored form}
 	 * @return the recorded layout, or {@code null} if this store keeps no layouts (the default, for stores written
 	 * before layouts were recorded: nodes on different layouts are then not told apart, and the keeper says so)
+	 * @throws IllegalArgumentException if {@code layout} is empty or longer than the longest stored form
+	 * ({@link io.idstarter.snowflake.RecordedLayout#requireStorable}); nothing is written
 	 * @throws LeaseStoreException if the store cannot be reached
 	 * @since 0.2.0
 	 */
@@ -124,7 +126,11 @@ public interface ISequenceManager {
 	 * @param namespace the lease namespace
 	 * @param expected the layout recorded now, in stored form
 	 * @param replacement the new layout, in stored form
-	 * @return whether the record was {@code expected} and now is {@code replacement}
+	 * @return whether this call found the record {@code expected} and replaced it: of concurrent calls with the same
+	 * arguments exactly one answers {@code true}, and a call that cannot tell whether its own write went through
+	 * (a retry after a lost reply) answers {@code false}, so that two writers never both believe they made a change
+	 * @throws IllegalArgumentException if {@code replacement} is empty or longer than the longest stored form;
+	 * nothing is written
 	 * @throws LeaseStoreException if the store cannot be reached
 	 * @throws UnsupportedOperationException if this store keeps no layouts
 	 * @since 0.2.0
