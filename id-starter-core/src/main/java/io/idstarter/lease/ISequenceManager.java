@@ -128,7 +128,8 @@ public interface ISequenceManager {
 	 * @param replacement the new layout, in stored form
 	 * @return whether this call found the record {@code expected} and replaced it: of concurrent calls with the same
 	 * arguments exactly one answers {@code true}, and a call that cannot tell whether its own write went through
-	 * (a retry after a lost reply) answers {@code false}, so that two writers never both believe they made a change
+	 * (a retry after a lost reply) answers {@code false} or throws, so that two writers never both believe they made a
+	 * change
 	 * @throws IllegalArgumentException if {@code replacement} is empty or longer than the longest stored form;
 	 * nothing is written
 	 * @throws LeaseStoreException if the store cannot be reached
