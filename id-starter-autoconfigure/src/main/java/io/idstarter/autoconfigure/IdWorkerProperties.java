@@ -14,6 +14,7 @@ import io.idstarter.InvalidSettingException;
 import io.idstarter.lease.LeaseSettings;
 import io.idstarter.lease.WorkerIdRanges;
 import io.idstarter.segment.ResetPeriod;
+import io.idstarter.snowflake.SnowflakeIdGenerator;
 import io.idstarter.snowflake.SnowflakeLayout;
 import io.idstarter.snowflake.SnowflakePresets;
 import org.jspecify.annotations.Nullable;
@@ -162,11 +163,11 @@ public class IdWorkerProperties implements InitializingBean {
 		private final LayoutChange layoutChange = new LayoutChange();
 
 		/**
-		 * How long before the layout's timestamps run out the idWorker health contributor warns (detail
-		 * layoutWarning, status UP); in the last day it is DOWN. The gauge idworker.snowflake.layout.remaining
-		 * gives the time left.
+		 * How long before the layout's timestamps run out the start-up log line is a WARN and the idWorker health
+		 * contributor warns (detail layoutWarning, status UP); in the last day it is DOWN. The gauge
+		 * idworker.snowflake.layout.remaining gives the time left.
 		 */
-		private Duration layoutWarning = Duration.ofDays(365);
+		private Duration layoutWarning = SnowflakeIdGenerator.DEFAULT_LAYOUT_WARNING;
 
 		public @Nullable LayoutPreset getPreset() {
 			return this.preset;

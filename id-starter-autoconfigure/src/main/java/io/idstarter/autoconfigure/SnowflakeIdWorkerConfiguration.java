@@ -86,11 +86,14 @@ public final class SnowflakeIdWorkerConfiguration {
 				throw missingStore(modes.getIfAvailable(), beanFactory);
 			}
 			LeaseSettings settings = leaseSettings(properties, environment);
-			SnowflakeTakeoverCheck.run(properties, layout, settings.maxStartupWait(), dataSource.getIfUnique(),
-					timeSource);
+			Instant issueFrom = SnowflakeTakeoverCheck.run(properties, layout, settings.maxStartupWait(),
+					dataSource.getIfUnique(), timeSource);
+			if (issueFrom != null) {
+				settings = settings.toBuilder().issueFrom(issueFrom).build();
+			}
 			IdWorkerListener listener = CompositeIdWorkerListener.of(listeners);
 			SnowflakeIdGenerator generator = new SnowflakeIdGenerator(layout, timeSource, clockBackwardsPolicy,
-					listener);
+					listener, properties.getSnowflake().getLayoutWarning());
 			WorkerLeaseKeeper keeper = new WorkerLeaseKeeper(manager, generator, settings, timeSource, listener);
 			return new LeasedSnowflakeWorker(generator, keeper);
 		}

@@ -21,8 +21,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs {@code id-worker.snowflake.takeover} at start: reads each column's largest ID through the application's
- * {@link DataSource} (one {@code MAX} per column, which an index on the column answers), lets core decide, and waits
- * until this node's IDs sort above all of them, before the worker ID is borrowed.
+ * {@link DataSource} (one {@code MAX} per column, which an index on the column answers) and lets core decide the
+ * first instant from which this node's IDs sort above all of them. The lease keeper waits for it before it issues,
+ * together with the layout record's floor, within {@code max-startup-wait} in all.
  */
 final class SnowflakeTakeoverCheck {
 
@@ -32,20 +33,21 @@ final class SnowflakeTakeoverCheck {
 	}
 
 	/**
-	 * Checks the columns, if any are named, and waits if needed.
+	 * Checks the columns, if any are named.
 	 * @param properties the properties, whose takeover columns were validated
 	 * @param layout this node's layout
 	 * @param maxWait how long start may wait
 	 * @param dataSource the application's data source, or {@code null} for none
 	 * @param time this node's clock
+	 * @return the first instant this node may issue at, or {@code null} if no column is named
 	 * @throws io.idstarter.snowflake.TakeoverRefusedException if the wait would be longer than {@code maxWait}
 	 */
-	static void run(IdWorkerProperties properties, SnowflakeLayout layout, Duration maxWait,
+	static @Nullable Instant run(IdWorkerProperties properties, SnowflakeLayout layout, Duration maxWait,
 			@Nullable DataSource dataSource, TimeSource time) {
 		IdWorkerProperties.Snowflake snowflake = properties.getSnowflake();
 		List<String> names = snowflake.getTakeover().getColumns();
 		if (names.isEmpty()) {
-			return;
+			return null;
 		}
 		if (dataSource == null) {
 			throw new IllegalStateException("id-worker.snowflake.takeover.columns names " + names + ", but the "
@@ -57,13 +59,9 @@ final class SnowflakeTakeoverCheck {
 		SnowflakeLayout old = (oldPreset != null) ? snowflake.presetLayout(oldPreset, now) : layout;
 		List<SnowflakeTakeover.Column> columns = readMaxIds(dataSource, names);
 		Instant from = SnowflakeTakeover.check(layout, old, columns, now, maxWait);
-		long wait = from.toEpochMilli() - time.currentTimeMillis();
-		if (wait > 0) {
-			logger.warn("Waiting {} ms for this node's IDs to sort above the largest ID the old generator left ({} "
-					+ "from {})", wait, columns, from);
-			sleepUntil(from, time);
-		}
-		logger.info("Snowflake takeover checked: the IDs of this node sort above the largest of {}", columns);
+		logger.info("Snowflake takeover checked: the IDs of this node sort above the largest of {} from {}{}", columns,
+				from, from.isAfter(now) ? ", which start waits for" : "");
+		return from;
 	}
 
 	private static List<SnowflakeTakeover.Column> readMaxIds(DataSource dataSource, List<String> names) {
@@ -88,20 +86,6 @@ final class SnowflakeTakeoverCheck {
 					+ ex.getMessage(), ex);
 		}
 		return columns;
-	}
-
-	private static void sleepUntil(Instant from, TimeSource time) {
-		long remaining;
-		while ((remaining = from.toEpochMilli() - time.currentTimeMillis()) > 0) {
-			try {
-				Thread.sleep(Math.min(remaining, 100));
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new IdGenerationException("interrupted while waiting for the takeover check's instant " + from,
-						ex);
-			}
-		}
 	}
 
 }

@@ -38,7 +38,7 @@ import org.jspecify.annotations.Nullable;
  * ready. Keys asked for before that, or with no such context, fail with an {@link AlgorithmExecuteException} that says
  * so. The keys of one insert are issued in one batch ({@link IdWorker#nextIds}).
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 public final class IdWorkerKeyGenerateAlgorithm implements KeyGenerateAlgorithm {
 

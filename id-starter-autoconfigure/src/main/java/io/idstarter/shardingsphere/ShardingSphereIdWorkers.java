@@ -20,7 +20,7 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
  * are ready, the one that became ready last serves every algorithm instance, and when it closes, the one before it
  * again.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 public final class ShardingSphereIdWorkers implements SmartInitializingSingleton, DisposableBean {
 

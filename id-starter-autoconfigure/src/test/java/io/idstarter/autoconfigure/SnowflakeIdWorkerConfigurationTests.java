@@ -32,6 +32,7 @@ import io.idstarter.store.jdbc.JdbcLeaseStore;
 import io.idstarter.time.ManualTimeSource;
 import io.idstarter.time.TimeSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -41,6 +42,8 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.support.SpringFactoriesLoader;
@@ -179,7 +182,7 @@ class SnowflakeIdWorkerConfigurationTests {
 	@Test
 	void anInstanceOfAnotherLayoutIsRefusedWithTheChangeToMakeAndThePlannedChangeThenStarts() {
 		this.contextRunner.run((context) -> assertThat(context).hasNotFailed());
-		String recorded = this.sequenceManager.recordLayout("default", "probe");
+		String recorded = this.sequenceManager.readLayout("default");
 		assertThat(RecordedLayout.parse(recorded).layout()).isEqualTo(new IdWorkerProperties().getSnowflake().layout());
 		this.contextRunner.withPropertyValues("id-worker.snowflake.preset=twitter").run((context) -> {
 			Throwable failure = context.getStartupFailure();
@@ -193,7 +196,7 @@ class SnowflakeIdWorkerConfigurationTests {
 			.withPropertyValues("id-worker.snowflake.preset=twitter", "id-worker.snowflake.layout-change.from=" + recorded)
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				RecordedLayout now = RecordedLayout.parse(this.sequenceManager.recordLayout("default", "probe"));
+				RecordedLayout now = RecordedLayout.parse(this.sequenceManager.readLayout("default"));
 				assertThat(now.preset()).isEqualTo("twitter");
 				assertThat(now.floorId()).isPositive();
 				assertThat(context.getBean(IdWorker.class).nextId()).isGreaterThan(now.floorId());
@@ -382,16 +385,28 @@ class SnowflakeIdWorkerConfigurationTests {
 	}
 
 	@Test
+	@ExtendWith(OutputCaptureExtension.class)
+	void theStartUpLogWarnsThatTheLayoutRunsOutWithinTheConfiguredLayoutWarning(CapturedOutput output) {
+		// the default layout runs out in 2089, within a century
+		this.contextRunner.withPropertyValues("id-worker.snowflake.layout-warning=36500d").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output).containsPattern("WARN.*Snowflake layout \\(.*\\) runs out of timestamps in \\d+ days");
+		});
+	}
+
+	@Test
 	void listenersReceiveTheLeaseEvents() {
 		RecordingListener first = new RecordingListener();
 		RecordingListener second = new RecordingListener();
 		this.contextRunner.withBean("first", IdWorkerListener.class, () -> first)
 			.withBean("second", IdWorkerListener.class, () -> second)
 			.run((context) -> {
-				assertThat(first.operations).containsExactly("record-layout", "borrow", "record-layout");
-				assertThat(second.operations).containsExactly("record-layout", "borrow", "record-layout");
+				List<String> start = List.of("read-layout", "slot-marks", "record-layout", "borrow", "read-layout");
+				assertThat(first.operations).containsExactlyElementsOf(start);
+				assertThat(second.operations).containsExactlyElementsOf(start);
 			});
-		assertThat(first.operations).containsExactly("record-layout", "borrow", "record-layout", "release");
+		assertThat(first.operations).containsExactly("read-layout", "slot-marks", "record-layout", "borrow",
+				"read-layout", "release");
 	}
 
 	@Test

@@ -95,11 +95,28 @@ public interface ISequenceManager {
 	 * @param layout this node's layout, in {@link io.idstarter.snowflake.RecordedLayout#format() stored form}
 	 * @return the recorded layout, or {@code null} if this store keeps no layouts (the default, for stores written
 	 * before layouts were recorded: nodes on different layouts are then not told apart, and the keeper says so)
+	 * @throws IllegalArgumentException if {@code layout} is empty or longer than the longest stored form
+	 * ({@link io.idstarter.snowflake.RecordedLayout#requireStorable}); nothing is written
 	 * @throws LeaseStoreException if the store cannot be reached
 	 * @since 0.2.0
 	 */
 	default @Nullable String recordLayout(String namespace, String layout) {
 		return null;
+	}
+
+	/**
+	 * Reads a namespace's recorded layout: one read, which writes nothing, so that a node can look at the record on
+	 * every renewal without a write that fails (a put-if-absent of a record that exists is, on most stores, a failed
+	 * insert or create).
+	 * @param namespace the lease namespace
+	 * @return the recorded layout in stored form, or {@code null} if none is recorded
+	 * @throws LeaseStoreException if the store cannot be reached, or what it keeps at the record's place is not a
+	 * layout record
+	 * @throws UnsupportedOperationException if this store keeps no layouts
+	 * @since 0.2.0
+	 */
+	default @Nullable String readLayout(String namespace) {
+		throw new UnsupportedOperationException(getClass().getName() + " keeps no layouts");
 	}
 
 	/**
@@ -109,7 +126,12 @@ public interface ISequenceManager {
 	 * @param namespace the lease namespace
 	 * @param expected the layout recorded now, in stored form
 	 * @param replacement the new layout, in stored form
-	 * @return whether the record was {@code expected} and now is {@code replacement}
+	 * @return whether this call found the record {@code expected} and replaced it: of concurrent calls with the same
+	 * arguments exactly one answers {@code true}, and a call that cannot tell whether its own write went through
+	 * (a retry after a lost reply) answers {@code false} or throws, so that two writers never both believe they made a
+	 * change
+	 * @throws IllegalArgumentException if {@code replacement} is empty or longer than the longest stored form;
+	 * nothing is written
 	 * @throws LeaseStoreException if the store cannot be reached
 	 * @throws UnsupportedOperationException if this store keeps no layouts
 	 * @since 0.2.0

@@ -11,6 +11,7 @@ import java.util.UUID;
 import java.util.concurrent.locks.ReentrantLock;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
+import io.idstarter.snowflake.RecordedLayout;
 import io.idstarter.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 
@@ -165,7 +166,7 @@ public class InMemoryLeaseStore implements ISequenceManager {
 	@Override
 	public String recordLayout(String namespace, String layout) {
 		Objects.requireNonNull(namespace, "namespace");
-		Objects.requireNonNull(layout, "layout");
+		RecordedLayout.requireStorable("layout", layout);
 		this.lock.lock();
 		try {
 			checkAvailable();
@@ -177,8 +178,21 @@ public class InMemoryLeaseStore implements ISequenceManager {
 	}
 
 	@Override
+	public @Nullable String readLayout(String namespace) {
+		Objects.requireNonNull(namespace, "namespace");
+		this.lock.lock();
+		try {
+			checkAvailable();
+			return this.layouts.get(namespace);
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	@Override
 	public boolean replaceLayout(String namespace, String expected, String replacement) {
-		Objects.requireNonNull(replacement, "replacement");
+		RecordedLayout.requireStorable("replacement", replacement);
 		this.lock.lock();
 		try {
 			checkAvailable();
@@ -211,6 +225,21 @@ public class InMemoryLeaseStore implements ISequenceManager {
 	 */
 	public void setAvailable(boolean available) {
 		this.available = available;
+	}
+
+	/**
+	 * Deletes a namespace's layout record, as a store that lost it would (Redis without persistence, a failover to a
+	 * replica that missed it, a delete by hand).
+	 * @param namespace the namespace
+	 */
+	public void forgetLayout(String namespace) {
+		this.lock.lock();
+		try {
+			this.layouts.remove(namespace);
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	/**

@@ -48,6 +48,10 @@ final class InstrumentedLeaseStore {
 		return call("record-layout", () -> this.store.recordLayout(this.namespace, layout));
 	}
 
+	@Nullable String readLayout() {
+		return call("read-layout", () -> this.store.readLayout(this.namespace));
+	}
+
 	boolean replaceLayout(String expected, String replacement) {
 		return call("replace-layout", () -> this.store.replaceLayout(this.namespace, expected, replacement));
 	}

@@ -6,8 +6,9 @@ import io.idstarter.snowflake.RecordedLayout;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Thrown when a node's Snowflake layout cannot share its namespace: another layout is recorded in the lease store, or
- * a planned layout change was refused. Nodes of two layouts would issue IDs that collide, so the node issues nothing.
+ * Thrown when a node's Snowflake layout cannot share its namespace: another layout is recorded in the lease store, a
+ * planned layout change was refused, or this node's clock is behind the first millisecond at which its IDs sort above
+ * the record's floor. Nodes of two layouts would issue IDs that collide, so the node issues nothing.
  *
  * @since 0.2.0
  */
@@ -21,15 +22,15 @@ public class LayoutConflictException extends IdGenerationException {
 
 	private final @Nullable String recordedLayout;
 
-	private final boolean changeRefused;
+	private final Reason reason;
 
 	LayoutConflictException(String message, String namespace, RecordedLayout ownLayout, @Nullable String recordedLayout,
-			boolean changeRefused) {
+			Reason reason) {
 		super(message);
 		this.namespace = namespace;
 		this.ownLayout = ownLayout;
 		this.recordedLayout = recordedLayout;
-		this.changeRefused = changeRefused;
+		this.reason = reason;
 	}
 
 	/**
@@ -49,7 +50,8 @@ public class LayoutConflictException extends IdGenerationException {
 	}
 
 	/**
-	 * Returns the layout recorded in the store, in stored form: what a planned change names as the layout it replaces.
+	 * Returns the layout recorded in the store as the node left it, in stored form: what a planned change names as
+	 * the layout it replaces.
 	 * @return the record, or {@code null} if the store could not be read
 	 */
 	public @Nullable String getRecordedLayout() {
@@ -57,11 +59,36 @@ public class LayoutConflictException extends IdGenerationException {
 	}
 
 	/**
-	 * Returns whether a planned change was asked for and refused, rather than layouts found to differ.
-	 * @return {@code true} for a refused change
+	 * Returns what happened, and with it what the record is now.
+	 * @return the reason
 	 */
-	public boolean isChangeRefused() {
-		return this.changeRefused;
+	public Reason getReason() {
+		return this.reason;
+	}
+
+	/**
+	 * Why a node's layout could not share its namespace.
+	 */
+	public enum Reason {
+
+		/** Another layout is recorded, and no planned change of this node names it; the record is unchanged. */
+		LAYOUT_DIFFERS,
+
+		/** This node's planned change was refused; the record is the old layout, as it was or put back. */
+		CHANGE_REFUSED,
+
+		/**
+		 * A change is pending in the record (another node's, or this node's that could not be put back) and this node
+		 * could not complete it; no node of either layout issues until a node of the new layout completes it.
+		 */
+		CHANGE_PENDING,
+
+		/**
+		 * The record is this node's layout, but this node's clock is further than maxStartupWait behind the first
+		 * millisecond at which its IDs sort above the record's floor-id; the record is unchanged.
+		 */
+		CLOCK_BEHIND_FLOOR
+
 	}
 
 }

@@ -4,8 +4,8 @@ import java.time.Instant;
 import java.util.List;
 
 import io.idstarter.IdGenerationException;
+import io.idstarter.lease.LayoutConflictException.Reason;
 import io.idstarter.snowflake.RecordedLayout;
-import io.idstarter.snowflake.SnowflakeLayout;
 import io.idstarter.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -13,85 +13,99 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps a node to the layout recorded for its namespace: records it for the first node, refuses a node whose layout
- * differs, and carries out a planned layout change. Called by the lease heartbeat under its lock, before and after
- * every borrow and after every renewal.
+ * differs, has a planned change carried out ({@link LayoutChange}), waits for the clock to pass the record's floor,
+ * and records again a record the store lost. Called by the lease heartbeat under its lock, before and after every
+ * borrow and after every renewal.
  */
 final class LayoutRegistration {
 
 	/*
-	 * Why IDs of two layouts never collide in a namespace (see docs/snowflake.md, "Changing a layout"):
-	 *   - Every node looks at the record before it borrows (register) and again after each borrow and each renewal,
-	 *     before it is granted what the store answered (confirm). A node that finds another layout recorded, or a change
-	 *     not yet complete, issues nothing under that answer and gives the slot back.
-	 *   - A change is a compare-and-set of the record from the old layout to the new one marked pending; it completes
-	 *     only when a later read of the slots finds none held, and the completed record carries floor-id, the greatest
-	 *     ID the old layout allows under the slots' marks read then. A node of the old layout that held a slot at the
-	 *     compare-and-set is seen by that read; one that borrows or renews after it confirms afterwards and stops; its
-	 *     grant from before never reaches past the mark that was read. Every node of the new layout issues only above
-	 *     floor-id (its grant's floor is the millisecond whose first ID is above it).
-	 *   - A changer that dies between its compare-and-set and the completion leaves the record pending: the next node
-	 *     of the new layout completes it, or refuses while slots are held.
+	 * The record is read (one read, no write) before every borrow, and after every borrow and renewal before the
+	 * store's answer is granted (confirm). It is written only when none is found.
+	 *
+	 * A lost record (a store that lost it: Redis without persistence, a failover to a replica that missed it, a delete
+	 * by hand) must not be recorded again by whichever node asks first, which may be of another layout than the running
+	 * nodes':
+	 *   - a node that holds a slot and finds no record at a renewal records again the record it last held to, with
+	 *     its floor-id (heal forward);
+	 *   - a node that finds no record at start in a namespace where slots are held reads it again for 5/4 of its
+	 *     heartbeat (within maxStartupWait) before it records its own. When the running nodes renew every heartbeat
+	 *     (their heartbeat is not longer than this node's) and their store calls succeed, one of them records theirs
+	 *     within that time, and a node of another layout is refused. Where no slot is held, no node could record it
+	 *     again: the node records its own at once (a fresh namespace, or one whose nodes all stopped).
+	 * Not covered: a record lost while no node of the namespace runs; the first node to start records its layout.
+	 *
+	 * A store that answers it keeps no layouts is asked again at the next call: an ID server of an older version that
+	 * answers 404 during a rolling upgrade turns no check off for the node's lifetime.
 	 */
 
-	private static final Logger logger = LoggerFactory.getLogger(WorkerLeaseKeeper.class);
+	private static final Logger logger = LoggerFactory.getLogger(LayoutRegistration.class);
 
-	private static final long FLOOR_POLL_MILLIS = 50;
+	/** Time between two reads of a lost record at start. */
+	private static final long RECORD_POLL_MILLIS = 250;
 
 	private final InstrumentedLeaseStore store;
 
 	private final RecordedLayout own;
 
+	private final String ownText;
+
 	private final @Nullable RecordedLayout changeFrom;
+
+	private final LayoutChange change;
 
 	private final LeaseSettings settings;
 
 	private final TimeSource time;
 
-	/** Whether the store keeps layouts; {@code false} once it answered that it keeps none. Changed under the lock. */
-	private boolean kept = true;
+	/** The record as this node last read it while holding to it: what a renewal that finds none records again. */
+	private @Nullable String held;
 
-	/** The greatest timestamp this node must not issue at, from the record's floor-id; -1 for none. */
+	/** Whether the store's answer that it keeps no layouts was logged; logged once, asked again at every call. */
+	private boolean notKeptLogged;
+
+	/** The greatest timestamp this node must not issue at: the record's floor, or the takeover's; -1 for none. */
 	private long floorMillis = -1;
 
-	LayoutRegistration(InstrumentedLeaseStore store, RecordedLayout own, @Nullable RecordedLayout changeFrom,
-			LeaseSettings settings, TimeSource time) {
+	LayoutRegistration(InstrumentedLeaseStore store, RecordedLayout own, LeaseSettings settings, TimeSource time) {
 		this.store = store;
 		this.own = own;
-		this.changeFrom = changeFrom;
+		this.ownText = own.format();
+		this.changeFrom = settings.replacedLayout();
+		this.change = new LayoutChange(store, own, settings, time);
 		this.settings = settings;
 		this.time = time;
 	}
 
 	/**
-	 * Records this node's layout, or checks it against the recorded one, carrying out a planned change if one was
-	 * asked for; then waits, within maxStartupWait, for the clock to pass the record's floor.
-	 * @throws LayoutConflictException if the layouts differ and no change was asked for, or the change is refused
+	 * Records this node's layout, or checks it against the recorded one, carrying out or completing a planned change;
+	 * then waits, within the start's budget, for the clock to pass the record's floor and the takeover's instant.
+	 * @param wait the start's wait
+	 * @throws LayoutConflictException if the layouts differ and no change was asked for, a change is refused, or the
+	 * clock does not pass the floor in time
 	 */
-	void register() {
+	void register(StartupWait wait) {
 		for (int attempt = 0;; attempt++) {
-			String text = this.store.recordLayout(this.own.format());
+			Read read = read();
+			String text = (read.kept() && read.text() == null) ? recordAfterWaiting(wait) : read.text();
 			if (text == null) {
-				if (this.kept) {
-					logger.warn("{}the lease store keeps no layouts: a node of another Snowflake layout in this "
-							+ "namespace would not be refused (implement ISequenceManager.recordLayout)", prefix());
-					this.kept = false;
-				}
+				awaitFloor(null, wait);
 				return;
 			}
 			RecordedLayout recorded = parse(text);
+			String settled;
 			if (recorded.sameLayoutAs(this.own)) {
-				if (recorded.pending()) {
-					recorded = complete(text, recorded, null);
-				}
-				awaitFloor(recorded);
-				return;
+				settled = recorded.pending() ? this.change.complete(text, recorded, null, wait) : text;
 			}
-			if (this.changeFrom == null || !recorded.sameLayoutAs(this.changeFrom) || recorded.pending()) {
+			else if (this.changeFrom != null && !recorded.pending() && recorded.sameLayoutAs(this.changeFrom)) {
+				settled = this.change.start(text, recorded, wait);
+			}
+			else {
 				throw differs(text, recorded);
 			}
-			RecordedLayout changed = change(text, recorded);
-			if (changed != null) {
-				awaitFloor(changed);
+			if (settled != null) {
+				this.held = settled;
+				awaitFloor(parse(settled), wait);
 				return;
 			}
 			if (attempt >= 2) {
@@ -103,14 +117,13 @@ final class LayoutRegistration {
 
 	/**
 	 * Checks, after a borrow or a renewal and before its answer is granted, that the record is still this node's
-	 * layout with no change pending.
+	 * layout with no change pending; records it again if the store lost it.
+	 * @param workerId the slot borrowed or renewed
 	 * @throws LayoutConflictException if it is not
 	 */
 	void confirm(int workerId) {
-		if (!this.kept) {
-			return;
-		}
-		String text = this.store.recordLayout(this.own.format());
+		Read read = read();
+		String text = (read.kept() && read.text() == null) ? recordAgain(workerId) : read.text();
 		if (text == null) {
 			return;
 		}
@@ -120,140 +133,134 @@ final class LayoutRegistration {
 					+ this.settings.namespace() + "' is now " + recorded.describe() + ", no longer this node's ("
 					+ this.own.describe() + "): a planned layout change is under way, so this node stops issuing and "
 					+ "gives its worker ID back; restart it with the new layout", this.settings.namespace(), this.own,
-					text, false);
+					text, Reason.LAYOUT_DIFFERS);
 		}
+		this.held = text;
 	}
 
 	/**
-	 * Returns the greatest timestamp this node must not issue at: the record's floor, or -1.
+	 * Returns this node's layout in stored form, which it names in its borrows.
+	 */
+	String ownText() {
+		return this.ownText;
+	}
+
+	/**
+	 * Returns the greatest timestamp this node must not issue at: the record's floor or the takeover's instant, or
+	 * -1.
 	 */
 	long floorMillis() {
 		return this.floorMillis;
 	}
 
 	/**
-	 * Replaces the recorded layout by this node's, marked pending, and completes the change.
-	 * @return the completed record, or {@code null} if the record changed before the compare-and-set
+	 * Reads the record: one read, which writes nothing.
 	 */
-	private @Nullable RecordedLayout change(String oldText, RecordedLayout old) {
-		// refused before anything is written while old nodes hold slots, or when their IDs cannot be overtaken in time
-		SlotMarksView before = new SlotMarksView(this.store.slotMarks());
-		if (!before.held().isEmpty()) {
-			throw slotsHeld(oldText, before, null);
+	private Read read() {
+		try {
+			return new Read(true, this.store.readLayout());
 		}
-		checkOrder(notBefore(old.layout(), before.maxMark()), oldText, null);
-		RecordedLayout pending = this.own.replacing(old.layout());
-		if (!this.store.replaceLayout(oldText, pending.format())) {
-			return null;
+		catch (UnsupportedOperationException ex) {
+			notKept(ex.getMessage());
+			return new Read(false, null);
 		}
-		logger.info("{}replacing layout {} of namespace '{}' by {}: checking that no slot is held", prefix(),
-				old.describe(), this.settings.namespace(), this.own.describe());
-		return complete(pending.format(), pending, oldText);
 	}
 
 	/**
-	 * Completes a pending change: checks that no slot is held, and records the floor computed from the slots' marks.
-	 * @param oldText the record this node replaced, to put back if the change is refused; {@code null} when
-	 * completing another node's change
+	 * Records this node's layout where none is found, after waiting for a running node to record the lost one again
+	 * if the namespace's slots show use.
+	 * @return the record, or {@code null} if the store keeps no layouts
 	 */
-	private RecordedLayout complete(String pendingText, RecordedLayout pending, @Nullable String oldText) {
-		SnowflakeLayout old = pending.replacing();
-		SlotMarksView marks = new SlotMarksView(this.store.slotMarks());
-		if (!marks.held().isEmpty()) {
-			throw slotsHeld(pendingText, marks, oldText);
-		}
-		long floorId = maxId(old, marks.maxMark());
-		long notBefore = notBefore(old, marks.maxMark());
-		checkOrder(notBefore, pendingText, oldText);
-		RecordedLayout completed = this.own.completedAbove(floorId);
-		if (!this.store.replaceLayout(pendingText, completed.format())) {
-			String now = this.store.recordLayout(this.own.format());
-			RecordedLayout current = (now != null) ? parse(now) : null;
-			if (current == null || !current.sameLayoutAs(this.own) || current.pending()) {
-				throw new LeaseStoreException(prefix() + "the layout record of namespace '"
-						+ this.settings.namespace() + "' changed while this node completed a change to it; start again");
+	private @Nullable String recordAfterWaiting(StartupWait wait) {
+		List<Integer> held = this.store.slotMarks().stream().filter(SlotMark::held).map(SlotMark::workerId).toList();
+		if (!held.isEmpty()) {
+			long waitMillis = Math.min(this.settings.heartbeat().toMillis() * 5 / 4, wait.remainingMillis());
+			logger.warn("{}namespace '{}' has no layout record although worker IDs {} are held: the store may have "
+					+ "lost it (or the nodes that hold them predate layout records); reading it again for {} ms, about "
+					+ "a heartbeat, in which running nodes record theirs again, before recording this node's layout",
+					prefix(), this.settings.namespace(), held, waitMillis);
+			long until = this.time.nanoTime() + waitMillis * 1_000_000;
+			while (this.time.nanoTime() - until < 0 && wait.pause(RECORD_POLL_MILLIS, "the lost layout record")) {
+				Read again = read();
+				if (!again.kept()) {
+					return null;
+				}
+				if (again.text() != null) {
+					logger.info("{}the layout record of namespace '{}' was recorded again: {}", prefix(),
+							this.settings.namespace(), again.text());
+					return again.text();
+				}
 			}
-			return current;
+			logger.warn("{}no running node recorded the layout of namespace '{}' again; recording this node's",
+					prefix(), this.settings.namespace());
 		}
-		logger.info("{}layout of namespace '{}' is now {}; the old layout's IDs reach up to {} (slots' marks up to {})",
-				prefix(), this.settings.namespace(), completed.describe(), floorId,
-				(marks.maxMark() < 0) ? "none" : Instant.ofEpochMilli(marks.maxMark()));
-		return completed;
+		return recordOrNotKept(this.ownText);
 	}
 
 	/**
-	 * Waits for this node's clock to pass the first millisecond whose IDs sort above the record's floor.
+	 * Records again, at a renewal, the record this node held to, which the store lost.
+	 * @return the record now, or {@code null} if the store keeps no layouts
 	 */
-	private void awaitFloor(RecordedLayout recorded) {
-		if (recorded.floorId() < 0) {
+	private @Nullable String recordAgain(int workerId) {
+		String text = (this.held != null) ? this.held : this.ownText;
+		logger.warn("{}the layout record of namespace '{}' is gone (a store that lost it: no persistence, a failover, "
+				+ "a delete); recording again the one this node holds to: {}", this.settings.logPrefix(workerId),
+				this.settings.namespace(), text);
+		return recordOrNotKept(text);
+	}
+
+	private @Nullable String recordOrNotKept(String text) {
+		String recorded = this.store.recordLayout(text);
+		if (recorded == null) {
+			notKept("recordLayout answered null");
+		}
+		return recorded;
+	}
+
+	private void notKept(@Nullable String why) {
+		if (!this.notKeptLogged) {
+			this.notKeptLogged = true;
+			logger.warn("{}the lease store keeps no layouts ({}): a node of another Snowflake layout in this namespace "
+					+ "is not refused while it answers so; it is asked again at every renewal", prefix(), why);
+		}
+	}
+
+	/**
+	 * Waits for this node's clock to pass the record's floor and the takeover's instant, the later of the two.
+	 * @param recorded the record, or {@code null} if the store keeps no layouts
+	 */
+	private void awaitFloor(@Nullable RecordedLayout recorded, StartupWait wait) {
+		long recordFrom = (recorded != null) ? LayoutChangeCheck.notBefore(this.own.layout(), recorded.floorId()) : 0;
+		Instant issueFrom = this.settings.issueFrom();
+		long takeoverFrom = (issueFrom != null) ? issueFrom.toEpochMilli() : 0;
+		long from = Math.max(recordFrom, takeoverFrom);
+		this.floorMillis = (from > 0) ? from - 1 : -1;
+		if (from == 0 || from <= this.time.currentTimeMillis()) {
 			return;
 		}
-		long notBefore = firstMillisAbove(recorded.floorId());
-		this.floorMillis = notBefore - 1;
-		long start = this.time.nanoTime();
-		for (;;) {
-			long now = this.time.currentTimeMillis();
-			if (now >= notBefore) {
+		if (from != Long.MAX_VALUE) {
+			logger.info("{}waiting up to {} ms for this node's clock to reach {}, from which its IDs sort above {}",
+					prefix(), wait.remainingMillis(), Instant.ofEpochMilli(from), (recordFrom >= takeoverFrom)
+							? "ID " + recorded.floorId() + " of the layout the record replaced"
+							: "the largest ID of id-worker.snowflake.takeover.columns");
+			if (wait.untilClockPast(from - 1, "the layout's floor")) {
 				return;
 			}
-			if (this.time.nanoTime() - start >= this.settings.maxStartupWait().toNanos()) {
-				throw new LayoutConflictException(prefix() + "this node's IDs would sort below ID "
-						+ recorded.floorId() + ", the greatest the layout replaced in namespace '"
-						+ this.settings.namespace() + "' allows, until " + Instant.ofEpochMilli(notBefore)
-						+ ", which is further than maxStartupWait (" + LeaseSettings.format(this.settings
-							.maxStartupWait()) + ") ahead of this node's clock " + Instant.ofEpochMilli(now)
-						+ "; check this node's clock (NTP)", this.settings.namespace(), this.own, recorded.format(),
-						true);
-			}
-			sleep(Math.min(notBefore - now, FLOOR_POLL_MILLIS));
 		}
-	}
-
-	/**
-	 * Refuses a change whose first IDs could not sort above the old layout's within maxStartupWait, putting the old
-	 * record back if this node wrote the pending one.
-	 */
-	private void checkOrder(long notBefore, String recordText, @Nullable String oldText) {
-		long now = this.time.currentTimeMillis();
-		long ahead = notBefore - now;
-		if (ahead <= this.settings.maxStartupWait().toMillis()) {
-			return;
+		String when = (from == Long.MAX_VALUE) ? "until this layout's timestamps run out"
+				: "before " + Instant.ofEpochMilli(from) + ", further than maxStartupWait ("
+						+ LeaseSettings.format(wait.budget()) + ") ahead of this node's clock "
+						+ Instant.ofEpochMilli(this.time.currentTimeMillis());
+		if (recordFrom < takeoverFrom) {
+			throw new IdGenerationException(prefix() + "this node's IDs sort above the largest ID of "
+					+ "id-worker.snowflake.takeover.columns only from " + issueFrom + ", and its clock did not reach it "
+					+ "within maxStartupWait (" + LeaseSettings.format(wait.budget()) + "); check this node's clock "
+					+ "(NTP)");
 		}
-		putBack(recordText, oldText);
-		String when = (notBefore == Long.MAX_VALUE) ? "never, as the new layout's timestamps run out first"
-				: "only from " + Instant.ofEpochMilli(notBefore) + ", " + ahead + " ms from now";
-		throw new LayoutConflictException(prefix() + "layout change of namespace '" + this.settings.namespace()
-				+ "' to " + this.own.describe() + " refused: its IDs would sort above every ID the slots' marks allow "
-				+ "under the old layout " + when + ", beyond maxStartupWait ("
-				+ LeaseSettings.format(this.settings.maxStartupWait()) + "); choose an epoch and widths whose IDs of "
-				+ "today are larger than the old layout's (an earlier epoch, or the same timestamp bits), or keep the "
-				+ "old layout", this.settings.namespace(), this.own, (oldText != null) ? oldText : recordText, true);
-	}
-
-	private LayoutConflictException slotsHeld(String recordText, SlotMarksView marks, @Nullable String oldText) {
-		putBack(recordText, oldText);
-		return new LayoutConflictException(prefix() + "layout change of namespace '" + this.settings.namespace()
-				+ "' to " + this.own.describe() + " refused: worker IDs " + marks.held()
-				+ " are still held under the old layout; stop every node of the old layout, let their leases end (ttl "
-				+ LeaseSettings.format(this.settings.ttl()) + "), then start this node again", this.settings.namespace(),
-				this.own, (oldText != null) ? oldText : recordText, true);
-	}
-
-	private void putBack(String recordText, @Nullable String oldText) {
-		if (oldText == null || recordText.equals(oldText)) {
-			return;
-		}
-		try {
-			if (!this.store.replaceLayout(recordText, oldText)) {
-				logger.warn("{}could not put back the layout record of namespace '{}': it changed meanwhile",
-						prefix(), this.settings.namespace());
-			}
-		}
-		catch (RuntimeException ex) {
-			logger.warn("{}could not put back the layout record of namespace '{}'; it stays pending, and nodes of "
-					+ "either layout refuse to issue until a node of the new layout completes the change: {}",
-					prefix(), this.settings.namespace(), ex.getMessage());
-		}
+		throw new LayoutConflictException(prefix() + "this node's IDs would sort below ID " + recorded.floorId()
+				+ ", the greatest the layout replaced in namespace '" + this.settings.namespace() + "' allows, "
+				+ when + "; check this node's clock (NTP)", this.settings.namespace(), this.own, recorded.format(),
+				Reason.CLOCK_BEHIND_FLOOR);
 	}
 
 	private LayoutConflictException differs(String text, RecordedLayout recorded) {
@@ -266,7 +273,7 @@ final class LayoutRegistration {
 				+ recorded.describe() + ")" + change + ": nodes of two layouts issue IDs that collide, so this node "
 				+ "issues none. Configure it with the recorded layout, give it a namespace of its own, or change the "
 				+ "namespace's layout as a planned change naming the recorded layout '" + text + "'",
-				this.settings.namespace(), this.own, text, false);
+				this.settings.namespace(), this.own, text, Reason.LAYOUT_DIFFERS);
 	}
 
 	private RecordedLayout parse(String text) {
@@ -279,61 +286,17 @@ final class LayoutRegistration {
 		}
 	}
 
-	/**
-	 * Returns the greatest ID a layout allows up to a timestamp mark (any worker, any sequence), or -1 for none.
-	 */
-	static long maxId(SnowflakeLayout layout, long maxMark) {
-		long epoch = layout.epoch().toEpochMilli();
-		if (maxMark < epoch) {
-			return -1;
-		}
-		long mark = Math.min(maxMark, layout.exhaustedAt().toEpochMilli());
-		return layout.compose(mark, layout.maxWorkerId(), layout.maxSequence());
-	}
-
-	/**
-	 * Returns the first millisecond at which this node's layout issues only IDs above the old layout's greatest: 0 when
-	 * the old layout issued none, {@code Long.MAX_VALUE} if this layout's timestamps run out first.
-	 */
-	private long notBefore(SnowflakeLayout old, long maxMark) {
-		long floorId = maxId(old, maxMark);
-		return (floorId < 0) ? 0 : firstMillisAbove(floorId);
-	}
-
-	private long firstMillisAbove(long floorId) {
-		SnowflakeLayout layout = this.own.layout();
-		long offset = (floorId >>> (layout.workerIdBits() + layout.sequenceBits())) + 1;
-		long maxOffset = layout.exhaustedAt().toEpochMilli() - layout.epoch().toEpochMilli();
-		return (offset > maxOffset) ? Long.MAX_VALUE : layout.epoch().toEpochMilli() + offset;
-	}
-
-	private void sleep(long millis) {
-		try {
-			Thread.sleep(Math.max(1, millis));
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IdGenerationException(prefix() + "interrupted while waiting for the layout's floor", ex);
-		}
-	}
-
 	private String prefix() {
 		return this.settings.logPrefix(-1);
 	}
 
 	/**
-	 * The slots of the namespace as one read found them.
+	 * One read of the record.
+	 *
+	 * @param kept whether the store answered that it keeps layouts
+	 * @param text the record, or {@code null} if none is recorded or the store keeps none
 	 */
-	private record SlotMarksView(List<SlotMark> marks) {
-
-		List<Integer> held() {
-			return this.marks.stream().filter(SlotMark::held).map(SlotMark::workerId).sorted().toList();
-		}
-
-		long maxMark() {
-			return this.marks.stream().mapToLong(SlotMark::maxTimestamp).max().orElse(-1);
-		}
-
+	private record Read(boolean kept, @Nullable String text) {
 	}
 
 }

@@ -135,7 +135,7 @@ final class LeaseHeartbeat {
 		this.backoff = new RetryBackoff(settings.heartbeat());
 		this.clock = new ClockOffsetGuard(settings.maxClockSkew());
 		this.layout = new LayoutRegistration(this.store,
-				new RecordedLayout(generator.layout(), settings.layoutPreset()), settings.replacedLayout(), settings, time);
+				new RecordedLayout(generator.layout(), settings.layoutPreset()), settings, time);
 		this.acquirer = new SlotAcquirer(this.store, generator, settings, time, this.clock, this.local, this.layout);
 		this.snapshot = snapshot();
 	}

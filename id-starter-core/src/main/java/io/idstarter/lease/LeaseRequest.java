@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What a node asks for when it borrows a worker ID.
  *
@@ -17,9 +19,12 @@ import java.util.Set;
  * @param excludedWorkerIds slots the store must not hand out to this request, even when free: the ones the settings
  * exclude (an old fleet still uses them), and ones this node has just given back because it could not use them (their
  * floor is out of its clock's reach)
+ * @param layout the borrower's Snowflake layout in {@link io.idstarter.snowflake.RecordedLayout#format() stored form},
+ * or {@code null} if not known: a store that leases for other processes (the ID servers) refuses a borrow whose
+ * layout differs from the namespace's record; the lease keeper checks the record itself
  */
 public record LeaseRequest(String namespace, int maxWorkerId, Duration ttl, int preferredWorkerId, String instance,
-		long timestampCeiling, Set<Integer> excludedWorkerIds) {
+		long timestampCeiling, Set<Integer> excludedWorkerIds, @Nullable String layout) {
 
 	/** Longest namespace a store must accept. */
 	public static final int MAX_NAMESPACE_LENGTH = 128;
@@ -49,11 +54,19 @@ public record LeaseRequest(String namespace, int maxWorkerId, Duration ttl, int 
 	}
 
 	/**
-	 * Creates a request that excludes no slot.
+	 * Creates a request that names no layout.
+	 */
+	public LeaseRequest(String namespace, int maxWorkerId, Duration ttl, int preferredWorkerId, String instance,
+			long timestampCeiling, Set<Integer> excludedWorkerIds) {
+		this(namespace, maxWorkerId, ttl, preferredWorkerId, instance, timestampCeiling, excludedWorkerIds, null);
+	}
+
+	/**
+	 * Creates a request that excludes no slot and names no layout.
 	 */
 	public LeaseRequest(String namespace, int maxWorkerId, Duration ttl, int preferredWorkerId, String instance,
 			long timestampCeiling) {
-		this(namespace, maxWorkerId, ttl, preferredWorkerId, instance, timestampCeiling, Set.of());
+		this(namespace, maxWorkerId, ttl, preferredWorkerId, instance, timestampCeiling, Set.of(), null);
 	}
 
 	/**

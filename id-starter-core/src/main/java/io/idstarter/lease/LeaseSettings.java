@@ -3,6 +3,7 @@ package io.idstarter.lease;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collections;
 import java.util.Objects;
 import java.util.Set;
@@ -65,6 +66,8 @@ public final class LeaseSettings {
 
 	private final @Nullable RecordedLayout replacedLayout;
 
+	private final @Nullable Instant issueFrom;
+
 	private LeaseSettings(Builder builder) {
 		this.namespace = builder.namespace;
 		this.ttl = builder.ttl;
@@ -77,6 +80,7 @@ public final class LeaseSettings {
 		this.excludedWorkerIds = Collections.unmodifiableSortedSet(new TreeSet<>(builder.excludedWorkerIds));
 		this.layoutPreset = builder.layoutPreset;
 		this.replacedLayout = builder.replacedLayout;
+		this.issueFrom = builder.issueFrom;
 	}
 
 	/**
@@ -141,7 +145,9 @@ public final class LeaseSettings {
 	}
 
 	/**
-	 * Returns how long start may wait for this node's clock to pass the slot's timestamp floor.
+	 * Returns how long a start (or a borrow after a lost lease) may wait in all: for this node's clock to pass the
+	 * first instant of {@link #issueFrom()}, the layout record's floor and the slot's timestamp floor, and for a lost
+	 * layout record to be recorded again.
 	 * @return the bound
 	 */
 	public Duration maxStartupWait() {
@@ -183,6 +189,17 @@ public final class LeaseSettings {
 	}
 
 	/**
+	 * Returns the first instant this node may issue at, such as the one from which its IDs sort above an old
+	 * generator's ({@link io.idstarter.snowflake.SnowflakeTakeover#check}): start waits for it together with the
+	 * layout record's floor, within {@link #maxStartupWait()} in all.
+	 * @return the instant, or {@code null} for none
+	 * @since 0.2.0
+	 */
+	public @Nullable Instant issueFrom() {
+		return this.issueFrom;
+	}
+
+	/**
 	 * Returns a builder initialised with these settings.
 	 * @return the builder
 	 */
@@ -197,7 +214,8 @@ public final class LeaseSettings {
 			.maxClockSkew(this.maxClockSkew)
 			.excludedWorkerIds(this.excludedWorkerIds)
 			.layoutPreset(this.layoutPreset)
-			.replacedLayout((this.replacedLayout != null) ? this.replacedLayout.format() : null);
+			.replacedLayout((this.replacedLayout != null) ? this.replacedLayout.format() : null)
+			.issueFrom(this.issueFrom);
 	}
 
 	@Override
@@ -260,6 +278,8 @@ public final class LeaseSettings {
 		private @Nullable String layoutPreset;
 
 		private @Nullable RecordedLayout replacedLayout;
+
+		private @Nullable Instant issueFrom;
 
 		private Builder() {
 		}
@@ -385,9 +405,12 @@ public final class LeaseSettings {
 		 * @return this builder
 		 */
 		public Builder layoutPreset(@Nullable String layoutPreset) {
-			requireArgument("layoutPreset", layoutPreset == null || layoutPreset.matches("[A-Za-z0-9._-]{1,64}"),
-					"layoutPreset must be 1 to 64 letters, digits, '.', '_' or '-': " + layoutPreset);
-			this.layoutPreset = layoutPreset;
+			try {
+				this.layoutPreset = RecordedLayout.checkPreset("layoutPreset", layoutPreset);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new InvalidSettingException("layoutPreset", ex.getMessage());
+			}
 			return this;
 		}
 
@@ -410,6 +433,18 @@ public final class LeaseSettings {
 						+ "names, such as epoch=2010-11-04T01:42:54.657Z;timestamp-bits=41;worker-id-bits=10;"
 						+ "sequence-bits=12");
 			}
+			return this;
+		}
+
+		/**
+		 * Sets the first instant this node may issue at, such as the one from which its IDs sort above an old
+		 * generator's; start waits for it within maxStartupWait, together with the layout record's floor.
+		 * @param issueFrom the instant, or {@code null} for none
+		 * @return this builder
+		 * @since 0.2.0
+		 */
+		public Builder issueFrom(@Nullable Instant issueFrom) {
+			this.issueFrom = issueFrom;
 			return this;
 		}
 

@@ -24,7 +24,8 @@ final class SlotAcquirer {
 	 *   - its floor is not below this node's own record of the slot's mark (WorkerSlotMarks, on disk beside the cache
 	 *     file): a store that answers lower lost writes; the slot is given back reporting the known mark, and the
 	 *     borrow fails with StoreRegressionException;
-	 *   - its floor is within maxStartupWait of this node's clock; otherwise the slot is excluded and another borrowed.
+	 *   - its floor is within what is left of maxStartupWait (the layout record's floor, waited for first, draws on the
+	 *     same budget) of this node's clock; otherwise the slot is excluded and another borrowed.
 	 * Before the first borrow the namespace's layout record is checked (LayoutRegistration), and after the last one
 	 * again, so that a slot borrowed while a layout change was under way is given back unused.
 	 * Every borrow also excludes the settings' excludedWorkerIds (worker IDs an old fleet still uses), the preferred
@@ -35,9 +36,6 @@ final class SlotAcquirer {
 	 */
 
 	private static final Logger logger = LoggerFactory.getLogger(WorkerLeaseKeeper.class);
-
-	/** Longest sleep between two looks at the clock while waiting for it to pass a slot's floor. */
-	private static final long FLOOR_POLL_MILLIS = 50;
 
 	private final InstrumentedLeaseStore store;
 
@@ -73,8 +71,10 @@ final class SlotAcquirer {
 	 * @throws StoreRegressionException if the store answered a floor below this node's mark (the slot is given back)
 	 */
 	Acquired acquire(int preferredWorkerId, int lastWorkerId) {
-		this.layout.register();
-		Acquired acquired = borrowUsable(preferredWorkerId, lastWorkerId);
+		// the layout's floor and the slot's share one budget: together they wait at most maxStartupWait
+		StartupWait wait = new StartupWait(this.time, this.settings.maxStartupWait());
+		this.layout.register(wait);
+		Acquired acquired = borrowUsable(preferredWorkerId, lastWorkerId, wait);
 		try {
 			this.layout.confirm(acquired.lease().workerId());
 		}
@@ -85,7 +85,7 @@ final class SlotAcquirer {
 		return acquired;
 	}
 
-	private Acquired borrowUsable(int preferredWorkerId, int lastWorkerId) {
+	private Acquired borrowUsable(int preferredWorkerId, int lastWorkerId, StartupWait wait) {
 		int maxWorkerId = this.generator.layout().maxWorkerId();
 		Set<Integer> configured = this.settings.excludedWorkerIds();
 		if (configured.contains(preferredWorkerId)) {
@@ -102,7 +102,7 @@ final class SlotAcquirer {
 			int preferred = (preferredWorkerId <= maxWorkerId && !excluded.contains(preferredWorkerId))
 					? preferredWorkerId : -1;
 			LeaseRequest request = new LeaseRequest(this.settings.namespace(), maxWorkerId, this.settings.ttl(),
-					preferred, this.settings.instance(), ceiling(wallBefore), excluded);
+					preferred, this.settings.instance(), ceiling(wallBefore), excluded, this.layout.ownText());
 			WorkerLease borrowed;
 			try {
 				borrowed = this.store.borrow(request);
@@ -119,7 +119,7 @@ final class SlotAcquirer {
 			}
 			checkAnswer(borrowed, wallBefore, nanosBefore);
 			long ahead = borrowed.timestampFloor() - this.time.currentTimeMillis();
-			if (ahead >= this.settings.maxStartupWait().toMillis()) {
+			if (ahead >= wait.remainingMillis()) {
 				logger.warn("{}the slot's timestamp floor {} is {} ms ahead of this node's clock, beyond maxStartupWait"
 						+ " ({}); giving it back unchanged and trying another slot; check clock synchronisation",
 						prefix(borrowed), Instant.ofEpochMilli(borrowed.timestampFloor()), ahead,
@@ -129,7 +129,7 @@ final class SlotAcquirer {
 				nearestUnreachable = Math.min(nearestUnreachable, ahead);
 				continue;
 			}
-			return awaitFloorIfAhead(borrowed, wallBefore, nanosBefore);
+			return awaitFloorIfAhead(borrowed, wallBefore, nanosBefore, wait);
 		}
 	}
 
@@ -159,12 +159,12 @@ final class SlotAcquirer {
 		}
 	}
 
-	private Acquired awaitFloorIfAhead(WorkerLease borrowed, long wallBefore, long nanosBefore) {
+	private Acquired awaitFloorIfAhead(WorkerLease borrowed, long wallBefore, long nanosBefore, StartupWait wait) {
 		if (borrowed.timestampFloor() < this.time.currentTimeMillis()) {
 			return new Acquired(borrowed, wallBefore, nanosBefore);
 		}
 		try {
-			awaitFloor(borrowed);
+			awaitFloor(borrowed, wait);
 			long wallAfterWait = this.time.currentTimeMillis();
 			long nanosAfterWait = this.time.nanoTime();
 			WorkerLease renewed = this.store.renew(borrowed, ceiling(wallAfterWait));
@@ -177,38 +177,19 @@ final class SlotAcquirer {
 		}
 	}
 
-	private void awaitFloor(WorkerLease lease) {
+	private void awaitFloor(WorkerLease lease, StartupWait wait) {
 		long floor = lease.timestampFloor();
-		long start = this.time.nanoTime();
-		long maxWait = this.settings.maxStartupWait().toNanos();
-		boolean warned = false;
-		for (;;) {
-			long now = this.time.currentTimeMillis();
-			if (now > floor) {
-				return;
-			}
-			if (this.time.nanoTime() - start >= maxWait) {
-				throw new IdGenerationException(prefix(lease) + "the slot's timestamp floor "
-						+ Instant.ofEpochMilli(floor) + " (the last timestamp its previous owner may have issued) is "
-						+ (floor - now) + " ms ahead of this node's clock " + Instant.ofEpochMilli(now)
-						+ " after waiting maxStartupWait (" + LeaseSettings.format(this.settings.maxStartupWait())
-						+ "); check clock synchronisation (NTP) on this node and the previous owner's");
-			}
-			if (!warned) {
-				logger.warn("{}waiting up to {} for this node's clock {} to pass the slot's timestamp floor {}, {} ms"
-						+ " ahead; check clock synchronisation", prefix(lease),
-						LeaseSettings.format(this.settings.maxStartupWait()), Instant.ofEpochMilli(now),
-						Instant.ofEpochMilli(floor), floor - now);
-				warned = true;
-			}
-			try {
-				Thread.sleep(Math.min(floor - now + 1, FLOOR_POLL_MILLIS));
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new IdGenerationException(
-						prefix(lease) + "interrupted while waiting for the clock to pass the slot's timestamp floor", ex);
-			}
+		long now = this.time.currentTimeMillis();
+		logger.warn("{}waiting up to {} ms for this node's clock {} to pass the slot's timestamp floor {}, {} ms ahead; "
+				+ "check clock synchronisation", prefix(lease), wait.remainingMillis(), Instant.ofEpochMilli(now),
+				Instant.ofEpochMilli(floor), floor - now);
+		if (!wait.untilClockPast(floor, "the slot's timestamp floor")) {
+			now = this.time.currentTimeMillis();
+			throw new IdGenerationException(prefix(lease) + "the slot's timestamp floor " + Instant.ofEpochMilli(floor)
+					+ " (the last timestamp its previous owner may have issued) is " + (floor - now)
+					+ " ms ahead of this node's clock " + Instant.ofEpochMilli(now) + " after waiting maxStartupWait ("
+					+ LeaseSettings.format(this.settings.maxStartupWait())
+					+ "); check clock synchronisation (NTP) on this node and the previous owner's");
 		}
 	}
 

@@ -5,6 +5,7 @@ import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
@@ -19,22 +20,26 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>A layout that replaced another by a planned change also records the greatest ID the old layout may have issued
  * ({@code floor-id}): no node of the new layout issues an ID at or below it. While the change is not yet complete
- * ({@code replacing=<old epoch>/<old widths>}), no node of either layout issues: the node that completes it checks that
- * no slot is held any more (a node of the old layout, which now finds another layout recorded, can take none) and
- * computes the floor from the slots' marks by the old layout.
+ * ({@code replacing=<old epoch>/<old widths>[/<old floor-id>]}), no node of either layout issues: the node that
+ * completes it checks that no slot is held any more (a node of the old layout, which now finds another layout
+ * recorded, can take none) and computes the floor from the slots' marks by the old layout. The old record's floor-id
+ * is kept in the pending one so that a refused change puts back exactly what it replaced.
  *
  * @param layout the epoch and widths
  * @param preset the preset the layout was chosen by ({@code twitter}, {@code shardingsphere}, {@code leaf}), or
  * {@code null} for a layout set by its values
  * @param floorId the greatest ID the layout this one replaced may have issued, or {@code -1} if it replaced none
- * @param replacing the layout this one is replacing while the change is not yet complete, else {@code null}
+ * @param replacing the record this one is replacing while the change is not yet complete (its layout and floor-id;
+ * no preset, nothing pending), else {@code null}
  * @since 0.2.0
  */
 public record RecordedLayout(SnowflakeLayout layout, @Nullable String preset, long floorId,
-		@Nullable SnowflakeLayout replacing) {
+		@Nullable RecordedLayout replacing) {
 
 	/** Longest stored form a store must keep. */
 	public static final int MAX_LENGTH = 255;
+
+	private static final Pattern PRESET_NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
 	private static final String EPOCH = "epoch";
 
@@ -52,12 +57,28 @@ public record RecordedLayout(SnowflakeLayout layout, @Nullable String preset, lo
 
 	public RecordedLayout {
 		Objects.requireNonNull(layout, "layout");
-		if (preset != null && (preset.isBlank() || !preset.matches("[A-Za-z0-9._-]{1,64}"))) {
-			throw new IllegalArgumentException("preset must be 1 to 64 letters, digits, '.', '_' or '-': " + preset);
-		}
+		checkPreset("preset", preset);
 		if (floorId < -1) {
 			throw new IllegalArgumentException("floorId must be -1 or an ID: " + floorId);
 		}
+		if (replacing != null && (replacing.preset != null || replacing.replacing != null)) {
+			throw new IllegalArgumentException("replacing must be a layout and floor-id only: " + replacing);
+		}
+	}
+
+	/**
+	 * Checks a preset name as the record keeps it: 1 to 64 letters, digits, '.', '_' or '-', so that it can never
+	 * break the stored form.
+	 * @param name what the name is, for the message ({@code preset}, {@code layoutPreset})
+	 * @param preset the name, or {@code null}
+	 * @return the name
+	 * @throws IllegalArgumentException naming the rule and the value if the name breaks it
+	 */
+	public static @Nullable String checkPreset(String name, @Nullable String preset) {
+		if (preset != null && !PRESET_NAME.matcher(preset).matches()) {
+			throw new IllegalArgumentException(name + " must be 1 to 64 letters, digits, '.', '_' or '-': " + preset);
+		}
+		return preset;
 	}
 
 	/**
@@ -71,11 +92,15 @@ public record RecordedLayout(SnowflakeLayout layout, @Nullable String preset, lo
 
 	/**
 	 * Returns this layout as the pending replacement of another.
-	 * @param old the layout replaced
+	 * @param old the record replaced, not pending itself
 	 * @return the pending record
 	 */
-	public RecordedLayout replacing(SnowflakeLayout old) {
-		return new RecordedLayout(this.layout, this.preset, -1, Objects.requireNonNull(old, "old"));
+	public RecordedLayout replacing(RecordedLayout old) {
+		Objects.requireNonNull(old, "old");
+		if (old.pending()) {
+			throw new IllegalArgumentException("a pending record is completed or put back, never replaced: " + old);
+		}
+		return new RecordedLayout(this.layout, this.preset, -1, new RecordedLayout(old.layout, null, old.floorId, null));
 	}
 
 	/**
@@ -164,19 +189,24 @@ public record RecordedLayout(SnowflakeLayout layout, @Nullable String preset, lo
 				: SnowflakeLayout.of(epoch, timestampBits, workerIdBits, sequenceBits);
 	}
 
-	/** {@code 2010-11-04T01:42:54.657Z/41/10/12}: short, so that a pending record stays within MAX_LENGTH. */
-	private static String compact(SnowflakeLayout layout) {
+	/**
+	 * {@code 2010-11-04T01:42:54.657Z/41/10/12}, and {@code /<floor-id>} if it has one: short, so that a pending record
+	 * stays within MAX_LENGTH.
+	 */
+	private static String compact(RecordedLayout record) {
+		SnowflakeLayout layout = record.layout;
 		return layout.epoch() + "/" + layout.timestampBits() + "/" + layout.workerIdBits() + "/"
-				+ layout.sequenceBits();
+				+ layout.sequenceBits() + ((record.floorId >= 0) ? "/" + record.floorId : "");
 	}
 
-	private static SnowflakeLayout uncompact(String text) {
+	private static RecordedLayout uncompact(String text) {
 		String[] parts = text.split("/");
-		if (parts.length != 4) {
-			throw new IllegalArgumentException("'" + REPLACING + "' is not <epoch>/<bits>/<bits>/<bits>");
+		if (parts.length != 4 && parts.length != 5) {
+			throw new IllegalArgumentException("'" + REPLACING + "' is not <epoch>/<bits>/<bits>/<bits>[/<floor-id>]");
 		}
-		return layout(Instant.parse(parts[0]), Integer.parseInt(parts[1]), Integer.parseInt(parts[2]),
-				Integer.parseInt(parts[3]));
+		SnowflakeLayout layout = layout(Instant.parse(parts[0]), Integer.parseInt(parts[1]),
+				Integer.parseInt(parts[2]), Integer.parseInt(parts[3]));
+		return new RecordedLayout(layout, null, (parts.length == 5) ? Long.parseLong(parts[4]) : -1, null);
 	}
 
 	private static String required(Map<String, String> fields, String key, String text) {

@@ -109,8 +109,12 @@ public final class SnowflakeIdGenerator implements IdWorker {
 	/** Least time between two reports (log and listener) of tolerated or failed clock steps. */
 	private static final long REPORT_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-	/** A layout whose timestamp field runs out within this much time is warned about at construction. */
-	private static final Duration EXHAUSTION_WARNING = Duration.ofDays(365);
+	/**
+	 * How long before its layout's timestamp field runs out a generator warns at construction, unless told otherwise;
+	 * health warns within the same time.
+	 * @since 0.2.0
+	 */
+	public static final Duration DEFAULT_LAYOUT_WARNING = Duration.ofDays(365);
 
 	private final SnowflakeLayout layout;
 
@@ -165,6 +169,22 @@ public final class SnowflakeIdGenerator implements IdWorker {
 	 */
 	public SnowflakeIdGenerator(SnowflakeLayout layout, TimeSource time, ClockBackwardsPolicy policy,
 			IdWorkerListener listener) {
+		this(layout, time, policy, listener, DEFAULT_LAYOUT_WARNING);
+	}
+
+	/**
+	 * Creates a generator that issues nothing until it is {@linkplain #grant granted} a worker ID.
+	 * @param layout the bit layout
+	 * @param time the clock that stamps IDs and measures grant validity
+	 * @param policy what to do when the clock moves backwards
+	 * @param listener receives clock-backwards events
+	 * @param layoutWarning how long before the layout's timestamp field runs out the construction's log line is a
+	 * WARN
+	 * @throws IllegalStateException if the layout's timestamp field has already run out by {@code time}'s clock
+	 * @since 0.2.0
+	 */
+	public SnowflakeIdGenerator(SnowflakeLayout layout, TimeSource time, ClockBackwardsPolicy policy,
+			IdWorkerListener listener, Duration layoutWarning) {
 		this.layout = Objects.requireNonNull(layout, "layout");
 		this.time = Objects.requireNonNull(time, "time");
 		this.policy = Objects.requireNonNull(policy, "policy");
@@ -175,10 +195,10 @@ public final class SnowflakeIdGenerator implements IdWorker {
 		this.timestampShift = layout.timestampShift();
 		this.maxTimestampOffset = layout.maxTimestampOffset();
 		this.maxWaitNanos = policy.maxWait().toNanos();
-		checkExhaustion();
+		checkExhaustion(Objects.requireNonNull(layoutWarning, "layoutWarning"));
 	}
 
-	private void checkExhaustion() {
+	private void checkExhaustion(Duration layoutWarning) {
 		Instant now = Instant.ofEpochMilli(this.time.currentTimeMillis());
 		Instant exhaustedAt = this.layout.exhaustedAt();
 		if (now.isAfter(exhaustedAt)) {
@@ -188,7 +208,7 @@ public final class SnowflakeIdGenerator implements IdWorker {
 					+ " (now " + now + "); use a later epoch or more timestamp bits");
 		}
 		Duration left = Duration.between(now, exhaustedAt);
-		if (left.compareTo(EXHAUSTION_WARNING) < 0) {
+		if (left.compareTo(layoutWarning) < 0) {
 			logger.warn("Snowflake layout ({}) runs out of timestamps in {} days, at {}: no ID can be issued after "
 					+ "that; plan a move to a later epoch or more timestamp bits now", this.layout, left.toDays(),
 					exhaustedAt);

@@ -237,6 +237,33 @@ public final class SnowflakeLayout {
 		return new SnowflakeId(id, Instant.ofEpochMilli(this.epochMillis + offset), workerId, sequence);
 	}
 
+	/**
+	 * Returns the first millisecond from which every ID of this layout is above {@code id}, whatever its worker ID and
+	 * sequence: the one after the timestamp {@code id >>> (workerIdBits + sequenceBits)} stands for.
+	 * @param id an ID, not negative
+	 * @return milliseconds since the Unix epoch, possibly before {@link #epoch()} or after {@link #exhaustedAt()}
+	 * @since 0.2.0
+	 */
+	public long firstMillisAbove(long id) {
+		requireArgument(id >= 0, "id must not be negative: %s", id);
+		return this.epochMillis + (id >>> this.timestampShift) + 1;
+	}
+
+	/**
+	 * Returns the greatest ID this layout can issue at timestamps up to {@code unixMillis}: the greatest worker ID and
+	 * sequence at that timestamp, or at the last one the layout holds.
+	 * @param unixMillis a timestamp, in milliseconds since the Unix epoch
+	 * @return the ID, or {@code -1} if the timestamp is before the epoch
+	 * @since 0.2.0
+	 */
+	public long greatestIdUpTo(long unixMillis) {
+		if (unixMillis < this.epochMillis) {
+			return -1;
+		}
+		long offset = Math.min(unixMillis - this.epochMillis, this.maxTimestampOffset);
+		return (offset << this.timestampShift) | ((long) this.maxWorkerId << this.sequenceBits) | this.maxSequence;
+	}
+
 	long epochMillis() {
 		return this.epochMillis;
 	}

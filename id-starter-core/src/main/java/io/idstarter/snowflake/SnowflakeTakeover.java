@@ -33,7 +33,7 @@ public final class SnowflakeTakeover {
 		if (maxId < 0) {
 			throw new IllegalArgumentException("maxId must not be negative: " + maxId);
 		}
-		return Instant.ofEpochMilli(ours.epochMillis() + (maxId >>> ours.timestampShift()) + 1);
+		return Instant.ofEpochMilli(ours.firstMillisAbove(maxId));
 	}
 
 	/**

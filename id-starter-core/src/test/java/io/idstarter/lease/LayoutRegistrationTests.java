@@ -8,6 +8,7 @@ import java.util.UUID;
 import java.util.function.UnaryOperator;
 
 import io.idstarter.IdWorkerListener;
+import io.idstarter.lease.LayoutConflictException.Reason;
 import io.idstarter.lease.LeaseStatus.State;
 import io.idstarter.snowflake.ClockBackwardsPolicy;
 import io.idstarter.snowflake.RecordedLayout;
@@ -78,7 +79,7 @@ class LayoutRegistrationTests {
 	}
 
 	private String recorded() {
-		return this.store.recordLayout(this.namespace, "probe");
+		return this.store.readLayout(this.namespace);
 	}
 
 	@Test
@@ -99,7 +100,7 @@ class LayoutRegistrationTests {
 			.withMessageContaining(new RecordedLayout(WIDER_SEQUENCE, null).describe())
 			.withMessageContaining(new RecordedLayout(OLD, null).describe())
 			.withMessageContaining("'" + new RecordedLayout(OLD, null).format() + "'")
-			.satisfies((ex) -> assertThat(ex.isChangeRefused()).isFalse());
+			.satisfies((ex) -> assertThat(ex.getReason()).isEqualTo(Reason.LAYOUT_DIFFERS));
 		assertThat(this.store.slotMarks(this.namespace)).extracting(SlotMark::workerId).containsExactly(0);
 		assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(other.generator::nextId);
 	}
@@ -147,7 +148,7 @@ class LayoutRegistrationTests {
 		assertThatExceptionOfType(LayoutConflictException.class)
 			.isThrownBy(() -> changer(WIDER_SEQUENCE, this.store).keeper.startLease(false))
 			.withMessageContaining("worker IDs [0] are still held under the old layout")
-			.satisfies((ex) -> assertThat(ex.isChangeRefused()).isTrue());
+			.satisfies((ex) -> assertThat(ex.getReason()).isEqualTo(Reason.CHANGE_REFUSED));
 		assertThat(recorded()).isEqualTo(before);
 	}
 
@@ -195,7 +196,7 @@ class LayoutRegistrationTests {
 		long lastOld = old.generator.nextId();
 		old.keeper.close();
 		String oldRecord = recorded();
-		String pending = new RecordedLayout(WIDER_SEQUENCE, null).replacing(OLD).format();
+		String pending = new RecordedLayout(WIDER_SEQUENCE, null).replacing(new RecordedLayout(OLD, null)).format();
 		assertThat(this.store.replaceLayout(this.namespace, oldRecord, pending)).isTrue();
 		this.clock.advance(Duration.ofMillis(1));
 		assertThatExceptionOfType(LayoutConflictException.class).isThrownBy(() -> node(OLD).keeper.startLease(false));
@@ -205,6 +206,130 @@ class LayoutRegistrationTests {
 		assertThat(record.pending()).isFalse();
 		assertThat(record.floorId()).isGreaterThanOrEqualTo(lastOld);
 		assertThat(next.generator.nextId()).isGreaterThan(record.floorId());
+	}
+
+	@Test
+	void nodesOfTheNewLayoutStartedTogetherWithTheChangeAllStartWhicheverMakesIt() {
+		Node old = node(OLD);
+		old.keeper.startLease(false);
+		long lastOld = old.generator.nextId();
+		old.keeper.close();
+		this.clock.advance(Duration.ofMillis(1));
+		// A makes the whole change and borrows while B reads the slots for the same change
+		List<Node> started = new ArrayList<>();
+		Node b = changer(WIDER_SEQUENCE, runningFirst(() -> started.add(startedChanger(WIDER_SEQUENCE))));
+		b.keeper.startLease(false);
+		assertThat(started).hasSize(1);
+		assertBothIssueAboveTheFloor(started.get(0), b, lastOld);
+	}
+
+	@Test
+	void aNodeOfTheNewLayoutCompletingAPendingChangeStartsWhenAnotherCompletedItAndBorrowedMeanwhile() {
+		Node old = node(OLD);
+		old.keeper.startLease(false);
+		long lastOld = old.generator.nextId();
+		old.keeper.close();
+		String pending = new RecordedLayout(WIDER_SEQUENCE, null).replacing(RecordedLayout.parse(recorded())).format();
+		assertThat(this.store.replaceLayout(this.namespace, recorded(), pending)).isTrue();
+		this.clock.advance(Duration.ofMillis(1));
+		// B reads the pending record; A completes it and borrows while B reads the slots to complete it
+		List<Node> started = new ArrayList<>();
+		Node b = changer(WIDER_SEQUENCE, runningFirst(() -> started.add(startedChanger(WIDER_SEQUENCE))));
+		b.keeper.startLease(false);
+		assertThat(started).hasSize(1);
+		assertBothIssueAboveTheFloor(started.get(0), b, lastOld);
+	}
+
+	private Node startedChanger(SnowflakeLayout layout) {
+		Node node = changer(layout, this.store);
+		node.keeper.startLease(false);
+		return node;
+	}
+
+	/**
+	 * Returns the store, whose first slotMarks call runs {@code first} before it reads.
+	 */
+	private ISequenceManager runningFirst(Runnable first) {
+		return new DelegatingStore(this.store) {
+
+			private boolean ran;
+
+			@Override
+			public List<SlotMark> slotMarks(String namespace) {
+				if (!this.ran) {
+					this.ran = true;
+					first.run();
+				}
+				return super.slotMarks(namespace);
+			}
+
+		};
+	}
+
+	private void assertBothIssueAboveTheFloor(Node a, Node b, long lastOld) {
+		RecordedLayout record = RecordedLayout.parse(recorded());
+		assertThat(record.pending()).isFalse();
+		assertThat(record.layout()).isEqualTo(WIDER_SEQUENCE);
+		assertThat(record.floorId()).isGreaterThanOrEqualTo(lastOld);
+		assertThat(a.generator.workerId()).isNotEqualTo(b.generator.workerId());
+		assertThat(a.generator.nextId()).isGreaterThan(record.floorId());
+		assertThat(b.generator.nextId()).isGreaterThan(record.floorId());
+	}
+
+	@Test
+	void aLostRecordIsRecordedAgainByTheRunningNodesAtTheirRenewalAndANodeOfTheOldLayoutWaitsForItAndIsRefused() {
+		Node old = node(OLD);
+		old.keeper.startLease(false);
+		old.generator.nextId();
+		old.keeper.close();
+		this.clock.advance(Duration.ofMillis(1));
+		Node running = changer(WIDER_SEQUENCE, this.store);
+		running.keeper.startLease(false);
+		String changed = recorded();
+		this.store.forgetLayout(this.namespace);
+		// the old node finds no record; the running node renews while it waits
+		Node late = node(OLD, new DelegatingStore(this.store) {
+
+			@Override
+			public String readLayout(String namespace) {
+				String text = super.readLayout(namespace);
+				if (text == null) {
+					running.keeper.heartbeat();
+				}
+				return text;
+			}
+
+		}, UnaryOperator.identity());
+		assertThatExceptionOfType(LayoutConflictException.class).isThrownBy(() -> late.keeper.startLease(false))
+			.withMessageContaining("differs from the one recorded");
+		assertThat(recorded()).as("recorded again as the running node last read it, with its floor").isEqualTo(changed);
+		assertThat(RecordedLayout.parse(changed).floorId()).isPositive();
+		assertThat(running.keeper.status().state()).isEqualTo(State.ACTIVE);
+		assertThat(running.generator.nextId()).isPositive();
+	}
+
+	@Test
+	void aNodeThatFindsNoRecordWhereSlotsAreHeldRecordsItsOwnAfterWaitingAboutOneHeartbeat() {
+		// held by a node that records no layout (before 0.2.0), which never records one again
+		this.store.borrow(new LeaseRequest(this.namespace, OLD.maxWorkerId(), TTL, -1, "older-node",
+				START.toEpochMilli()));
+		List<Instant> reads = new ArrayList<>();
+		Node next = node(OLD, new DelegatingStore(this.store) {
+
+			@Override
+			public String readLayout(String namespace) {
+				reads.add(LayoutRegistrationTests.this.clock.instant());
+				LayoutRegistrationTests.this.clock.advance(Duration.ofSeconds(1));
+				return super.readLayout(namespace);
+			}
+
+		}, UnaryOperator.identity());
+		next.keeper.startLease(false);
+		assertThat(RecordedLayout.parse(recorded()).layout()).isEqualTo(OLD);
+		// the last read is the one after the borrow
+		assertThat(Duration.between(reads.get(0), reads.get(reads.size() - 2)))
+			.as("re-read for about one heartbeat, here cut to maxStartupWait (2 s), before recording")
+			.isBetween(Duration.ofSeconds(1), Duration.ofSeconds(2));
 	}
 
 	@Test
@@ -233,6 +358,30 @@ class LayoutRegistrationTests {
 		}, UnaryOperator.identity());
 		node.keeper.startLease(false);
 		assertThat(node.generator.nextId()).isPositive();
+	}
+
+	@Test
+	void aStoreThatOnceAnswersItKeepsNoLayoutsIsAskedAgainAtTheNextRenewal() {
+		node(OLD).keeper.startLease(false);
+		// an ID server of an older version answers the start's calls, one that keeps layouts the later ones
+		Node other = node(WIDER_SEQUENCE, new DelegatingStore(this.store) {
+
+			private int answered;
+
+			@Override
+			public String readLayout(String namespace) {
+				if (this.answered++ < 2) {
+					throw new UnsupportedOperationException("the ID server has no layout calls (404)");
+				}
+				return super.readLayout(namespace);
+			}
+
+		}, UnaryOperator.identity());
+		// before and after its borrow
+		other.keeper.startLease(false);
+		other.keeper.heartbeat();
+		assertThat(other.keeper.status().state()).isEqualTo(State.LOST);
+		assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(other.generator::nextId);
 	}
 
 	private record Node(SnowflakeIdGenerator generator, WorkerLeaseKeeper keeper) {
@@ -267,6 +416,11 @@ class LayoutRegistrationTests {
 		@Override
 		public String recordLayout(String namespace, String layout) {
 			return this.store.recordLayout(namespace, layout);
+		}
+
+		@Override
+		public String readLayout(String namespace) {
+			return this.store.readLayout(namespace);
 		}
 
 		@Override

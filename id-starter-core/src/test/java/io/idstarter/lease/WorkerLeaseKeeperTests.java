@@ -25,6 +25,7 @@ import io.idstarter.IdWorkerListener;
 import io.idstarter.StoreRegressionException;
 import io.idstarter.lease.LeaseStatus.State;
 import io.idstarter.snowflake.ClockBackwardsPolicy;
+import io.idstarter.snowflake.RecordedLayout;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
 import io.idstarter.snowflake.SnowflakeLayout;
 import io.idstarter.snowflake.WorkerIdUnavailableException;
@@ -104,9 +105,13 @@ class WorkerLeaseKeeperTests {
 		return keeper;
 	}
 
-	private WorkerLease occupy(int maxWorkerId, int workerId) {
+	/**
+	 * Borrows a slot as another node of the layout would, which records the layout first.
+	 */
+	private WorkerLease occupy(SnowflakeLayout layout, int workerId) {
+		this.manager.recordLayout(this.namespace, new RecordedLayout(layout, null).format());
 		WorkerLease lease = this.manager
-			.borrow(new LeaseRequest(this.namespace, maxWorkerId, TTL, workerId, "other", START_MILLIS));
+			.borrow(new LeaseRequest(this.namespace, layout.maxWorkerId(), TTL, workerId, "other", START_MILLIS));
 		assertThat(lease.workerId()).isEqualTo(workerId);
 		return lease;
 	}
@@ -125,7 +130,24 @@ class WorkerLeaseKeeperTests {
 		assertThat(keeper.status()).isEqualTo(new LeaseStatus(State.ACTIVE, this.namespace, 0,
 				START.plus(TTL), START.plus(TTL).minus(SAFETY_MARGIN), START, 0, Duration.ofSeconds(2)));
 		assertThat(this.listener.calls).containsExactly("borrow true");
-		assertThat(this.listener.allCalls).containsExactly("record-layout true", "borrow true", "record-layout true");
+		assertThat(this.listener.allCalls).containsExactly("read-layout true", "slot-marks true", "record-layout true",
+				"borrow true", "read-layout true");
+	}
+
+	@Test
+	void aRenewalReadsTheLayoutRecordAndWritesNoneOfIt() {
+		WorkerLeaseKeeper keeper = keeper(generator(TWO_WORKERS, this.nodeClock), this.nodeClock, "node-a");
+		keeper.start();
+		this.listener.allCalls.clear();
+		keeper.heartbeat();
+		keeper.heartbeat();
+		assertThat(this.listener.allCalls).as("no put-if-absent of a record that exists: on PostgreSQL a failed INSERT")
+			.containsExactly("renew true", "read-layout true", "renew true", "read-layout true");
+		WorkerLeaseKeeper second = keeper(generator(TWO_WORKERS, this.nodeClock), this.nodeClock, "node-b");
+		this.listener.allCalls.clear();
+		second.start();
+		assertThat(this.listener.allCalls).as("a start that finds the record reads it")
+			.containsExactly("read-layout true", "borrow true", "read-layout true");
 	}
 
 	@Test
@@ -154,9 +176,9 @@ class WorkerLeaseKeeperTests {
 		WorkerLeaseKeeper keeper = keeper(generator, this.nodeClock, "node-a");
 		keeper.start();
 		long before = generator.nextId();
-		WorkerLease other = occupy(1, 1);
+		WorkerLease other = occupy(TWO_WORKERS, 1);
 		this.manager.expire(this.namespace, 0);
-		occupy(1, 0);
+		occupy(TWO_WORKERS, 0);
 
 		keeper.heartbeat();
 		assertThat(keeper.status().state()).isEqualTo(State.LOST);
@@ -220,7 +242,7 @@ class WorkerLeaseKeeperTests {
 
 	@Test
 	void aLeaseThatExpiredInTheStoreDuringAnOutageIsRenewedIfNobodyTookItAndBorrowedAgainIfSomebodyDid() {
-		occupy(1, 1);
+		occupy(TWO_WORKERS, 1);
 		SnowflakeIdGenerator generator = generator(TWO_WORKERS, this.nodeClock);
 		WorkerLeaseKeeper keeper = keeper(generator, this.nodeClock, "node-a");
 		keeper.start();
@@ -265,7 +287,7 @@ class WorkerLeaseKeeperTests {
 
 	@Test
 	void aNewOwnerOfASlotIssuesAboveThePreviousOwnersCeilingEvenWithItsClockBehind() throws Exception {
-		occupy(1, 1);
+		occupy(TWO_WORKERS, 1);
 		ManualTimeSource clockA = this.nodeClock;
 		SnowflakeIdGenerator generatorA = generator(TWO_WORKERS, clockA);
 		keeper(generatorA, clockA, "node-a").start();
@@ -340,7 +362,7 @@ class WorkerLeaseKeeperTests {
 		used.start();
 		usedGenerator.nextId();
 		used.close();
-		occupy(1, 1);
+		occupy(TWO_WORKERS, 1);
 		assertThat(this.manager.highWaterMark(this.namespace, 0)).isEqualTo(START_MILLIS);
 
 		// a VM booted before NTP sync, its clock a day ahead
@@ -401,7 +423,7 @@ class WorkerLeaseKeeperTests {
 
 	@Test
 	void whenEveryFreeWorkerIdIsExcludedStartFailsNamingTheExcludedOnes() {
-		occupy(3, 3);
+		occupy(FOUR_WORKERS, 3);
 		WorkerLeaseKeeper keeper = keeper(generator(FOUR_WORKERS, this.nodeClock), this.nodeClock, "node-x",
 				(settings) -> settings.excludedWorkerIds(Set.of(0, 1, 2)));
 		assertThatExceptionOfType(NoFreeWorkerIdException.class).isThrownBy(keeper::start)
@@ -494,8 +516,8 @@ class WorkerLeaseKeeperTests {
 	@Test
 	void theCacheFileGivesBackTheSameSlotOnRestart() throws Exception {
 		Path cacheFile = this.directory.resolve("worker-id");
-		WorkerLease zero = occupy(3, 0);
-		WorkerLease one = occupy(3, 1);
+		WorkerLease zero = occupy(FOUR_WORKERS, 0);
+		WorkerLease one = occupy(FOUR_WORKERS, 1);
 		WorkerLeaseKeeper first = keeper(generator(FOUR_WORKERS, this.nodeClock), this.nodeClock, "node-a",
 				(settings) -> settings.cacheFile(cacheFile));
 		first.start();
@@ -946,8 +968,9 @@ class WorkerLeaseKeeperTests {
 		@Override
 		public void storeCall(String key, String operation, long nanos, boolean success) {
 			this.allCalls.add(operation + " " + success);
-			// the layout record is looked at around every borrow and renewal (LayoutRegistrationTests)
-			if (!operation.endsWith("-layout")) {
+			// the layout record is looked at around every borrow and renewal, and the slots when it is missing
+			// (LayoutRegistrationTests)
+			if (!operation.endsWith("-layout") && !operation.equals("slot-marks")) {
 				this.calls.add(operation + " " + success);
 			}
 		}

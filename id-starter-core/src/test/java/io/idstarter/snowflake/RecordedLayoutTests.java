@@ -25,6 +25,18 @@ class RecordedLayoutTests {
 	}
 
 	@Test
+	void aPendingRecordKeepsTheReplacedRecordsLayoutAndFloorSoThatItCanBePutBackExactly() {
+		RecordedLayout old = new RecordedLayout(SnowflakeLayout.defaults(), "old").completedAbove(123_456_789);
+		RecordedLayout pending = new RecordedLayout(SnowflakePresets.twitter(), "twitter").replacing(old);
+		assertThat(pending.format()).endsWith(";replacing=2020-01-01T00:00:00Z/41/10/12/123456789");
+		RecordedLayout read = RecordedLayout.parse(pending.format());
+		assertThat(read).isEqualTo(pending);
+		assertThat(read.replacing()).isEqualTo(new RecordedLayout(SnowflakeLayout.defaults(), null, 123_456_789, null));
+		assertThatIllegalArgumentException().isThrownBy(() -> pending.replacing(pending))
+			.withMessageContaining("never replaced");
+	}
+
+	@Test
 	void keysALaterVersionAddsAreSkipped() {
 		String later = new RecordedLayout(SnowflakeLayout.defaults(), null).format() + ";clock=store";
 		assertThat(RecordedLayout.parse(later).layout()).isEqualTo(SnowflakeLayout.defaults());

@@ -42,6 +42,11 @@ public class MyLeaseStore implements ISequenceManager {
 	}
 
 	@Override
+	public String readLayout(String namespace) {
+		return this.leases.readLayout(namespace);
+	}
+
+	@Override
 	public boolean replaceLayout(String namespace, String expected, String replacement) {
 		return this.leases.replaceLayout(namespace, expected, replacement);
 	}

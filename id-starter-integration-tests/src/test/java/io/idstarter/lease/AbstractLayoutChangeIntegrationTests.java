@@ -26,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * A namespace's layout record and a planned layout change, through lease keepers on a real store and this machine's
  * clock: a node of another layout is refused; a change is refused while a node of the old layout runs and when its
  * IDs would sort below the old ones, leaving the record as it was; after the old nodes stopped it is made, and every
- * ID of the new layout sorts above every ID the old one issued.
+ * ID of the new layout sorts above every ID the old one issued; a record the store lost is recorded again by a running
+ * node before a node of the old layout can record its own.
  */
 @Timeout(60)
 public abstract class AbstractLayoutChangeIntegrationTests {
@@ -50,6 +51,13 @@ public abstract class AbstractLayoutChangeIntegrationTests {
 	 * @return the store
 	 */
 	protected abstract ISequenceManager store();
+
+	/**
+	 * Deletes the namespace's layout record, as a store that lost it would (no persistence, a failover, a delete by
+	 * hand).
+	 * @param namespace the namespace
+	 */
+	protected abstract void deleteLayoutRecord(String namespace);
 
 	@BeforeEach
 	void newNamespace() {
@@ -80,7 +88,7 @@ public abstract class AbstractLayoutChangeIntegrationTests {
 	}
 
 	private String recorded() {
-		return store().recordLayout(this.namespace, "probe");
+		return store().readLayout(this.namespace);
 	}
 
 	@Test
@@ -136,6 +144,25 @@ public abstract class AbstractLayoutChangeIntegrationTests {
 		assertThatExceptionOfType(LayoutConflictException.class)
 			.isThrownBy(() -> node(OLD, UnaryOperator.identity()).keeper().start());
 		assertThat(store().slotMarks(this.namespace)).filteredOn(SlotMark::held).hasSize(2);
+	}
+
+	@Test
+	void aLostRecordIsRecordedAgainByARunningNodeAndANodeOfTheOldLayoutStartingMeanwhileIsRefused() {
+		Node old = node(OLD, UnaryOperator.identity());
+		old.keeper().start();
+		old.generator().nextId();
+		old.keeper().close();
+		Node running = changer(TWITTER);
+		running.keeper().start();
+		String changed = recorded();
+		deleteLayoutRecord(this.namespace);
+		assertThat(recorded()).isNull();
+		// it finds no record where a slot is held, and reads again until the running node renews (heartbeat 2 s)
+		assertThatExceptionOfType(LayoutConflictException.class)
+			.isThrownBy(() -> node(OLD, (settings) -> settings.maxStartupWait(Duration.ofSeconds(5))).keeper().start())
+			.withMessageContaining("differs from the one recorded");
+		assertThat(recorded()).as("recorded again as the running node held to it").isEqualTo(changed);
+		assertThat(running.generator().nextId()).isGreaterThan(RecordedLayout.parse(changed).floorId());
 	}
 
 	private record Node(SnowflakeIdGenerator generator, WorkerLeaseKeeper keeper) {

@@ -4,7 +4,9 @@ import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 
 import com.jayway.jsonpath.DocumentContext;
 import io.idstarter.lease.ISequenceManager;
@@ -51,6 +53,11 @@ class FleetLayoutTests extends AbstractIdServerTests {
 
 	private static final String DEFAULTS = new RecordedLayout(SnowflakeLayout.defaults(), null).format();
 
+	/** The first step of a planned change from Twitter's layout to the default one. */
+	private static final String DEFAULTS_REPLACING_TWITTER = RecordedLayout.parse(DEFAULTS)
+		.replacing(RecordedLayout.parse(TWITTER))
+		.format();
+
 	@Autowired
 	private ISequenceManager serverStore;
 
@@ -72,10 +79,10 @@ class FleetLayoutTests extends AbstractIdServerTests {
 		HttpLeaseStore first = store("alpha-token-0123456789");
 		HttpLeaseStore second = store("alpha-token-0123456789");
 		assertThat(first.recordLayout("alpha-refused", TWITTER)).isEqualTo(TWITTER);
-		WorkerLease lease = first.borrow(request("alpha-refused"));
+		WorkerLease lease = first.borrow(request("alpha-refused", TWITTER));
 		assertThat(second.recordLayout("alpha-refused", DEFAULTS)).as("told the first node's layout").isEqualTo(TWITTER);
 		assertThatExceptionOfType(IdServerLayoutConflictException.class)
-			.isThrownBy(() -> second.borrow(request("alpha-refused")))
+			.isThrownBy(() -> second.borrow(request("alpha-refused", DEFAULTS)))
 			.satisfies((ex) -> assertThat(ex.getMessage()).contains("alpha-refused", TWITTER, DEFAULTS,
 					"41/10/12 timestamp/worker-ID/sequence bits (preset twitter)"))
 			.satisfies((ex) -> assertThat(ex.layout()).isEqualTo(DEFAULTS));
@@ -99,17 +106,19 @@ class FleetLayoutTests extends AbstractIdServerTests {
 	}
 
 	@Test
-	void aReplacementWhoseAnswerWasLostIsReadAsTheSuccessItWas() {
+	void aReplacementWhoseAnswerWasLostIsReadAsTheSuccessItWasByItsRequestId() {
 		this.serverStore.recordLayout("alpha-lost", TWITTER);
 		try (TcpProxy proxy = TcpProxy.start("127.0.0.1", this.port)) {
 			proxy.loseReply((request) -> new String(request, StandardCharsets.ISO_8859_1)
 				.contains("/api/fleet/layouts/replace"), (request, reply) -> true);
 			HttpLeaseStore store = new HttpLeaseStore(
 					client("alpha-token-0123456789", URI.create("http://127.0.0.1:" + proxy.port()), server()));
-			assertThat(store.replaceLayout("alpha-lost", TWITTER, DEFAULTS)).isTrue();
+			assertThat(store.replaceLayout("alpha-lost", TWITTER, DEFAULTS_REPLACING_TWITTER)).isTrue();
 			assertThat(proxy.lostReplies()).as("the first attempt's answer was lost").isEqualTo(1);
 		}
-		assertThat(this.serverStore.recordLayout("alpha-lost", TWITTER)).isEqualTo(DEFAULTS);
+		assertThat(this.serverStore.readLayout("alpha-lost")).isEqualTo(DEFAULTS_REPLACING_TWITTER);
+		assertThat(store("alpha-token-0123456789").replaceLayout("alpha-lost", TWITTER, DEFAULTS_REPLACING_TWITTER))
+			.as("the same replacement by another request: not this request's doing").isFalse();
 	}
 
 	@Test
@@ -119,7 +128,10 @@ class FleetLayoutTests extends AbstractIdServerTests {
 				client("alpha-token-0123456789", URI.create("http://127.0.0.1:" + this.port + "/api/fleet/older-server/")));
 		assertThat(store.recordLayout("alpha-older", TWITTER)).isNull();
 		assertThatExceptionOfType(UnsupportedOperationException.class)
-			.isThrownBy(() -> store.replaceLayout("alpha-older", TWITTER, DEFAULTS))
+			.isThrownBy(() -> store.readLayout("alpha-older"))
+			.withMessageContaining("older than this client");
+		assertThatExceptionOfType(UnsupportedOperationException.class)
+			.isThrownBy(() -> store.replaceLayout("alpha-older", TWITTER, DEFAULTS_REPLACING_TWITTER))
 			.withMessageContaining("older than this client");
 		assertThatExceptionOfType(UnsupportedOperationException.class)
 			.isThrownBy(() -> store.slotMarks("alpha-older"));
@@ -129,17 +141,17 @@ class FleetLayoutTests extends AbstractIdServerTests {
 	@Test
 	void aLayoutLongerThanTheLongestStoredFormIsRefusedAndNotRecorded() {
 		String tooLong = TWITTER + ";note=" + "x".repeat(RecordedLayout.MAX_LENGTH);
-		assertThatExceptionOfType(LeaseStoreException.class)
-			.isThrownBy(() -> store("alpha-token-0123456789").recordLayout("alpha-long", tooLong))
-			.withMessageContaining("invalid")
-			.withMessageContaining("layout");
-		assertThat(this.serverStore.recordLayout("alpha-long", DEFAULTS)).isEqualTo(DEFAULTS);
+		HttpResponse<String> answer = this.http.send("POST", "/api/fleet/layouts",
+				"{\"namespace\":\"alpha-long\",\"layout\":\"" + tooLong + "\"}", ALPHA);
+		assertProblem(answer, 400, "Invalid request body", "invalid-body");
+		assertThat(HttpTestClient.json(answer).read("$.detail", String.class)).contains("layout");
+		assertThat(this.serverStore.readLayout("alpha-long")).isNull();
 	}
 
 	@Test
 	void aClientReadsAndWritesOnlyTheLayoutsOfItsOwnNamespaces() {
 		assertThat(store("beta-token-0123456789").recordLayout("beta-ns", TWITTER)).isEqualTo(TWITTER);
-		WorkerLease betaLease = store("beta-token-0123456789").borrow(request("beta-ns"));
+		WorkerLease betaLease = store("beta-token-0123456789").borrow(request("beta-ns", TWITTER));
 		assertProblem(this.http.send("POST", "/api/fleet/layouts",
 				"{\"namespace\":\"beta-ns\",\"layout\":\"" + DEFAULTS + "\"}", ALPHA), 403, "Not granted",
 				"not-granted");
@@ -149,6 +161,8 @@ class FleetLayoutTests extends AbstractIdServerTests {
 		assertProblem(this.http.send("POST", "/api/fleet/layouts/replace", "{\"namespace\":\"beta-ns\",\"expected\":\""
 				+ TWITTER + "\",\"replacement\":\"" + DEFAULTS + "\"}", ALPHA), 403, "Not granted", "not-granted");
 		assertProblem(this.http.get("/api/fleet/slot-marks?namespace=beta-ns", ALPHA), 403, "Not granted",
+				"not-granted");
+		assertProblem(this.http.get("/api/fleet/layouts?namespace=beta-ns", ALPHA), 403, "Not granted",
 				"not-granted");
 		assertProblem(this.http.send("POST", "/api/fleet/leases", borrow("beta-ns", DEFAULTS), ALPHA), 403,
 				"Not granted", "not-granted");
@@ -164,15 +178,100 @@ class FleetLayoutTests extends AbstractIdServerTests {
 			.satisfies((mark) -> assertThat(mark.held()).isTrue());
 	}
 
-	private static LeaseRequest request(String namespace) {
+	@Test
+	void aHostileClientCannotChangeTheLayoutWhileASlotIsHeldNorSkipThePendingStep() {
+		this.serverStore.recordLayout("alpha-held", TWITTER);
+		WorkerLease held = store("alpha-token-0123456789").borrow(request("alpha-held", TWITTER));
+		assertProblem(this.http.send("POST", "/api/fleet/layouts/replace",
+				replace("alpha-held", TWITTER, DEFAULTS_REPLACING_TWITTER), ALPHA), 409, "Layout change refused",
+				"layout-change-refused");
+		assertThat(HttpTestClient.json(this.http.send("POST", "/api/fleet/layouts/replace",
+				replace("alpha-held", TWITTER, DEFAULTS_REPLACING_TWITTER), ALPHA)).read("$.detail", String.class))
+			.contains("worker IDs [" + held.workerId() + "] are held");
+		assertProblem(this.http.send("POST", "/api/fleet/layouts/replace", replace("alpha-held", TWITTER, DEFAULTS),
+				ALPHA), 409, "Layout change refused", "layout-change-refused");
+		assertThat(this.serverStore.readLayout("alpha-held")).isEqualTo(TWITTER);
+	}
+
+	@Test
+	void aHostileClientCannotChangeToALayoutWhoseIdsSortBelowTheOldOnesNorCompleteBelowTheMarks() {
+		long now = System.currentTimeMillis();
+		this.serverStore.recordLayout("alpha-order", DEFAULTS);
+		WorkerLease used = this.serverStore.borrow(new LeaseRequest("alpha-order", 7, Duration.ofSeconds(30), -1,
+				"old-node", now));
+		this.serverStore.release(used, now);
+		String recentEpoch = new RecordedLayout(SnowflakeLayout.of(Instant.ofEpochMilli(now).minus(Duration.ofDays(1)),
+				41, 10, 12), null).format();
+		String below = RecordedLayout.parse(recentEpoch).replacing(RecordedLayout.parse(DEFAULTS)).format();
+		assertProblem(this.http.send("POST", "/api/fleet/layouts/replace", replace("alpha-order", DEFAULTS, below),
+				ALPHA), 409, "Layout change refused", "layout-change-refused");
+		assertThat(this.serverStore.readLayout("alpha-order")).isEqualTo(DEFAULTS);
+		// a change the slots allow, then its completion with a floor below the marks
+		String pending = RecordedLayout.parse(TWITTER).replacing(RecordedLayout.parse(DEFAULTS)).format();
+		assertThat(HttpTestClient.json(this.http.send("POST", "/api/fleet/layouts/replace",
+				replace("alpha-order", DEFAULTS, pending), ALPHA)).read("$.replaced", Boolean.class)).isTrue();
+		long floorId = SnowflakeLayout.defaults().greatestIdUpTo(now);
+		String tooLow = new RecordedLayout(SnowflakePresets.twitter(), "twitter").completedAbove(floorId - 1).format();
+		assertProblem(this.http.send("POST", "/api/fleet/layouts/replace", replace("alpha-order", pending, tooLow),
+				ALPHA), 409, "Layout change refused", "layout-change-refused");
+		String notPutBack = new RecordedLayout(SnowflakeLayout.defaults(), null).completedAbove(1).format();
+		assertProblem(this.http.send("POST", "/api/fleet/layouts/replace", replace("alpha-order", pending, notPutBack),
+				ALPHA), 409, "Layout change refused", "layout-change-refused");
+		assertThat(this.serverStore.readLayout("alpha-order")).isEqualTo(pending);
+		String completed = new RecordedLayout(SnowflakePresets.twitter(), "twitter").completedAbove(floorId).format();
+		assertThat(HttpTestClient.json(this.http.send("POST", "/api/fleet/layouts/replace",
+				replace("alpha-order", pending, completed), ALPHA)).read("$.replaced", Boolean.class)).isTrue();
+	}
+
+	@Test
+	void layoutTextsThatAreNoRecordedLayoutAreBadRequestsNamingTheFieldAndNothingIsRecorded() {
+		assertInvalid(this.http.send("POST", "/api/fleet/layouts", "{\"namespace\":\"alpha-junk\",\"layout\":\"junk\"}",
+				ALPHA), "'layout'");
+		assertInvalid(this.http.send("POST", "/api/fleet/layouts",
+				"{\"namespace\":\"alpha-junk\",\"layout\":\"" + DEFAULTS_REPLACING_TWITTER + "\"}", ALPHA), "'layout'");
+		assertInvalid(this.http.send("POST", "/api/fleet/leases", borrow("alpha-junk", "junk"), ALPHA), "'layout'");
+		assertThat(this.serverStore.readLayout("alpha-junk")).isNull();
+		this.serverStore.recordLayout("alpha-junk", TWITTER);
+		assertInvalid(this.http.send("POST", "/api/fleet/layouts/replace", replace("alpha-junk", "junk", DEFAULTS),
+				ALPHA), "'expected'");
+		assertInvalid(this.http.send("POST", "/api/fleet/layouts/replace", replace("alpha-junk", TWITTER, "junk"),
+				ALPHA), "'replacement'");
+		assertThat(this.serverStore.readLayout("alpha-junk")).isEqualTo(TWITTER);
+	}
+
+	private static void assertInvalid(HttpResponse<String> answer, String field) {
+		assertProblem(answer, 400, "Invalid parameter", "invalid-parameter");
+		assertThat(HttpTestClient.json(answer).read("$.detail", String.class)).contains(field);
+	}
+
+	@Test
+	void aBorrowNamingNoLayoutIsRefusedWhereALayoutIsRecordedAndLeasedWhereNoneIs() {
+		DocumentContext lease = HttpTestClient.json(this.http.send("POST", "/api/fleet/leases",
+				borrow("alpha-older-client", null), ALPHA));
+		assertThat(lease.read("$.workerId", Integer.class)).as("nothing recorded: a client before 0.2.0 borrows")
+			.isZero();
+		this.serverStore.recordLayout("alpha-older-client", TWITTER);
+		HttpResponse<String> refused = this.http.send("POST", "/api/fleet/leases", borrow("alpha-older-client", null),
+				ALPHA);
+		assertProblem(refused, 409, "Layout required", "layout-required");
+		assertThat(HttpTestClient.json(refused).read("$.detail", String.class)).contains(TWITTER, "Upgrade the client");
+		assertThat(this.serverStore.slotMarks("alpha-older-client")).hasSize(1);
+	}
+
+	private static LeaseRequest request(String namespace, String layout) {
 		return new LeaseRequest(namespace, 7, Duration.ofSeconds(30), -1, "layout-test:1",
-				System.currentTimeMillis() + 1000);
+				System.currentTimeMillis() + 1000, Set.of(), layout);
 	}
 
 	private static String borrow(String namespace, String layout) {
 		return "{\"namespace\":\"" + namespace + "\",\"maxWorkerId\":7,\"ttlMillis\":60000,\"preferredWorkerId\":-1,"
-				+ "\"instance\":\"layout-test:1\",\"timestampCeiling\":" + System.currentTimeMillis() + ",\"layout\":\""
-				+ layout + "\"}";
+				+ "\"instance\":\"layout-test:1\",\"timestampCeiling\":" + System.currentTimeMillis()
+				+ ((layout != null) ? ",\"layout\":\"" + layout + "\"" : "") + "}";
+	}
+
+	private static String replace(String namespace, String expected, String replacement) {
+		return "{\"namespace\":\"" + namespace + "\",\"expected\":\"" + expected + "\",\"replacement\":\""
+				+ replacement + "\"}";
 	}
 
 	@Nested

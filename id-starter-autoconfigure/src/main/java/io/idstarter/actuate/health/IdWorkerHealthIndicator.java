@@ -46,9 +46,6 @@ import org.springframework.boot.health.contributor.Status;
  */
 public class IdWorkerHealthIndicator extends AbstractHealthIndicator {
 
-	/** The default of how long before the Snowflake layout runs out health warns. */
-	public static final Duration DEFAULT_LAYOUT_WARNING = Duration.ofDays(365);
-
 	/**
 	 * How long before the layout's last millisecond the status is DOWN: a day to take the instance out of service
 	 * before it refuses every ID.
@@ -75,7 +72,7 @@ public class IdWorkerHealthIndicator extends AbstractHealthIndicator {
 	 */
 	public IdWorkerHealthIndicator(@Nullable SnowflakeIdGenerator snowflake, @Nullable WorkerLeaseKeeper lease,
 			@Nullable SegmentIdGenerator segments) {
-		this(snowflake, lease, segments, DEFAULT_LAYOUT_WARNING);
+		this(snowflake, lease, segments, SnowflakeIdGenerator.DEFAULT_LAYOUT_WARNING);
 	}
 
 	/**

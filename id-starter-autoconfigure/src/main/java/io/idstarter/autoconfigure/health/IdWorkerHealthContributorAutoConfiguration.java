@@ -40,7 +40,7 @@ public final class IdWorkerHealthContributorAutoConfiguration {
 			ObjectProvider<IdWorkerProperties> properties) {
 		IdWorkerProperties bound = properties.getIfAvailable();
 		Duration layoutWarning = (bound != null) ? bound.getSnowflake().getLayoutWarning()
-				: IdWorkerHealthIndicator.DEFAULT_LAYOUT_WARNING;
+				: SnowflakeIdGenerator.DEFAULT_LAYOUT_WARNING;
 		return new IdWorkerHealthIndicator(snowflake.getIfUnique(), lease.getIfUnique(), segments.getIfUnique(),
 				layoutWarning);
 	}

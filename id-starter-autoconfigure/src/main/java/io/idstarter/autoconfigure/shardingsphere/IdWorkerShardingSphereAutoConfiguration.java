@@ -17,7 +17,7 @@ import org.springframework.context.annotation.Bean;
  * Auto-configuration that hands the application's {@link IdWorker} generators to ShardingSphere's {@code ID_STARTER}
  * key generator, when ShardingSphere is on the class path and {@code @EnableIdWorker} defines a generator.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 @AutoConfiguration(afterName = { "io.idstarter.autoconfigure.SegmentIdWorkerConfiguration",
 		"io.idstarter.autoconfigure.SnowflakeIdWorkerConfiguration" })

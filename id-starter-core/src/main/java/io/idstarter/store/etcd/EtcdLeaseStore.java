@@ -39,6 +39,7 @@ import io.idstarter.lease.NoFreeWorkerIdException;
 import io.idstarter.lease.SlotMark;
 import io.idstarter.lease.SlotOrder;
 import io.idstarter.lease.WorkerLease;
+import io.idstarter.snowflake.RecordedLayout;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -313,7 +314,7 @@ public class EtcdLeaseStore implements ISequenceManager {
 	 */
 	@Override
 	public String recordLayout(String namespace, String layout) {
-		Objects.requireNonNull(layout, "layout");
+		RecordedLayout.requireStorable("layout", layout);
 		String action = "record the layout of namespace '" + namespace + "'";
 		return call(action, () -> {
 			ByteSequence key = bytes(namespaceKey(namespace) + "layout");
@@ -337,13 +338,26 @@ public class EtcdLeaseStore implements ISequenceManager {
 
 	/**
 	 * {@inheritDoc}
+	 * <p>One get of the {@code layout} key.
+	 */
+	@Override
+	public @Nullable String readLayout(String namespace) {
+		String action = "read the layout of namespace '" + namespace + "'";
+		return call(action, () -> {
+			KeyValue recorded = single(namespaceKey(namespace) + "layout");
+			return (recorded != null) ? recorded.getValue().toString(StandardCharsets.UTF_8) : null;
+		});
+	}
+
+	/**
+	 * {@inheritDoc}
 	 * <p>One transaction that puts the replacement only if the {@code layout} key holds {@code expected} (etcd fails a
 	 * value comparison on a key that does not exist).
 	 */
 	@Override
 	public boolean replaceLayout(String namespace, String expected, String replacement) {
 		Objects.requireNonNull(expected, "expected");
-		Objects.requireNonNull(replacement, "replacement");
+		RecordedLayout.requireStorable("replacement", replacement);
 		String action = "replace the layout of namespace '" + namespace + "'";
 		return call(action, () -> {
 			ByteSequence key = bytes(namespaceKey(namespace) + "layout");

@@ -131,11 +131,13 @@ public final class FleetMessages {
 	 * @param excludedWorkerIds slots the store must not hand out to this request (none if absent)
 	 * @param requestId chosen by the client, the same on every retry: a retry that reaches this server again gets the
 	 * lease of the first attempt instead of a second worker ID
-	 * @param layout the client's layout in {@link RecordedLayout#format() stored form}, as it recorded it, or
-	 * {@code null} if it recorded none; the server refuses the borrow (409 {@code layout-differs}) when the
-	 * namespace's recorded layout differs
+	 * @param layout the client's layout in {@link RecordedLayout#format() stored form}, or {@code null} for a client
+	 * that names none (before 0.2.0); the server refuses the borrow when the namespace's recorded layout differs
+	 * (409 {@code layout-differs}), and one that names none in a namespace with a record (409
+	 * {@code layout-required})
 	 */
-	public record BorrowRequest(@NotBlank @Size(max = 128) String namespace, @Min(0) int maxWorkerId,
+	public record BorrowRequest(@NotBlank @Size(max = LeaseRequest.MAX_NAMESPACE_LENGTH) String namespace,
+			@Min(0) int maxWorkerId,
 			@Min(1000) @Max(MAX_TTL_MILLIS) long ttlMillis, @Min(-1) int preferredWorkerId,
 			@NotNull @Size(max = 256) String instance, long timestampCeiling,
 			@Nullable @Size(max = MAX_EXCLUDED_WORKER_IDS) Set<Integer> excludedWorkerIds,
@@ -144,15 +146,14 @@ public final class FleetMessages {
 
 		/**
 		 * Returns a lease request as JSON.
-		 * @param request the request
+		 * @param request the request, with the borrower's layout
 		 * @param requestId the client's request ID, the same on every retry
-		 * @param layout the layout the client recorded for the namespace, or {@code null}
 		 * @return the body
 		 */
-		public static BorrowRequest of(LeaseRequest request, String requestId, @Nullable String layout) {
+		public static BorrowRequest of(LeaseRequest request, String requestId) {
 			return new BorrowRequest(request.namespace(), request.maxWorkerId(), request.ttl().toMillis(),
 					request.preferredWorkerId(), request.instance(), request.timestampCeiling(),
-					request.excludedWorkerIds(), requestId, layout);
+					request.excludedWorkerIds(), requestId, request.layout());
 		}
 
 	}
@@ -168,7 +169,7 @@ public final class FleetMessages {
 	 * @param timestampCeiling the greatest timestamp the owner may issue until its next renewal
 	 * @param storeTimeMillis the store's clock when it granted or renewed the lease
 	 */
-	public record Lease(@NotBlank @Size(max = 128) String namespace, @Min(0) int workerId,
+	public record Lease(@NotBlank @Size(max = LeaseRequest.MAX_NAMESPACE_LENGTH) String namespace, @Min(0) int workerId,
 			@NotBlank @Size(max = 128) String ownerToken, @Min(1000) @Max(MAX_TTL_MILLIS) long ttlMillis,
 			long timestampFloor, long timestampCeiling, long storeTimeMillis) {
 
@@ -226,7 +227,7 @@ public final class FleetMessages {
 	 * @param namespace the slot space
 	 * @param layout the client's layout, in {@link RecordedLayout#format() stored form}
 	 */
-	public record LayoutRequest(@NotBlank @Size(max = 128) String namespace,
+	public record LayoutRequest(@NotBlank @Size(max = LeaseRequest.MAX_NAMESPACE_LENGTH) String namespace,
 			@NotNull @Size(min = 1, max = RecordedLayout.MAX_LENGTH) String layout) {
 	}
 
@@ -246,17 +247,20 @@ public final class FleetMessages {
 	 * @param namespace the slot space
 	 * @param expected the layout recorded now
 	 * @param replacement the new layout
+	 * @param requestId chosen by the client, the same on every retry: a retry that reaches this server again gets the
+	 * first attempt's answer; {@code null} for none
 	 */
-	public record LayoutReplaceRequest(@NotBlank @Size(max = 128) String namespace,
+	public record LayoutReplaceRequest(@NotBlank @Size(max = LeaseRequest.MAX_NAMESPACE_LENGTH) String namespace,
 			@NotNull @Size(min = 1, max = RecordedLayout.MAX_LENGTH) String expected,
-			@NotNull @Size(min = 1, max = RecordedLayout.MAX_LENGTH) String replacement) {
+			@NotNull @Size(min = 1, max = RecordedLayout.MAX_LENGTH) String replacement,
+			@Nullable @Pattern(regexp = REQUEST_ID) String requestId) {
 	}
 
 	/**
 	 * Whether a namespace's recorded layout is the replacement now.
 	 *
-	 * @param replaced {@code true} if the record was the expected layout and now is the replacement, or was the
-	 * replacement already (a retry of a replacement whose answer was lost)
+	 * @param replaced {@code true} if this request (or its first attempt, for a retry with the same request ID that
+	 * reached the same server) found the expected layout and replaced it
 	 */
 	public record LayoutReplaced(boolean replaced) {
 	}

@@ -3,10 +3,8 @@ package io.idstarter.store.http;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 import io.idstarter.lease.ISequenceManager;
 import io.idstarter.lease.LeaseLostException;
@@ -15,6 +13,7 @@ import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.NoFreeWorkerIdException;
 import io.idstarter.lease.SlotMark;
 import io.idstarter.lease.WorkerLease;
+import io.idstarter.snowflake.RecordedLayout;
 import io.idstarter.store.http.IdServerClient.Problem;
 import org.jspecify.annotations.Nullable;
 
@@ -27,19 +26,18 @@ import org.springframework.http.HttpMethod;
  * gets the same lease; one that reaches another server takes a second slot and the first, never renewed, expires
  * after its TTL. Renewals and releases are safe to repeat.
  *
- * <p>Layouts are recorded in the servers' store ({@code /api/fleet/layouts}). The store remembers the layout it was
- * asked to record for each namespace (its node's own, whatever the servers answered) and sends it with every borrow:
- * a server refuses a borrow whose layout differs from the namespace's record with 409 {@code layout-differs}, thrown
- * as an {@link IdServerLayoutConflictException}. Recording and reading are safe to repeat; so is a replacement, since
- * the servers answer {@code true} to one whose replacement is recorded already (its first attempt succeeded and the
- * answer was lost).
+ * <p>Layouts are recorded in the servers' store ({@code /api/fleet/layouts}). A borrow names the borrower's layout
+ * ({@link LeaseRequest#layout()}): a server refuses one whose layout differs from the namespace's record with 409
+ * {@code layout-differs}, thrown as an {@link IdServerLayoutConflictException}. Recording and reading are safe to
+ * repeat. A replacement carries a request ID, the same on every retry: a retry that reaches the same server after a
+ * lost answer gets the first attempt's answer; one that reaches another server answers {@code false}, and the lease
+ * keeper reads the record again. The servers judge a planned change themselves and refuse one the slots do not allow
+ * (409 {@code layout-change-refused}). A server that keeps no layouts, or predates the layout calls (404), makes a
+ * layout call throw {@link UnsupportedOperationException}; the keeper asks again at its next call.
  */
 public class HttpLeaseStore implements ISequenceManager {
 
 	private final IdServerClient client;
-
-	/** The layout this store was asked to record for each namespace, sent with each borrow. */
-	private final Map<String, String> layouts = new ConcurrentHashMap<>();
 
 	/**
 	 * Creates the manager.
@@ -51,12 +49,10 @@ public class HttpLeaseStore implements ISequenceManager {
 
 	@Override
 	public WorkerLease borrow(LeaseRequest request) {
-		String layout = this.layouts.get(request.namespace());
 		FleetMessages.Lease answer = this.client.call(
 				"lease a worker ID of namespace '" + request.namespace() + "'", HttpMethod.POST, "api/fleet/leases",
-				FleetMessages.BorrowRequest.of(request, UUID.randomUUID().toString(), layout),
-				FleetMessages.Lease.class, (problem) -> refusal(problem, request, null, layout),
-				LeaseStoreException::new);
+				FleetMessages.BorrowRequest.of(request, UUID.randomUUID().toString()), FleetMessages.Lease.class,
+				(problem) -> borrowRefusal(problem, request), LeaseStoreException::new);
 		return lease(answer);
 	}
 
@@ -67,43 +63,50 @@ public class HttpLeaseStore implements ISequenceManager {
 	 */
 	@Override
 	public @Nullable String recordLayout(String namespace, String layout) {
-		Objects.requireNonNull(layout, "layout");
+		RecordedLayout.requireStorable("layout", layout);
 		FleetMessages.Layout answer;
 		try {
 			answer = this.client.call("record the layout of namespace '" + namespace + "'", HttpMethod.POST,
 					"api/fleet/layouts", new FleetMessages.LayoutRequest(namespace, layout), FleetMessages.Layout.class,
-					(problem) -> refusal(problem, null, null, null), LeaseStoreException::new);
+					HttpLeaseStore::layoutRefusal, LeaseStoreException::new);
 		}
 		catch (UnsupportedOperationException ex) {
 			return null;
 		}
-		if (answer == null || answer.layout() == null) {
-			return null;
+		return (answer != null) ? answer.layout() : null;
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>Throws {@link UnsupportedOperationException} when the servers' store keeps no layouts or the servers predate
+	 * the layout calls (they answer 404).
+	 */
+	@Override
+	public @Nullable String readLayout(String namespace) {
+		FleetMessages.Layout answer = this.client.call("read the layout of namespace '" + namespace + "'",
+				HttpMethod.GET, "api/fleet/layouts?namespace=" + URLEncoder.encode(namespace, StandardCharsets.UTF_8),
+				null, FleetMessages.Layout.class, HttpLeaseStore::layoutRefusal, LeaseStoreException::new);
+		if (answer == null) {
+			throw new LeaseStoreException("ID server answered no layout for namespace '" + namespace + "'");
 		}
-		this.layouts.put(namespace, layout);
 		return answer.layout();
 	}
 
 	@Override
 	public boolean replaceLayout(String namespace, String expected, String replacement) {
+		RecordedLayout.requireStorable("replacement", replacement);
 		FleetMessages.LayoutReplaced answer = this.client.call(
 				"replace the layout of namespace '" + namespace + "'", HttpMethod.POST, "api/fleet/layouts/replace",
-				new FleetMessages.LayoutReplaceRequest(namespace, expected, replacement),
-				FleetMessages.LayoutReplaced.class, (problem) -> refusal(problem, null, null, null),
-				LeaseStoreException::new);
-		boolean replaced = answer != null && answer.replaced();
-		if (replaced) {
-			this.layouts.put(namespace, replacement);
-		}
-		return replaced;
+				new FleetMessages.LayoutReplaceRequest(namespace, expected, replacement, UUID.randomUUID().toString()),
+				FleetMessages.LayoutReplaced.class, HttpLeaseStore::layoutRefusal, LeaseStoreException::new);
+		return answer != null && answer.replaced();
 	}
 
 	@Override
 	public List<SlotMark> slotMarks(String namespace) {
 		FleetMessages.SlotMarks answer = this.client.call("read the slot marks of namespace '" + namespace + "'",
 				HttpMethod.GET, "api/fleet/slot-marks?namespace=" + URLEncoder.encode(namespace, StandardCharsets.UTF_8),
-				null, FleetMessages.SlotMarks.class, (problem) -> refusal(problem, null, null, null),
-				LeaseStoreException::new);
+				null, FleetMessages.SlotMarks.class, HttpLeaseStore::layoutRefusal, LeaseStoreException::new);
 		if (answer == null || answer.slots() == null) {
 			throw new LeaseStoreException("ID server answered no slot marks for namespace '" + namespace + "'");
 		}
@@ -116,7 +119,7 @@ public class HttpLeaseStore implements ISequenceManager {
 				"renew worker ID " + lease.workerId() + " of namespace '" + lease.namespace() + "'", HttpMethod.POST,
 				"api/fleet/leases/renew",
 				new FleetMessages.RenewRequest(FleetMessages.Lease.of(lease), timestampCeiling),
-				FleetMessages.Lease.class, (problem) -> refusal(problem, null, lease, null), LeaseStoreException::new);
+				FleetMessages.Lease.class, (problem) -> leaseRefusal(problem, lease), LeaseStoreException::new);
 		return lease(answer);
 	}
 
@@ -133,7 +136,7 @@ public class HttpLeaseStore implements ISequenceManager {
 			this.client.call("release worker ID " + lease.workerId() + " of namespace '" + lease.namespace() + "'",
 					HttpMethod.POST, "api/fleet/leases/release",
 					new FleetMessages.ReleaseRequest(FleetMessages.Lease.of(lease), reported), Void.class,
-					(problem) -> refusal(problem, null, lease, null), LeaseStoreException::new);
+					(problem) -> leaseRefusal(problem, lease), LeaseStoreException::new);
 		}
 		catch (LeaseLostException ex) {
 			// not held with this token: nothing to release, as with every store
@@ -155,30 +158,51 @@ public class HttpLeaseStore implements ISequenceManager {
 	}
 
 	/**
-	 * Returns the exception for a refusal of a borrow ({@code request}, sent with {@code layout}), of a call on a
-	 * lease ({@code lease}) or of a layout call (neither).
+	 * Returns the exception for a refused borrow, or {@code null} to try another server.
 	 */
-	private static @Nullable RuntimeException refusal(Problem problem, @Nullable LeaseRequest request,
-			@Nullable WorkerLease lease, @Nullable String layout) {
-		String code = problem.code();
-		String store = "ID server: " + problem.detail();
-		if ("layout-differs".equals(code) && request != null && layout != null) {
+	private static @Nullable RuntimeException borrowRefusal(Problem problem, LeaseRequest request) {
+		String layout = request.layout();
+		if ("layout-differs".equals(problem.code()) && layout != null) {
 			return new IdServerLayoutConflictException(request.namespace(), layout, "ID server refused to lease a "
 					+ "worker ID of namespace '" + request.namespace() + "': " + problem.detail());
 		}
-		if ("layouts-not-kept".equals(code)) {
+		if ("no-free-worker-id".equals(problem.code())) {
+			return NoFreeWorkerIdException.allHeld(request, "ID server: " + problem.detail());
+		}
+		return invalid(problem);
+	}
+
+	/**
+	 * Returns the exception for a refused renewal or release, or {@code null} to try another server.
+	 */
+	private static @Nullable RuntimeException leaseRefusal(Problem problem, WorkerLease lease) {
+		if ("lease-lost".equals(problem.code())) {
+			return LeaseLostException.notHeld(lease, "ID server: " + problem.detail(),
+					"the ID server does not see it held with its owner token");
+		}
+		return invalid(problem);
+	}
+
+	/**
+	 * Returns the exception for a refused layout call (record, read, replace, slot marks), or {@code null} to try
+	 * another server. A server that keeps no layouts, or has no layout calls (404: older than this client), makes the
+	 * call throw {@link UnsupportedOperationException}, which the lease keeper takes as "not checked this time".
+	 */
+	private static @Nullable RuntimeException layoutRefusal(Problem problem) {
+		if ("layouts-not-kept".equals(problem.code())) {
 			return new UnsupportedOperationException("ID server: " + problem.detail());
 		}
-		if (problem.status() == 404 && request == null && lease == null) {
+		if (problem.status() == 404) {
 			return new UnsupportedOperationException("the ID server has no layout calls (404: " + problem.detail()
 					+ "); it is older than this client: upgrade the ID servers to have layouts recorded");
 		}
-		if ("lease-lost".equals(code) && lease != null) {
-			return LeaseLostException.notHeld(lease, store, "the ID server does not see it held with its owner token");
+		if ("layout-change-refused".equals(problem.code())) {
+			return new LeaseStoreException("ID server refused the layout change: " + problem.detail());
 		}
-		if ("no-free-worker-id".equals(code) && request != null) {
-			return NoFreeWorkerIdException.allHeld(request, store);
-		}
+		return invalid(problem);
+	}
+
+	private static @Nullable RuntimeException invalid(Problem problem) {
 		if (problem.status() == 400) {
 			return new LeaseStoreException("ID server refused the request as invalid: " + problem.detail());
 		}

@@ -65,7 +65,8 @@ public class JdbcLeaseStore implements ISequenceManager {
 	 * statement here ever matches such a row, so it stays as it is.
 	 *
 	 * Layout record: the row (namespace, LAYOUT_WORKER_ID), the text in its instance column. Recording is one INSERT
-	 * (a primary-key violation means another node recorded first: read that row); replacing is one UPDATE whose
+	 * (a primary-key violation means another node recorded first: read that row); reading, what the nodes do on every
+	 * renewal, is one SELECT, so that no renewal sends an INSERT that fails; replacing is one UPDATE whose
 	 * WHERE compares the text byte for byte (MySQL's default collations would ignore case and trailing spaces). The
 	 * scans of slots pass over that row, and only that row: any other negative worker_id is still reported.
 	 */
@@ -374,7 +375,7 @@ public class JdbcLeaseStore implements ISequenceManager {
 							layout);
 					return layout;
 				}
-				LayoutRow recorded = readLayout(connection, sql, namespace);
+				LayoutRow recorded = readLayoutRow(connection, sql, namespace);
 				if (recorded != null) {
 					return recorded.text(action, namespace);
 				}
@@ -408,7 +409,7 @@ public class JdbcLeaseStore implements ISequenceManager {
 		}
 	}
 
-	private @Nullable LayoutRow readLayout(Connection connection, Statements sql, String namespace)
+	private @Nullable LayoutRow readLayoutRow(Connection connection, Statements sql, String namespace)
 			throws SQLException {
 		return JdbcAccess.committed(connection, (c) -> {
 			try (PreparedStatement select = c.prepareStatement(sql.readLayout)) {
@@ -418,6 +419,19 @@ public class JdbcLeaseStore implements ISequenceManager {
 				}
 			}
 		});
+	}
+
+	@Override
+	public @Nullable String readLayout(String namespace) {
+		Objects.requireNonNull(namespace, "namespace");
+		String action = "read the layout of namespace '" + namespace + "'";
+		try (Connection connection = this.access.connect()) {
+			LayoutRow recorded = readLayoutRow(connection, statements(action), namespace);
+			return (recorded != null) ? recorded.text(action, namespace) : null;
+		}
+		catch (SQLException ex) {
+			throw failure(action, ex);
+		}
 	}
 
 	@Override

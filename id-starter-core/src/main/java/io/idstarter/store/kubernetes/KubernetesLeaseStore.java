@@ -41,6 +41,7 @@ import io.idstarter.lease.NoFreeWorkerIdException;
 import io.idstarter.lease.SlotMark;
 import io.idstarter.lease.SlotOrder;
 import io.idstarter.lease.WorkerLease;
+import io.idstarter.snowflake.RecordedLayout;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -385,7 +386,7 @@ public class KubernetesLeaseStore implements ISequenceManager {
 	 */
 	@Override
 	public String recordLayout(String namespace, String layout) {
-		Objects.requireNonNull(layout, "layout");
+		RecordedLayout.requireStorable("layout", layout);
 		String action = "record the layout of namespace '" + namespace + "'";
 		String name = namePrefix(namespace) + LAYOUT_NAME;
 		for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
@@ -402,7 +403,7 @@ public class KubernetesLeaseStore implements ISequenceManager {
 			if (send("create", lease, action).code() != 409) {
 				return layout;
 			}
-			Lease recorded = readLayout(name, action);
+			Lease recorded = getLayout(name, action);
 			if (recorded != null) {
 				return recordedLayout(recorded, namespace);
 			}
@@ -414,17 +415,28 @@ public class KubernetesLeaseStore implements ISequenceManager {
 
 	/**
 	 * {@inheritDoc}
+	 * <p>One {@code get} of the layout object.
+	 */
+	@Override
+	public @Nullable String readLayout(String namespace) {
+		String action = "read the layout of namespace '" + namespace + "'";
+		Lease recorded = getLayout(namePrefix(namespace) + LAYOUT_NAME, action);
+		return (recorded != null) ? recordedLayout(recorded, namespace) : null;
+	}
+
+	/**
+	 * {@inheritDoc}
 	 * <p>Reads the layout object and updates it with the {@code resourceVersion} read; an update that another writer
 	 * beat (409) reads again.
 	 */
 	@Override
 	public boolean replaceLayout(String namespace, String expected, String replacement) {
 		Objects.requireNonNull(expected, "expected");
-		Objects.requireNonNull(replacement, "replacement");
+		RecordedLayout.requireStorable("replacement", replacement);
 		String action = "replace the layout of namespace '" + namespace + "'";
 		String name = namePrefix(namespace) + LAYOUT_NAME;
 		for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-			Lease recorded = readLayout(name, action);
+			Lease recorded = getLayout(name, action);
 			if (recorded == null || !expected.equals(recordedLayout(recorded, namespace))) {
 				return false;
 			}
@@ -461,7 +473,7 @@ public class KubernetesLeaseStore implements ISequenceManager {
 		return marks;
 	}
 
-	private @Nullable Lease readLayout(String name, String action) {
+	private @Nullable Lease getLayout(String name, String action) {
 		Answer answer = call("get", "GET", leasesUrl() + "/" + name, null, action);
 		if (answer.code() == 404) {
 			return null;

@@ -88,8 +88,9 @@ public class MongoLeaseStore implements ISequenceManager {
 	 *
 	 * Layout. The record's _id is "<namespace>:layout", which no slot's "<namespace>:<slot>" can be. Record: an insert;
 	 * on a duplicate key, read the document (records are never deleted by this store; one deleted by hand in between
-	 * is inserted again). Replace: an update whose filter is the _id and the expected text. Marks: the slots' documents
-	 * with the server's time read before them, so a lease that ends between the two reads still counts as held.
+	 * is inserted again). Read (every renewal): a find on the _id. Replace: an update whose filter is the _id and the
+	 * expected text. Marks: the slots' documents with the server's time read before them, so a lease that ends
+	 * between the two reads still counts as held.
 	 */
 
 	/** Collection used unless another is given. */
@@ -216,23 +217,40 @@ public class MongoLeaseStore implements ISequenceManager {
 						this.collection, layout);
 				return layout;
 			}
-			Document recorded = execute(action, (collection) -> collection.withReadPreference(ReadPreference.primary())
-				.find(new Document("_id", id))
-				.first());
+			String recorded = findLayout(namespace, action);
 			if (recorded != null) {
-				if (!(recorded.get(LAYOUT) instanceof String text) || text.isEmpty() || recorded.containsKey(SLOT)) {
-					throw new LeaseStoreException("Layout document '" + id + "' in MongoDB collection '"
-							+ this.collection + "' is not a layout record: "
-							+ (recorded.containsKey(SLOT) ? "it has a slot field"
-									: LAYOUT + " is " + StoreSupport.describe(recorded, LAYOUT) + ", expected a string")
-							+ "; delete it and restart a node of namespace '" + namespace
-							+ "' to record its layout again");
-				}
-				return text;
+				return recorded;
 			}
 		}
 		throw new LeaseStoreException("Could not " + action + ": layout document '" + id + "' in MongoDB collection '"
 				+ this.collection + "' kept being deleted while it was written; stop whatever deletes it");
+	}
+
+	@Override
+	public @Nullable String readLayout(String namespace) {
+		Objects.requireNonNull(namespace, "namespace");
+		return findLayout(namespace, "read the layout of namespace '" + namespace + "'");
+	}
+
+	/**
+	 * Reads the layout document on the primary.
+	 * @return its text, or {@code null} if there is none
+	 */
+	private @Nullable String findLayout(String namespace, String action) {
+		String id = layoutId(namespace);
+		Document recorded = execute(action, (collection) -> collection.withReadPreference(ReadPreference.primary())
+			.find(new Document("_id", id))
+			.first());
+		if (recorded == null) {
+			return null;
+		}
+		if (!(recorded.get(LAYOUT) instanceof String text) || text.isEmpty() || recorded.containsKey(SLOT)) {
+			throw new LeaseStoreException("Layout document '" + id + "' in MongoDB collection '" + this.collection
+					+ "' is not a layout record: " + (recorded.containsKey(SLOT) ? "it has a slot field"
+							: LAYOUT + " is " + StoreSupport.describe(recorded, LAYOUT) + ", expected a string")
+					+ "; delete it and restart a node of namespace '" + namespace + "' to record its layout again");
+		}
+		return text;
 	}
 
 	@Override

@@ -14,6 +14,7 @@ import io.idstarter.lease.NoFreeWorkerIdException;
 import io.idstarter.lease.SlotMark;
 import io.idstarter.lease.WorkerLease;
 import io.idstarter.snowflake.RecordedLayout;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,6 +68,8 @@ public class RedisLeaseStore implements ISequenceManager {
 	private static final RedisScript<List<Object>> MARKS = RedisSupport.script(SLOT_FUNCTIONS, "lease-marks.lua");
 
 	private static final RedisScript<List<Object>> RECORD_LAYOUT = RedisSupport.script("lease-layout-record.lua");
+
+	private static final RedisScript<List<Object>> READ_LAYOUT = RedisSupport.script("lease-layout-read.lua");
 
 	private static final RedisScript<List<Object>> REPLACE_LAYOUT = RedisSupport.script("lease-layout-replace.lua");
 
@@ -218,19 +221,35 @@ public class RedisLeaseStore implements ISequenceManager {
 		List<Object> reply = execute(RECORD_LAYOUT, key, "record the layout of namespace '" + namespace + "'",
 				layout);
 		String status = RedisSupport.text(reply, 0);
-		switch (status) {
-			case "created", "found" -> {
-				String recorded = RedisSupport.text(reply, 1);
-				if (recorded.isEmpty()) {
-					throw new LeaseStoreException("Redis key '" + key + "' on " + this.server + " is an empty string, "
-							+ "not a layout record; delete it and restart a node of namespace '" + namespace
-							+ "' to record its layout again");
-				}
-				return recorded;
-			}
+		return switch (status) {
+			case "created", "found" -> recorded(key, namespace, reply);
 			case "corrupt" -> throw corruptLayout(key, reply);
 			default -> throw unexpected(key, status);
+		};
+	}
+
+	private String recorded(String key, String namespace, List<Object> reply) {
+		String recorded = RedisSupport.text(reply, 1);
+		if (recorded.isEmpty()) {
+			throw new LeaseStoreException("Redis key '" + key + "' on " + this.server + " is an empty string, "
+					+ "not a layout record; delete it and restart a node of namespace '" + namespace
+					+ "' to record its layout again");
 		}
+		return recorded;
+	}
+
+	@Override
+	public @Nullable String readLayout(String namespace) {
+		Objects.requireNonNull(namespace, "namespace");
+		String key = layoutKey(namespace);
+		List<Object> reply = execute(READ_LAYOUT, key, "read the layout of namespace '" + namespace + "'");
+		String status = RedisSupport.text(reply, 0);
+		return switch (status) {
+			case "found" -> recorded(key, namespace, reply);
+			case "absent" -> null;
+			case "corrupt" -> throw corruptLayout(key, reply);
+			default -> throw unexpected(key, status);
+		};
 	}
 
 	@Override

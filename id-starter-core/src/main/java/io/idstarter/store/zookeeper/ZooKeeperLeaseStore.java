@@ -24,6 +24,7 @@ import io.idstarter.lease.SlotMark;
 import io.idstarter.lease.SlotOrder;
 import io.idstarter.lease.WorkerIdConflictException;
 import io.idstarter.lease.WorkerLease;
+import io.idstarter.snowflake.RecordedLayout;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
@@ -526,7 +527,7 @@ public class ZooKeeperLeaseStore implements ISequenceManager {
 	 */
 	@Override
 	public String recordLayout(String namespace, String layout) {
-		Objects.requireNonNull(layout, "layout");
+		RecordedLayout.requireStorable("layout", layout);
 		String action = "record the layout of namespace '" + namespace + "'";
 		return call(action, () -> {
 			String path = namespacePath(namespace) + "/layout";
@@ -554,14 +555,34 @@ public class ZooKeeperLeaseStore implements ISequenceManager {
 
 	/**
 	 * {@inheritDoc}
+	 * <p>Reads the {@code layout} node.
+	 */
+	@Override
+	public @Nullable String readLayout(String namespace) {
+		String action = "read the layout of namespace '" + namespace + "'";
+		return call(action, () -> {
+			try {
+				return new String(this.client.getData().forPath(namespacePath(namespace) + "/layout"),
+						StandardCharsets.UTF_8);
+			}
+			catch (KeeperException.NoNodeException ex) {
+				return null;
+			}
+		});
+	}
+
+	/**
+	 * {@inheritDoc}
 	 * <p>Reads the {@code layout} node and writes it at the version read, so a node that changed it meanwhile makes
-	 * this write fail. A write whose answer was lost and that Curator sent again fails on the version it wrote; the
-	 * node, read again, then holds the replacement one version later, which counts as done.
+	 * this write fail, and the answer is {@code false}. So is the answer to a write whose reply was lost and that
+	 * Curator sent again, which fails on the version it wrote: the node then holds the replacement, but whether this
+	 * call or another with the same text wrote it cannot be told, and only one of them may answer {@code true}. (The
+	 * lease keeper reads the record again after a {@code false}, and finds its change.)
 	 */
 	@Override
 	public boolean replaceLayout(String namespace, String expected, String replacement) {
 		Objects.requireNonNull(expected, "expected");
-		Objects.requireNonNull(replacement, "replacement");
+		RecordedLayout.requireStorable("replacement", replacement);
 		String action = "replace the layout of namespace '" + namespace + "'";
 		return call(action, () -> {
 			String path = namespacePath(namespace) + "/layout";
@@ -575,14 +596,8 @@ public class ZooKeeperLeaseStore implements ISequenceManager {
 						replacement.getBytes(StandardCharsets.UTF_8));
 				return true;
 			}
-			catch (KeeperException.NoNodeException ex) {
+			catch (KeeperException.NoNodeException | KeeperException.BadVersionException ex) {
 				return false;
-			}
-			catch (KeeperException.BadVersionException ex) {
-				Stat now = new Stat();
-				byte[] data = this.client.getData().storingStatIn(now).forPath(path);
-				return now.getVersion() == stat.getVersion() + 1
-						&& replacement.equals(new String(data, StandardCharsets.UTF_8));
 			}
 		});
 	}

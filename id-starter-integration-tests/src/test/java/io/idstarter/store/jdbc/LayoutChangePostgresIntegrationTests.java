@@ -42,4 +42,10 @@ class LayoutChangePostgresIntegrationTests extends AbstractLayoutChangeIntegrati
 		return this.store;
 	}
 
+	@Override
+	protected void deleteLayoutRecord(String namespace) {
+		this.database.execute("DELETE FROM " + this.table + " WHERE namespace = '" + namespace + "' AND worker_id = "
+				+ JdbcLeaseStore.LAYOUT_WORKER_ID);
+	}
+
 }

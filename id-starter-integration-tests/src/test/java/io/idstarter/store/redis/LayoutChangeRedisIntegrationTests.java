@@ -30,4 +30,9 @@ class LayoutChangeRedisIntegrationTests extends AbstractLayoutChangeIntegrationT
 		return store;
 	}
 
+	@Override
+	protected void deleteLayoutRecord(String namespace) {
+		server.redis.delete(store.layoutKey(namespace));
+	}
+
 }

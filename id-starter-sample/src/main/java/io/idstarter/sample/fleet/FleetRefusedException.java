@@ -6,7 +6,8 @@ import org.springframework.http.HttpStatus;
 
 /**
  * A fleet request this server will not carry out for this client: a namespace or key not granted to it (403), a
- * quota used up (429), or a borrow on another layout than the namespace's recorded one (409). Nothing was changed.
+ * quota used up (429), a borrow on another layout than the namespace's recorded one or on none (409), or a layout
+ * replacement that is no step of a planned change the namespace's slots allow (409). Nothing was changed.
  */
 final class FleetRefusedException extends RuntimeException {
 
@@ -34,6 +35,19 @@ final class FleetRefusedException extends RuntimeException {
 				"Namespace '" + namespace + "' records the layout " + describe(recorded) + ", and this client's is "
 						+ describe(layout) + ": their IDs would collide. Configure the recorded layout on this client "
 						+ "(id-worker.snowflake.*), or give it a namespace of its own");
+	}
+
+	static FleetRefusedException layoutRequired(String namespace, String recorded) {
+		return new FleetRefusedException(HttpStatus.CONFLICT, "Layout required", "layout-required",
+				"Namespace '" + namespace + "' records the layout " + describe(recorded) + ", and this client's borrow "
+						+ "names no layout (a client before id-starter 0.2.0, which does not check the record): its "
+						+ "IDs could collide with the namespace's. Upgrade the client, or give it a namespace of its "
+						+ "own");
+	}
+
+	static FleetRefusedException layoutChangeRefused(String namespace, String reason) {
+		return new FleetRefusedException(HttpStatus.CONFLICT, "Layout change refused", "layout-change-refused",
+				"The layout of namespace '" + namespace + "' was not replaced: " + reason);
 	}
 
 	private static String describe(String layout) {

@@ -10,16 +10,23 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.IntStream;
 
+import io.idstarter.IdWorkerListener;
 import io.idstarter.lease.ISequenceManager;
+import io.idstarter.lease.LayoutConflictException;
 import io.idstarter.lease.LeaseLostException;
 import io.idstarter.lease.LeaseRequest;
+import io.idstarter.lease.LeaseSettings;
 import io.idstarter.lease.LeaseStoreException;
 import io.idstarter.lease.NoFreeWorkerIdException;
 import io.idstarter.lease.SlotMark;
 import io.idstarter.lease.WorkerLease;
+import io.idstarter.lease.WorkerLeaseKeeper;
+import io.idstarter.snowflake.ClockBackwardsPolicy;
 import io.idstarter.snowflake.RecordedLayout;
+import io.idstarter.snowflake.SnowflakeIdGenerator;
 import io.idstarter.snowflake.SnowflakeLayout;
 import io.idstarter.snowflake.SnowflakePresets;
+import io.idstarter.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,6 +34,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 
 /**
@@ -47,10 +55,11 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
  * lease that expired but was not taken can still be renewed; a slot's timestamp mark that only rises, except on
  * release, where it becomes what the owner reports it issued but never less than the lease's floor; concurrent
  * borrowers never sharing a slot; a borrow never handing out a slot the request excludes; a store that is not set up
- * failing with a {@link LeaseStoreException}; a layout record per namespace that the first node writes, that only a
- * compare-and-set replaces and that is never a slot, and slot marks that say which slots are held (a store of your own
- * that keeps no layouts overrides {@link #keepsLayouts()}); refusals that tell the operator what happened and what to do (the
- * factories {@link NoFreeWorkerIdException#allHeld} and {@link LeaseLostException#notHeld} word them so).
+ * failing with a {@link LeaseStoreException}; a layout record per namespace that the first node writes, that a read
+ * answers without writing, that only a compare-and-set replaces and that is never a slot, and slot marks that say
+ * which slots are held (a store of your own that keeps no layouts overrides {@link #keepsLayouts()}); refusals that
+ * tell the operator what happened and what to do (the factories {@link NoFreeWorkerIdException#allHeld} and
+ * {@link LeaseLostException#notHeld} word them so).
  */
 public abstract class AbstractLeaseStoreContractTests {
 
@@ -442,6 +451,15 @@ public abstract class AbstractLeaseStoreContractTests {
 	private static final String SAFE = new RecordedLayout(
 			SnowflakeLayout.javaScriptSafe(SnowflakeLayout.DEFAULT_EPOCH), null).format();
 
+	/**
+	 * Returns the first step of a planned change from one recorded layout to another: the new layout, pending,
+	 * replacing the old one. Replacements in these tests are such steps, so that a store that judges a change (the ID
+	 * server's fleet API) carries them out as every other store does.
+	 */
+	private static String pending(String replacement, String replaced) {
+		return RecordedLayout.parse(replacement).replacing(RecordedLayout.parse(replaced)).format();
+	}
+
 	@Test
 	void theFirstRecordedLayoutStaysAndEveryLaterNodeIsToldIt() {
 		assumeKeepsLayouts();
@@ -452,11 +470,25 @@ public abstract class AbstractLeaseStoreContractTests {
 	}
 
 	@Test
+	void readingTheLayoutAnswersTheRecordAndWritesNone() {
+		assumeKeepsLayouts();
+		assertThat(this.manager.readLayout(this.namespace)).as("nothing recorded").isNull();
+		assertThat(this.manager.recordLayout(this.namespace, DEFAULTS)).as("the read recorded nothing")
+			.isEqualTo(DEFAULTS);
+		assertThat(this.manager.readLayout(this.namespace)).isEqualTo(DEFAULTS);
+		assertThat(this.manager.replaceLayout(this.namespace, DEFAULTS, pending(TWITTER, DEFAULTS))).isTrue();
+		assertThat(this.manager.readLayout(this.namespace)).isEqualTo(pending(TWITTER, DEFAULTS));
+		assertThat(this.manager.readLayout(this.namespace + "-other")).isNull();
+		assertThat(this.manager.slotMarks(this.namespace)).isEmpty();
+	}
+
+	@Test
 	void aRecordedLayoutIsKeptAsWrittenUpToItsLongestForm() {
 		assumeKeepsLayouts();
 		String longest = TWITTER + ";note=" + "x".repeat(RecordedLayout.MAX_LENGTH - TWITTER.length() - 6);
 		assertThat(longest).hasSize(RecordedLayout.MAX_LENGTH);
 		assertThat(this.manager.recordLayout(this.namespace, longest)).isEqualTo(longest);
+		assertThat(this.manager.readLayout(this.namespace)).isEqualTo(longest);
 		assertThat(RecordedLayout.parse(this.manager.recordLayout(this.namespace, DEFAULTS)).preset())
 			.isEqualTo("twitter");
 	}
@@ -464,14 +496,19 @@ public abstract class AbstractLeaseStoreContractTests {
 	@Test
 	void aLayoutIsReplacedOnlyWhileItIsStillTheExpectedOne() {
 		assumeKeepsLayouts();
-		assertThat(this.manager.replaceLayout(this.namespace, TWITTER, DEFAULTS)).as("nothing recorded yet").isFalse();
+		String change = pending(DEFAULTS, TWITTER);
+		assertThat(this.manager.replaceLayout(this.namespace, TWITTER, change)).as("nothing recorded yet").isFalse();
 		this.manager.recordLayout(this.namespace, TWITTER);
-		assertThat(this.manager.replaceLayout(this.namespace, SAFE, DEFAULTS)).as("another layout expected").isFalse();
+		assertThat(this.manager.replaceLayout(this.namespace, SAFE, pending(DEFAULTS, SAFE)))
+			.as("another layout expected").isFalse();
 		assertThat(this.manager.recordLayout(this.namespace, SAFE)).isEqualTo(TWITTER);
-		assertThat(this.manager.replaceLayout(this.namespace, TWITTER, DEFAULTS)).isTrue();
-		assertThat(this.manager.recordLayout(this.namespace, TWITTER)).isEqualTo(DEFAULTS);
-		assertThat(this.manager.replaceLayout(this.namespace, TWITTER, SAFE)).as("the old layout again").isFalse();
-		assertThat(this.manager.recordLayout(this.namespace, SAFE)).isEqualTo(DEFAULTS);
+		assertThat(this.manager.replaceLayout(this.namespace, TWITTER, change)).isTrue();
+		assertThat(this.manager.readLayout(this.namespace)).isEqualTo(change);
+		assertThat(this.manager.replaceLayout(this.namespace, TWITTER, pending(SAFE, TWITTER)))
+			.as("the old layout again").isFalse();
+		assertThat(this.manager.readLayout(this.namespace)).isEqualTo(change);
+		assertThat(this.manager.replaceLayout(this.namespace, change, TWITTER)).as("put back").isTrue();
+		assertThat(this.manager.readLayout(this.namespace)).isEqualTo(TWITTER);
 	}
 
 	@Test
@@ -479,14 +516,14 @@ public abstract class AbstractLeaseStoreContractTests {
 		assumeKeepsLayouts();
 		this.manager.recordLayout(this.namespace, TWITTER);
 		assertThat(this.manager.slotMarks(this.namespace)).isEmpty();
-		WorkerLease lease = this.manager.borrow(request(0, TTL, -1, NOW));
+		LeaseRequest twitter = new LeaseRequest(this.namespace, 0, TTL, -1, "contract-test/1", NOW, Set.of(), TWITTER);
+		WorkerLease lease = this.manager.borrow(twitter);
 		assertThat(lease.workerId()).isZero();
 		assertThat(lease.timestampFloor()).isEqualTo(-1);
-		assertThatExceptionOfType(NoFreeWorkerIdException.class)
-			.isThrownBy(() -> this.manager.borrow(request(0, TTL, -1, NOW)));
+		assertThatExceptionOfType(NoFreeWorkerIdException.class).isThrownBy(() -> this.manager.borrow(twitter));
 		assertThat(this.manager.slotMarks(this.namespace)).extracting(SlotMark::workerId).containsExactly(0);
 		this.manager.release(lease, NOW);
-		assertThat(this.manager.recordLayout(this.namespace, DEFAULTS)).isEqualTo(TWITTER);
+		assertThat(this.manager.readLayout(this.namespace)).isEqualTo(TWITTER);
 	}
 
 	@Test
@@ -524,12 +561,80 @@ public abstract class AbstractLeaseStoreContractTests {
 				}
 				assertThat(answers).as("answers of round %s", round).containsOnly(answers.get(0));
 				assertThat(layouts).contains(answers.get(0));
-				assertThat(this.manager.recordLayout(namespace, SAFE)).isEqualTo(answers.get(0));
+				assertThat(this.manager.readLayout(namespace)).isEqualTo(answers.get(0));
 			}
 		}
 		finally {
 			pool.shutdownNow();
 		}
+	}
+
+	@Test
+	void concurrentReplacementsOfTheSameTextSucceedExactlyOnce() throws Exception {
+		assumeKeepsLayouts();
+		for (int round = 0; round < 5; round++) {
+			String namespace = this.namespace + "-" + round;
+			this.manager.recordLayout(namespace, TWITTER);
+			String change = pending(DEFAULTS, TWITTER);
+			List<Boolean> answers = ContractSupport.concurrently(4,
+					() -> this.manager.replaceLayout(namespace, TWITTER, change));
+			assertThat(answers).as("answers of round %s: two writers that both believe they made the change would "
+					+ "both go on as its maker", round).containsOnlyOnce(true);
+			assertThat(this.manager.readLayout(namespace)).isEqualTo(change);
+		}
+	}
+
+	@Test
+	void aLayoutRecordLongerThanItsLongestFormIsRefusedAndNothingIsWritten() {
+		assumeKeepsLayouts();
+		String tooLong = TWITTER + ";note=" + "x".repeat(RecordedLayout.MAX_LENGTH - TWITTER.length() - 5);
+		assertThat(tooLong).hasSize(RecordedLayout.MAX_LENGTH + 1);
+		assertThatIllegalArgumentException().isThrownBy(() -> this.manager.recordLayout(this.namespace, tooLong))
+			.withMessageContaining("must be 1 to " + RecordedLayout.MAX_LENGTH + " characters")
+			.withMessageContaining("was " + (RecordedLayout.MAX_LENGTH + 1));
+		assertThat(this.manager.readLayout(this.namespace)).isNull();
+		this.manager.recordLayout(this.namespace, TWITTER);
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.manager.replaceLayout(this.namespace, TWITTER, tooLong))
+			.withMessageContaining("must be 1 to " + RecordedLayout.MAX_LENGTH + " characters");
+		assertThat(this.manager.readLayout(this.namespace)).isEqualTo(TWITTER);
+	}
+
+	@Test
+	void aLeaseKeeperOfAnotherLayoutIsRefusedBeforeItTakesASlot() {
+		assumeKeepsLayouts();
+		WorkerLeaseKeeper first = keeper(SnowflakeLayout.defaults());
+		WorkerLeaseKeeper other = keeper(SnowflakePresets.twitter());
+		try {
+			first.start();
+			assertThat(this.manager.readLayout(this.namespace)).isEqualTo(DEFAULTS);
+			assertThatExceptionOfType(LayoutConflictException.class).isThrownBy(other::start)
+				.withMessageContaining("differs from the one recorded for namespace '" + this.namespace + "'");
+			assertThat(this.manager.slotMarks(this.namespace)).as("only the first keeper's slot")
+				.singleElement()
+				.satisfies((mark) -> assertThat(mark.held()).isTrue());
+		}
+		finally {
+			other.close();
+			first.close();
+		}
+	}
+
+	/**
+	 * Returns a lease keeper on the store under test in this test's namespace. Its clock is this machine's, which a
+	 * store on a clock of the test's own does not follow, so the check of the clock against the store's is off.
+	 */
+	private WorkerLeaseKeeper keeper(SnowflakeLayout layout) {
+		SnowflakeIdGenerator generator = new SnowflakeIdGenerator(layout, TimeSource.system(),
+				ClockBackwardsPolicy.defaults(), IdWorkerListener.NONE);
+		LeaseSettings settings = LeaseSettings.builder()
+			.namespace(this.namespace)
+			.ttl(TTL)
+			.heartbeat(TTL.dividedBy(4))
+			.safetyMargin(TTL.dividedBy(4))
+			.maxClockSkew(null)
+			.build();
+		return new WorkerLeaseKeeper(this.manager, generator, settings, TimeSource.system(), IdWorkerListener.NONE);
 	}
 
 	private void assumeKeepsLayouts() {
