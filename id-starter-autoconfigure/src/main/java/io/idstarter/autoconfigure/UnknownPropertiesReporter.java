@@ -73,13 +73,18 @@ class UnknownPropertiesReporter implements BeanFactoryPostProcessor {
 	 * @return one sentence per unknown key, empty when every key is known (or no metadata is found)
 	 */
 	static List<String> describeUnknownKeys(Environment environment) {
+		UnknownPropertiesReporter reporter = new UnknownPropertiesReporter(environment);
+		List<ConfigurationPropertyName> names = reporter.idWorkerKeys();
+		if (names.isEmpty()) {
+			// Nothing to check: the metadata, whose reading is most of the cost, is not needed.
+			return List.of();
+		}
 		Metadata metadata = Metadata.load(UnknownPropertiesReporter.class.getClassLoader());
 		if (metadata.keys.isEmpty()) {
 			return List.of();
 		}
-		UnknownPropertiesReporter reporter = new UnknownPropertiesReporter(environment);
 		List<String> lines = new ArrayList<>();
-		for (String unknown : reporter.unknownKeys(metadata)) {
+		for (String unknown : unknownKeys(names, metadata)) {
 			lines.add("Unknown configuration property '" + unknown + "'" + reporter.origin(unknown)
 					+ " is ignored: id-starter has no such key." + suggestion(unknown, metadata));
 		}
@@ -87,19 +92,30 @@ class UnknownPropertiesReporter implements BeanFactoryPostProcessor {
 	}
 
 	/**
-	 * Returns the {@code id-worker.*} keys set in the environment that no property describes.
+	 * Returns the {@code id-worker.*} keys set in the environment.
+	 * @return the keys, in the order of the property sources
+	 */
+	List<ConfigurationPropertyName> idWorkerKeys() {
+		List<ConfigurationPropertyName> names = new ArrayList<>();
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
+			if (source instanceof IterableConfigurationPropertySource iterable) {
+				iterable.stream().filter((name) -> name.toString().startsWith(PREFIX)).forEach(names::add);
+			}
+		}
+		return names;
+	}
+
+	/**
+	 * Returns the keys that no property describes.
+	 * @param names {@code id-worker.*} keys of the environment
 	 * @param metadata the valid keys
 	 * @return the unknown keys, sorted
 	 */
-	Set<String> unknownKeys(Metadata metadata) {
+	static Set<String> unknownKeys(List<ConfigurationPropertyName> names, Metadata metadata) {
 		Set<String> unknown = new TreeSet<>();
-		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
-			if (source instanceof IterableConfigurationPropertySource iterable) {
-				iterable.stream()
-					.filter((name) -> name.toString().startsWith(PREFIX))
-					.filter((name) -> !metadata.isKnown(name))
-					.map(ConfigurationPropertyName::toString)
-					.forEach(unknown::add);
+		for (ConfigurationPropertyName name : names) {
+			if (!metadata.isKnown(name)) {
+				unknown.add(name.toString());
 			}
 		}
 		return unknown;
@@ -143,7 +159,12 @@ class UnknownPropertiesReporter implements BeanFactoryPostProcessor {
 				ClassLoader loader = (classLoader != null) ? classLoader : ClassLoader.getSystemClassLoader();
 				Enumeration<URL> resources = loader.getResources(METADATA);
 				while (resources.hasMoreElements()) {
-					Map<String, Object> json = parse(resources.nextElement());
+					String text = read(resources.nextElement());
+					if (!text.contains("\"" + PREFIX)) {
+						// Another library's metadata (Spring Boot's own are hundreds of kilobytes): not parsed.
+						continue;
+					}
+					Map<String, Object> json = JsonParserFactory.getJsonParser().parseMap(text);
 					for (Object entry : (List<Object>) json.getOrDefault("properties", List.of())) {
 						Map<String, Object> property = (Map<String, Object>) entry;
 						String name = String.valueOf(property.get("name"));
@@ -166,9 +187,9 @@ class UnknownPropertiesReporter implements BeanFactoryPostProcessor {
 			return new Metadata(keys, containers);
 		}
 
-		private static Map<String, Object> parse(URL url) throws IOException {
+		private static String read(URL url) throws IOException {
 			try (InputStream in = url.openStream()) {
-				return JsonParserFactory.getJsonParser().parseMap(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+				return new String(in.readAllBytes(), StandardCharsets.UTF_8);
 			}
 		}
 
