@@ -80,4 +80,23 @@ class UnknownPropertiesReporterTests {
 			.noneMatch((key) -> key.startsWith("spring."));
 	}
 
+	@Test
+	void metadataIsReadForThePropertiesNamesAndTypesOnly() {
+		String json = """
+				{ "groups": [ { "name": "id-worker.lease", "type": "com.example.Lease" } ],
+				  "properties": [
+				    { "type": "java.util.Map<java.lang.String,com.example.Key>", "name": "id-worker.segment.keys",
+				      "description": "Keys, \\"quoted\\" {and} [bracketed]: \\\\",
+				      "deprecation": { "level": "warning", "name": "not-a-property" } },
+				    { "name": "id-worker.lease.ttl", "defaultValue": ["30s", { "name": "nested" }], "type": "java.time.Duration" },
+				    { "name":"id-worker.flag","type":"java.lang.Boolean" }
+				  ],
+				  "hints": [ { "name": "id-worker.hinted", "values": [ { "value": "a" } ] } ] }
+				""";
+		List<String> read = new java.util.ArrayList<>();
+		UnknownPropertiesReporter.Metadata.properties(json, (name, type) -> read.add(name + " " + type));
+		assertThat(read).containsExactly("id-worker.segment.keys java.util.Map<java.lang.String,com.example.Key>",
+				"id-worker.lease.ttl java.time.Duration", "id-worker.flag java.lang.Boolean");
+	}
+
 }
