@@ -35,8 +35,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Call {@link #start()} before the first ID and {@link #close()} at shutdown; one generator per store per JVM.
  * Keys are read from the store at start and every {@link SegmentOptions#keyRefreshInterval()}: new keys become
- * usable, removed keys stop. A key that is not in the cached list is looked up in the store again, at most once a
- * second for all such keys together, so that unknown keys cannot flood the store.
+ * usable, removed keys stop. A refresh reads the whole list only when the store's
+ * {@link SegmentStore#keysMarker() marker} of it changed, so that many keys cost nothing while none is added or
+ * removed. A key that is not in the cached list is looked up in the store again, at most once a second for all such
+ * keys together, so that unknown keys cannot flood the store.
  *
  * <p>A store that loses writes is refused, not served: every range is checked against this node's
  * {@link SegmentMarks high mark} of its key (kept in a local file across restarts when one is given), and a range
@@ -359,11 +361,19 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 
 	/** The periodic refresh, started on the scheduler thread; the read itself runs on the prefetch executor. */
 	private void refreshKeys() {
-		this.catalog.refreshOn(this.executors.prefetchExecutor(), () -> {
-			for (SegmentBuffer buffer : this.buffers.all()) {
-				buffer.releaseChunksOfEndedThreads();
-			}
-		});
+		this.catalog.refreshOn(this.executors.prefetchExecutor(), this::releaseChunksOfEndedThreads);
+	}
+
+	/** Runs the periodic refresh now, on the calling thread: for tests and benchmarks. */
+	void refreshKeysNow() {
+		this.catalog.refresh();
+		releaseChunksOfEndedThreads();
+	}
+
+	private void releaseChunksOfEndedThreads() {
+		for (SegmentBuffer buffer : this.buffers.all()) {
+			buffer.releaseChunksOfEndedThreads();
+		}
 	}
 
 	/** Applies a read of the store's key list; runs under the catalog's lock. */

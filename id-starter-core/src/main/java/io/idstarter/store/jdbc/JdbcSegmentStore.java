@@ -17,6 +17,7 @@ import io.idstarter.segment.SegmentStore;
 import io.idstarter.segment.SegmentKeyExhaustedException;
 import io.idstarter.segment.SegmentStoreException;
 import io.idstarter.segment.UnknownKeyException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link SegmentStore} on a table with Leaf's {@code leaf_alloc} layout (MySQL/MariaDB, PostgreSQL, H2). Pointed at
@@ -200,6 +201,35 @@ public class JdbcSegmentStore implements SegmentStore, SegmentKeyAdmin {
 		}
 		catch (SQLException ex) {
 			throw failure("list the keys", ex);
+		}
+	}
+
+	/**
+	 * Returns the number of rows of the table and sums of hashes of their keys (see
+	 * {@link JdbcDialect#rowSetChecksum}): one row read, whatever the number of keys, and a value that every key
+	 * inserted or deleted changes, by this store or by hand, while allocations (which change other columns) do not. Two
+	 * different key lists give the same marker only if 64 bits of hash sums collide.
+	 * @return the marker, or {@code null} on a database without a shipped schema script
+	 */
+	@Override
+	public @Nullable String keysMarker() {
+		try (Connection connection = this.access.connect()) {
+			JdbcDialect dialect = this.access.dialect();
+			if (dialect == null) {
+				return null;
+			}
+			String sql = dialect.rowSetChecksum(this.tableName, "biz_tag");
+			try (PreparedStatement select = connection.prepareStatement(sql); ResultSet row = select.executeQuery()) {
+				row.next();
+				StringBuilder marker = new StringBuilder();
+				for (int column = 1; column <= row.getMetaData().getColumnCount(); column++) {
+					marker.append((column > 1) ? ":" : "").append(row.getString(column));
+				}
+				return marker.toString();
+			}
+		}
+		catch (SQLException ex) {
+			throw failure("read the marker of the key list", ex);
 		}
 	}
 
