@@ -12,6 +12,7 @@ import java.util.TreeSet;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 import io.idstarter.IdWorker;
@@ -86,6 +87,9 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 
 	/** Receives the events of this generator. */
 	private final IdWorkerListener listener;
+
+	/** Told by a buffer whose store answered that its key is gone; one instance for every buffer. */
+	private final Consumer<SegmentBuffer> keyRemoved = this::keyRemoved;
 
 	/** NEW, then STARTED, then CLOSED. */
 	private final AtomicInteger lifecycle = new AtomicInteger(NEW);
@@ -356,7 +360,7 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 	}
 
 	private SegmentBuffer newBuffer(String key) {
-		return new SegmentBuffer(key, this.bufferContext, this::keyRemoved);
+		return new SegmentBuffer(key, this.bufferContext, this.keyRemoved);
 	}
 
 	/** The periodic refresh, started on the scheduler thread; the read itself runs on the prefetch executor. */
