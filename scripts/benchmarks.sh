@@ -4,10 +4,13 @@
 # other processes compete for the two cores are noisy, and the load says how much. Ends with the report of every run
 # in the directory (scripts/benchmark-report.py, also in report.md): each figure as a ratio to the bare AtomicLong of
 # the same run, and the performance targets those runs cover, met or missed.
-# Build first:  ./mvnw -B -ntp -pl id-starter-benchmarks -am package -DskipTests
+# Build first:  ./mvnw -B -ntp -pl id-starter-benchmarks,id-starter-startup-benchmarks -am package -DskipTests
 # Usage:        scripts/benchmarks.sh [output directory] [run name ...]
-#               (default directory id-starter-benchmarks/target/results; default runs: all, about 30 minutes)
+#               (default directory id-starter-benchmarks/target/results; default runs: all, about 45 minutes)
 #               JMH_ARGS='-f 1 -i 3' adds options to every JMH run (fewer forks or iterations: shorter, noisier)
+#               STARTUP_ARGS='runs=20' and MANY_KEYS_ARGS='100000 10000 postgres' change the start-up and many-keys
+#               runs; those two hold the lock file MEASURE_LOCK (flock, default /tmp/idstarter-measure.lock) while they
+#               run, as scripts/load-test.sh does, so that they never time each other or a load test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,12 +19,24 @@ shift || true
 jar=id-starter-benchmarks/target/benchmarks.jar
 mkdir -p "$out"
 
-all=(segment-t1 segment-t2 snowflake-t1 snowflake-t2 batch latency codec round-trips)
+all=(segment-t1 segment-t2 snowflake-t1 snowflake-t2 batch latency codec round-trips startup many-keys)
 runs=("${@:-${all[@]}}")
 
 (while sleep 15; do echo "$(date -Is) $(cut -d' ' -f1-3 /proc/loadavg)"; done) >>"$out/load.txt" &
 sampler=$!
 trap 'kill "$sampler"' EXIT
+
+MEASURE_LOCK=${MEASURE_LOCK:-/tmp/idstarter-measure.lock}
+
+measured() { # run name, command: runs it holding the measurement lock, with the load average before and after
+  local name=$1
+  shift
+  {
+    echo "# start $(date -Is) load $(cut -d' ' -f1-3 /proc/loadavg)"
+    flock "$MEASURE_LOCK" "$@"
+    echo "# end $(date -Is) load $(cut -d' ' -f1-3 /proc/loadavg)"
+  } >"$out/$name.txt" 2>&1 || { cat "$out/$name.txt" >&2; return 1; }
+}
 
 jmh() { # run name, JMH arguments
   local name=$1
@@ -55,6 +70,14 @@ for run in "${runs[@]}"; do
         java -cp "$jar" io.idstarter.segment.StoreRoundTrips
         echo "# end $(date -Is) load $(cut -d' ' -f1-3 /proc/loadavg)"
       } >"$out/$run.txt" 2>&1 ;;
+    startup)
+      # shellcheck disable=SC2086
+      measured "$run" java -cp id-starter-startup-benchmarks/target/classes io.idstarter.startup.StartupBenchmark \
+        ${STARTUP_ARGS:-runs=10} json="$out/$run.json" ;;
+    many-keys)
+      # shellcheck disable=SC2086
+      measured "$run" java -Xmx3g -cp "$jar" io.idstarter.segment.ManyKeys ${MANY_KEYS_ARGS:-100000 10000 \
+        memory,postgres,redis,postgres+metrics} "$out/$run.json" ;;
     *) echo "unknown run '$run'; runs: ${all[*]}" >&2; exit 2 ;;
   esac
 done
