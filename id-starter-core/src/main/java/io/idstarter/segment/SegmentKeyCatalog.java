@@ -71,7 +71,10 @@ final class SegmentKeyCatalog {
 	/** Whether a periodic refresh is running; set by CAS, so refreshes never pile up. */
 	private final AtomicBoolean refreshing = new AtomicBoolean();
 
-	/** The store's marker read with {@code keys}; null when the store has none or the list changed here since. */
+	/**
+	 * The store's marker read with {@code keys}; null when the store has none or the list changed here since. Read and
+	 * written only under {@code lock}.
+	 */
 	private @Nullable String marker;
 
 	SegmentKeyCatalog(SegmentStore store, TimeSource time, ReadListener listener) {
