@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.idstarter.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -71,10 +72,8 @@ final class SegmentKeyCatalog {
 	/** Whether a periodic refresh is running; set by CAS, so refreshes never pile up. */
 	private final AtomicBoolean refreshing = new AtomicBoolean();
 
-	/**
-	 * The store's marker read with {@code keys}; null when the store has none or the list changed here since. Read and
-	 * written only under {@code lock}.
-	 */
+	/** The store's marker read with {@code keys}; null when the store has none or the list changed here since. */
+	@GuardedBy("lock")
 	private @Nullable String marker;
 
 	SegmentKeyCatalog(SegmentStore store, TimeSource time, ReadListener listener) {
@@ -127,7 +126,8 @@ final class SegmentKeyCatalog {
 		}
 	}
 
-	/** Reads the whole list, which the store's marker was {@code current} before; under the lock. */
+	/** Reads the whole list, which the store's marker was {@code current} before. */
+	@GuardedBy("lock")
 	private void read(@Nullable String current) {
 		Set<String> read = Set.copyOf(this.store.keys());
 		this.lastReadNanos.set(this.time.nanoTime());
