@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Prints the JMH reports of one scripts/benchmarks.sh run as tables of ratios to the bare AtomicLong of the same run
-(then the absolute figures), and checks the performance targets that the reports cover. The client-mode runs
-(client-mode-t<threads>-r<round>-<mode>.json, client-failover.json) get tables of their own: medians over the rounds.
+(then the absolute figures), the start-up and many-keys reports as ratios to their bare baselines, and checks the
+performance targets that the reports cover. The client-mode runs (client-mode-t<threads>-r<round>-<mode>.json,
+client-failover.json) get tables of their own: medians over the rounds.
 
 Ratios, not raw figures, are what hold across machines of one kind: their raw speed differs by up to 2.5x.
 
@@ -17,9 +18,9 @@ import sys
 BASELINES = ("ATOMIC_LONG_SHARED", "ATOMIC_LONG", "atomicLong")
 
 
-def load(path):
+def load(entries):
     rows = []
-    for entry in json.loads(path.read_text()):
+    for entry in entries:
         params = dict(entry.get("params", {}))
         method = entry["benchmark"].rsplit(".", 1)[1]
         metric = entry["primaryMetric"]
@@ -148,6 +149,67 @@ def check_single_call(runs):
               f"({ratio:.2f}x the speed) | {'met' if ratio >= 0.95 else '**missed**'} |")
 
 
+def median(values):
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def print_startup(name, report):
+    """StartupBenchmark: each application's median start against the bare application's, run the same way."""
+    print(f"\n{name}: start-up to ApplicationReadyEvent, median of {report['runs']} fresh JVMs per application, "
+          f"interleaved; ratio and added milliseconds against the application without id-starter\n")
+    print("| application | run | ready (ms) | x bare | added (ms) | main thread CPU (ms) | classes loaded | first ID (ms) |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    bare = {v["aot"]: median(v["readyMs"]) for v in report["variants"] if v["mode"] == "bare"}
+    added = {}
+    for v in report["variants"]:
+        ready = median(v["readyMs"])
+        base = bare.get(v["aot"])
+        ratio = f"{ready / base:.2f}x" if base else ""
+        plus = f"{ready - base:+.0f}" if base and v["mode"] != "bare" else ""
+        if base and v["mode"] != "bare":
+            added[(v["mode"], v["aot"])] = ready - base
+        first = f"{v['firstIdMs']:.1f}" if v["mode"] != "bare" else ""
+        print(f"| {v['mode']} | {'AOT' if v['aot'] else 'JIT'} | {ready:.0f} | {ratio} | {plus} | {v['mainCpuMs']:.0f} "
+              f"| {v['classes']} | {first} |")
+    return added
+
+
+def print_many_keys(name, report):
+    """ManyKeys: heap per key, one refresh of the key list against a full read, the first ID of a key never used."""
+    print(f"\n{name}: {report['keys']:,} keys in the store; refresh and first ID as ratios to the bare store calls "
+          f"of the same run (a full read of the key list; one allocate)\n")
+    print("| store | heap per key known (B) | used once, idle (B) | refresh, nothing changed (ms) | rows | x full read "
+          "| full read (ms) | refresh after a change (ms) | first ID of a key never used (ms) | x bare allocate |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    def ratio(value, base, digits):
+        return f"{value / base:.{digits}f}x" if base > 0 else ""
+
+    for r in report["stores"]:
+        print(f"| {r['store']} | {r['knownBytesPerKey']:.0f} | {r['usedBytesPerKey']:.0f} | {r['refreshUnchangedMs']:.2f} "
+              f"| {r['refreshUnchangedRows']:.0f} | {ratio(r['refreshUnchangedMs'], r['fullReadMs'], 3)} "
+              f"| {r['fullReadMs']:.1f} | {r['refreshAddedMs']:.1f} | {r['firstIdMs']:.2f} "
+              f"| {ratio(r['firstIdMs'], r['bareAllocateMs'], 2)} |")
+    return report["stores"]
+
+
+def check_startup_and_keys(added, stores):
+    def verdict(ok):
+        return "met" if ok else "**missed**"
+
+    for (mode, aot), ms in sorted(added.items()):
+        if mode in ("segment", "db"):
+            print(f"| start-up, {mode} ({'AOT' if aot else 'JIT'}), embedded database: ≤ 100 ms added | {ms:+.0f} ms "
+                  f"| {verdict(ms <= 100)} |")
+    for r in stores:
+        worst = max(r["knownBytesPerKey"], r["usedBytesPerKey"])
+        print(f"| heap per idle key ≤ 1 KB, {r['store']} | known {r['knownBytesPerKey']:.0f} B, used once "
+              f"{r['usedBytesPerKey']:.0f} B | {verdict(worst <= 1024)} |")
+        print(f"| a refresh that finds nothing changed reads no key, {r['store']} | {r['refreshUnchangedRows']:.0f} "
+              f"rows | {verdict(r['refreshUnchangedRows'] == 0)} |")
+
+
 # Client mode against in-process (issue 27): at least this ratio at every number of threads.
 MIN_CLIENT_VS_IN_PROCESS = 0.95
 
@@ -158,7 +220,7 @@ def report_client_mode(directory):
     for path in sorted(directory.glob("client-mode-t*-m*-r*-*.json")):
         match = re.fullmatch(r"client-mode-t(\d+)-m(\d+)-r(\d+)-(\w+)", path.stem)
         try:
-            rows = load(path)
+            rows = load(json.loads(path.read_text()))
         except json.JSONDecodeError:
             print(f"\n## {path.stem}: no complete JMH report (see {path.stem}.txt)")
             continue
@@ -229,14 +291,24 @@ def main():
         sys.exit(__doc__)
     directory = pathlib.Path(sys.argv[1])
     runs = {}
+    added, stores = {}, []
     for path in sorted(directory.glob("*.json")):
         if path.stem.startswith("client-"):
             continue
         try:
-            rows = load(path)
+            data = json.loads(path.read_text())
         except json.JSONDecodeError:
-            print(f"\n## {path.stem}: no complete JMH report (still running, or it failed; see {path.stem}.txt)")
+            print(f"\n## {path.stem}: no complete report (still running, or it failed; see {path.stem}.txt)")
             continue
+        if isinstance(data, dict):
+            # The reports of the main classes (not JMH): their kind says which.
+            print(f"\n## {path.stem} (load average {data.get('loadAtStart', '?')} to {data.get('loadAtEnd', '?')})")
+            if data.get("kind") == "startup":
+                added = print_startup(path.stem, data)
+            elif data.get("kind") == "many-keys":
+                stores = print_many_keys(path.stem, data)
+            continue
+        rows = load(data)
         if not rows:
             continue
         runs[path.stem] = rows
@@ -258,6 +330,7 @@ def main():
         print(f"| client mode keeps issuing while a server is killed | {failover['failures']} failed calls, max "
               f"{failover['during']['max'] / 1e3:,.1f} µs, p99.9 {failover['during']['p99.9'] / 1e3:.3f} µs | "
               f"{'met' if ok else '**missed**'} |")
+    check_startup_and_keys(added, stores)
 
 
 if __name__ == "__main__":

@@ -4,12 +4,13 @@
 # other processes compete for the two cores are noisy, and the load says how much. Ends with the report of every run
 # in the directory (scripts/benchmark-report.py, also in report.md): each figure as a ratio to the bare AtomicLong of
 # the same run, and the performance targets those runs cover, met or missed.
-# Build first:  ./mvnw -B -ntp -pl id-starter-benchmarks -am package -DskipTests
+# Build first:  ./mvnw -B -ntp -pl id-starter-benchmarks,id-starter-startup-benchmarks -am package -DskipTests
 #               (the client-mode runs build the sample and its test classes themselves when missing, or with BUILD=1)
 # Usage:        scripts/benchmarks.sh [output directory] [run name ...]
 #               (default directory id-starter-benchmarks/target/results; default runs: all but the client-mode ones,
-#               about 30 minutes)
+#               about 45 minutes)
 #               JMH_ARGS='-f 1 -i 3' adds options to every JMH run (fewer forks or iterations: shorter, noisier)
+#               STARTUP_ARGS='runs=20' and MANY_KEYS_ARGS='100000 10000 postgres' change the start-up and many-keys runs
 # Client mode:  client-mode     ClientModeBenchmark (sample's test sources): client mode against in-process and a bare
 #                               AtomicLong at 1, 2 and 8 threads (CLIENT_THREADS), CLIENT_ROUNDS (3) interleaved rounds
 #                               of one fork per mode, against one ID server (H2) in a process of its own, or the
@@ -29,7 +30,7 @@ shift || true
 jar=id-starter-benchmarks/target/benchmarks.jar
 mkdir -p "$out"
 
-all=(segment-t1 segment-t2 snowflake-t1 snowflake-t2 batch latency codec round-trips)
+all=(segment-t1 segment-t2 snowflake-t1 snowflake-t2 batch latency codec round-trips startup many-keys)
 runs=("${@:-${all[@]}}")
 MEASURE_LOCK=${MEASURE_LOCK:-/tmp/idstarter-measure.lock}
 # The JMH command: the benchmarks module's jar; the client-mode runs use the sample's test class path instead.
@@ -43,6 +44,16 @@ stop() {
   for server in "${servers[@]}"; do kill "$server" 2>/dev/null || true; done
 }
 trap stop EXIT
+
+measured() { # run name, command: runs it holding the measurement lock, with the load average before and after
+  local name=$1
+  shift
+  {
+    echo "# start $(date -Is) load $(cut -d' ' -f1-3 /proc/loadavg)"
+    flock "$MEASURE_LOCK" "$@"
+    echo "# end $(date -Is) load $(cut -d' ' -f1-3 /proc/loadavg)"
+  } >"$out/$name.txt" 2>&1 || { cat "$out/$name.txt" >&2; return 1; }
+}
 
 jmh() { # run name, JMH arguments
   local name=$1
@@ -128,6 +139,14 @@ for run in "${runs[@]}"; do
         java -cp "$jar" io.idstarter.segment.StoreRoundTrips
         echo "# end $(date -Is) load $(cut -d' ' -f1-3 /proc/loadavg)"
       } >"$out/$run.txt" 2>&1 ;;
+    startup)
+      # shellcheck disable=SC2086
+      measured "$run" java -cp id-starter-startup-benchmarks/target/classes io.idstarter.startup.StartupBenchmark \
+        ${STARTUP_ARGS:-runs=10} json="$out/$run.json" ;;
+    many-keys)
+      # shellcheck disable=SC2086
+      measured "$run" java -Xmx3g -cp "$jar" io.idstarter.segment.ManyKeys ${MANY_KEYS_ARGS:-100000 10000 \
+        memory,postgres,redis,postgres+metrics} "$out/$run.json" ;;
     client-mode)
       client_mode_setup
       if [ -n "${CLIENT_SERVERS:-}" ]; then

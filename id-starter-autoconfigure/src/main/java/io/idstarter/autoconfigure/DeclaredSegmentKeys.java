@@ -63,22 +63,22 @@ public final class DeclaredSegmentKeys {
 					+ "create the keys in the store by hand and remove id-worker.segment.keys");
 		}
 		List<String> created = new ArrayList<>();
-		Set<String> existing = null;
+		// One read of the list instead of a look-up per key: the keys that exist are left alone.
+		Set<String> existing = store.keys();
 		for (Map.Entry<String, IdWorkerProperties.Key> entry : keys.entrySet()) {
 			String name = entry.getKey();
 			IdWorkerProperties.Key key = entry.getValue();
+			if (existing.contains(name)) {
+				logger.debug("Segment key '{}' exists; left unchanged", name);
+				continue;
+			}
 			long mark = marks.highMark(name);
 			if (mark > key.getFirstId()) {
-				if (existing == null) {
-					existing = store.keys();
-				}
-				if (!existing.contains(name)) {
-					logger.error("Segment key '{}' is missing from the store, but this node was given numbers of it "
-							+ "up to {}: the store lost it. Not creating it at first ID {} ({}{}.first-id), where it "
-							+ "would repeat numbers; create it at or above the highest such mark of every node that "
-							+ "used it (set {}{}.first-id to at least {}, or use SegmentKeyAdmin)", name, mark,
-							key.getFirstId(), PREFIX, name, PREFIX, name, mark);
-				}
+				logger.error("Segment key '{}' is missing from the store, but this node was given numbers of it up to "
+						+ "{}: the store lost it. Not creating it at first ID {} ({}{}.first-id), where it would repeat "
+						+ "numbers; create it at or above the highest such mark of every node that used it (set "
+						+ "{}{}.first-id to at least {}, or use SegmentKeyAdmin)", name, mark, key.getFirstId(), PREFIX,
+						name, PREFIX, name, mark);
 				continue;
 			}
 			boolean wasCreated;
@@ -101,7 +101,7 @@ public final class DeclaredSegmentKeys {
 				created.add(name);
 			}
 			else {
-				logger.debug("Segment key '{}' exists; left unchanged", name);
+				logger.debug("Segment key '{}' was created by another node meanwhile; left unchanged", name);
 			}
 		}
 		return new DeclaredSegmentKeys(List.copyOf(created));

@@ -39,8 +39,9 @@ import org.jspecify.annotations.Nullable;
  * the path that issues an ID.
  *
  * <p>The generators are passed as suppliers that are called only when the binder is bound, after the generators
- * exist: the generators take this listener at construction, so it must not need them then. Segment keys that appear
- * later get their meters when their first segment is fetched.
+ * exist: the generators take this listener at construction, so it must not need them then. A segment key gets its
+ * meters when this instance fetches its first segment, not before: a store may hold thousands of keys an instance
+ * never uses.
  *
  * @since 0.1.0
  */
@@ -224,10 +225,12 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 		SegmentIdGenerator segments = this.segments.get();
 		if (segments != null) {
 			// Publish the registry and the generator before reading the keys: a key fetched for the first time
-			// meanwhile is then either in keys() below or registered by keySeen().
+			// meanwhile is then either among them below or registered by keySeen(). Only keys this instance was
+			// given a range of get meters: with thousands of keys in the store, one meter per key it never used
+			// cost several hundred bytes of heap each (and as many series).
 			this.boundRegistries.add(registry);
 			this.boundSegments = segments;
-			for (String key : segments.keys()) {
+			for (String key : this.firstAllocation.keySet()) {
 				registerKey(registry, segments, key);
 			}
 			for (String key : this.registeredKeys) {

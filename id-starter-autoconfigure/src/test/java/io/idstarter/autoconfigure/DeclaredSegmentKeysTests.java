@@ -2,11 +2,16 @@ package io.idstarter.autoconfigure;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import io.idstarter.segment.InMemorySegmentStore;
 import io.idstarter.segment.SegmentAllocation;
 import io.idstarter.segment.SegmentIdGenerator;
+import io.idstarter.segment.SegmentKeyAdmin;
 import io.idstarter.segment.SegmentMarks;
 import io.idstarter.segment.SegmentMarksException;
 import io.idstarter.segment.SegmentStore;
@@ -69,6 +74,54 @@ class DeclaredSegmentKeysTests {
 				assertThat(context.getBean(SegmentIdGenerator.class).nextId("orders")).isEqualTo(1000);
 				assertThat(this.store.allocate("orders").configuredStep()).isEqualTo(100);
 			});
+	}
+
+	@Test
+	void declaredKeysThatExistCostOneReadOfTheKeyListAndNoWrite() {
+		InMemorySegmentStore counted = new InMemorySegmentStore();
+		Map<String, IdWorkerProperties.Key> declared = new LinkedHashMap<>();
+		for (int i = 0; i < 50; i++) {
+			counted.createKey("key-" + i, 1, 10, "");
+			declared.put("key-" + i, new IdWorkerProperties.Key());
+		}
+		declared.put("new-key", new IdWorkerProperties.Key());
+		List<String> writes = new ArrayList<>();
+		SegmentStore store = new CountingAdmin(counted, writes);
+		assertThat(DeclaredSegmentKeys.create(store, declared, SegmentMarks.inMemory()).created())
+			.containsExactly("new-key");
+		assertThat(counted.keysCalls()).isOne();
+		assertThat(writes).containsExactly("new-key");
+	}
+
+	/** A store that records the keys it is asked to create. */
+	private record CountingAdmin(InMemorySegmentStore store, List<String> writes) implements SegmentStore, SegmentKeyAdmin {
+
+		@Override
+		public SegmentAllocation allocate(String key) {
+			return this.store.allocate(key);
+		}
+
+		@Override
+		public SegmentAllocation allocate(String key, int step) {
+			return this.store.allocate(key, step);
+		}
+
+		@Override
+		public Set<String> keys() {
+			return this.store.keys();
+		}
+
+		@Override
+		public boolean createKey(String key, long firstId, int step, String description) {
+			this.writes.add(key);
+			return this.store.createKey(key, firstId, step, description);
+		}
+
+		@Override
+		public void updateStep(String key, int step) {
+			this.store.updateStep(key, step);
+		}
+
 	}
 
 	@Test

@@ -1,7 +1,16 @@
 package io.idstarter.autoconfigure;
 
+import java.io.IOException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -48,6 +57,46 @@ class UnknownPropertiesReporterTests {
 			assertThat(output).contains("Unknown configuration property 'id-worker.completely-unrelated-setting'")
 				.doesNotContain("Did you mean");
 		});
+	}
+
+	@Test
+	void onlyMetadataWithIdWorkerKeysIsParsed(@TempDir Path directory) throws IOException {
+		// Another library's metadata is skipped unread: this one would fail to parse, and the check with it.
+		Path foreign = Files.writeString(directory.resolve("spring-configuration-metadata.json"),
+				"{\"properties\": [{\"name\": \"spring.other.key\", \"type\": ");
+		ClassLoader loader = new ClassLoader(getClass().getClassLoader()) {
+
+			@Override
+			public Enumeration<URL> getResources(String name) throws IOException {
+				List<URL> resources = Collections.list(super.getResources(name));
+				if (name.equals("META-INF/spring-configuration-metadata.json")) {
+					resources.add(0, foreign.toUri().toURL());
+				}
+				return Collections.enumeration(resources);
+			}
+
+		};
+		assertThat(UnknownPropertiesReporter.Metadata.load(loader).keys()).contains("id-worker.lease.ttl")
+			.noneMatch((key) -> key.startsWith("spring."));
+	}
+
+	@Test
+	void metadataIsReadForThePropertiesNamesAndTypesOnly() {
+		String json = """
+				{ "groups": [ { "name": "id-worker.lease", "type": "com.example.Lease" } ],
+				  "properties": [
+				    { "type": "java.util.Map<java.lang.String,com.example.Key>", "name": "id-worker.segment.keys",
+				      "description": "Keys, \\"quoted\\" {and} [bracketed]: \\\\",
+				      "deprecation": { "level": "warning", "name": "not-a-property" } },
+				    { "name": "id-worker.lease.ttl", "defaultValue": ["30s", { "name": "nested" }], "type": "java.time.Duration" },
+				    { "name":"id-worker.flag","type":"java.lang.Boolean" }
+				  ],
+				  "hints": [ { "name": "id-worker.hinted", "values": [ { "value": "a" } ] } ] }
+				""";
+		List<String> read = new java.util.ArrayList<>();
+		UnknownPropertiesReporter.Metadata.properties(json, (name, type) -> read.add(name + " " + type));
+		assertThat(read).containsExactly("id-worker.segment.keys java.util.Map<java.lang.String,com.example.Key>",
+				"id-worker.lease.ttl java.time.Duration", "id-worker.flag java.lang.Boolean");
 	}
 
 }

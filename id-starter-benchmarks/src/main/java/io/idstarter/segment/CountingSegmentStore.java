@@ -3,9 +3,11 @@ package io.idstarter.segment;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.jspecify.annotations.Nullable;
+
 /**
- * A {@link SegmentStore} that passes every call on to another and counts the allocations: the round-trip counter of
- * {@link StoreRoundTrips}.
+ * A {@link SegmentStore} that passes every call on to another and counts the allocations and the keys listed: the
+ * round-trip counter of {@link StoreRoundTrips} and the row counter of {@link ManyKeys}.
  */
 final class CountingSegmentStore implements SegmentStore {
 
@@ -13,6 +15,12 @@ final class CountingSegmentStore implements SegmentStore {
 
 	/** Allocations that returned a range so far; only increases. */
 	private final AtomicLong allocations = new AtomicLong();
+
+	/** Keys the store returned from {@code keys()} so far: the rows a key-list read cost; only increases. */
+	private final AtomicLong keysRead = new AtomicLong();
+
+	/** Calls of {@code keysMarker()} so far; only increases. */
+	private final AtomicLong markers = new AtomicLong();
 
 	CountingSegmentStore(SegmentStore delegate) {
 		this.delegate = delegate;
@@ -30,7 +38,15 @@ final class CountingSegmentStore implements SegmentStore {
 
 	@Override
 	public Set<String> keys() {
-		return this.delegate.keys();
+		Set<String> keys = this.delegate.keys();
+		this.keysRead.addAndGet(keys.size());
+		return keys;
+	}
+
+	@Override
+	public @Nullable String keysMarker() {
+		this.markers.incrementAndGet();
+		return this.delegate.keysMarker();
 	}
 
 	@Override
@@ -40,6 +56,14 @@ final class CountingSegmentStore implements SegmentStore {
 
 	long allocations() {
 		return this.allocations.get();
+	}
+
+	long keysRead() {
+		return this.keysRead.get();
+	}
+
+	long markers() {
+		return this.markers.get();
 	}
 
 	private SegmentAllocation counted(SegmentAllocation allocation) {

@@ -52,7 +52,8 @@ public final class LeaseSettings {
 
 	private final Duration safetyMargin;
 
-	private final String instance;
+	/** Who holds the lease; null for this process's default, looked up only when asked for. */
+	private final @Nullable String instance;
 
 	private final @Nullable Path cacheFile;
 
@@ -73,7 +74,7 @@ public final class LeaseSettings {
 		this.ttl = builder.ttl;
 		this.heartbeat = builder.heartbeat;
 		this.safetyMargin = builder.safetyMargin;
-		this.instance = (builder.instance != null) ? builder.instance : defaultInstance();
+		this.instance = builder.instance;
 		this.cacheFile = builder.cacheFile;
 		this.maxStartupWait = (builder.maxStartupWait != null) ? builder.maxStartupWait : builder.ttl;
 		this.maxClockSkew = builder.maxClockSkew;
@@ -133,7 +134,7 @@ public final class LeaseSettings {
 	 * @return the instance name
 	 */
 	public String instance() {
-		return this.instance;
+		return (this.instance != null) ? this.instance : DefaultInstance.NAME;
 	}
 
 	/**
@@ -204,11 +205,10 @@ public final class LeaseSettings {
 	 * @return the builder
 	 */
 	public Builder toBuilder() {
-		return builder().namespace(this.namespace)
+		Builder builder = builder().namespace(this.namespace)
 			.ttl(this.ttl)
 			.heartbeat(this.heartbeat)
 			.safetyMargin(this.safetyMargin)
-			.instance(this.instance)
 			.cacheFile(this.cacheFile)
 			.maxStartupWait(this.maxStartupWait)
 			.maxClockSkew(this.maxClockSkew)
@@ -216,13 +216,15 @@ public final class LeaseSettings {
 			.layoutPreset(this.layoutPreset)
 			.replacedLayout((this.replacedLayout != null) ? this.replacedLayout.format() : null)
 			.issueFrom(this.issueFrom);
+		builder.instance = this.instance;
+		return builder;
 	}
 
 	@Override
 	public String toString() {
 		return "LeaseSettings[namespace=" + this.namespace + ", ttl=" + format(this.ttl) + ", heartbeat="
 				+ format(this.heartbeat) + ", safetyMargin=" + format(this.safetyMargin) + ", instance="
-				+ this.instance + ", cacheFile=" + this.cacheFile + ", maxStartupWait=" + format(this.maxStartupWait)
+				+ instance() + ", cacheFile=" + this.cacheFile + ", maxStartupWait=" + format(this.maxStartupWait)
 				+ ", maxClockSkew=" + ((this.maxClockSkew != null) ? format(this.maxClockSkew) : "off")
 				+ (this.excludedWorkerIds.isEmpty() ? "" : ", excludedWorkerIds=" + WorkerIdRanges.format(this.excludedWorkerIds))
 				+ "]";
@@ -241,15 +243,25 @@ public final class LeaseSettings {
 		return (millis % 1000 == 0) ? (millis / 1000) + "s" : millis + "ms";
 	}
 
-	private static String defaultInstance() {
-		String host;
-		try {
-			host = InetAddress.getLocalHost().getHostName();
+	/**
+	 * This process's host name and ID, looked up once, when a lease first needs it: the host name may take a DNS
+	 * query, which settings that are only checked (as at start in SEGMENT mode) should not pay.
+	 */
+	private static final class DefaultInstance {
+
+		static final String NAME = lookUp();
+
+		private static String lookUp() {
+			String host;
+			try {
+				host = InetAddress.getLocalHost().getHostName();
+			}
+			catch (Exception ex) {
+				host = "unknown-host";
+			}
+			return host + "/" + ProcessHandle.current().pid();
 		}
-		catch (Exception ex) {
-			host = "unknown-host";
-		}
-		return host + "/" + ProcessHandle.current().pid();
+
 	}
 
 	/**

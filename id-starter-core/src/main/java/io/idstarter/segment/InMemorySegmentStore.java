@@ -34,6 +34,11 @@ public final class InMemorySegmentStore implements SegmentStore, SegmentKeyAdmin
 
 	private final AtomicLong keysCalls = new AtomicLong();
 
+	private final AtomicLong keysMarkerCalls = new AtomicLong();
+
+	/** Counts the changes of the key list, each counted after it is made: the {@link #keysMarker() marker}. */
+	private final AtomicLong keysVersion = new AtomicLong();
+
 	@Override
 	public SegmentAllocation allocate(String key) {
 		SegmentKeys.checkKey(key);
@@ -78,6 +83,13 @@ public final class InMemorySegmentStore implements SegmentStore, SegmentKeyAdmin
 		return Set.copyOf(this.entries.keySet());
 	}
 
+	@Override
+	public String keysMarker() {
+		this.keysMarkerCalls.incrementAndGet();
+		simulate();
+		return Long.toString(this.keysVersion.get());
+	}
+
 	/**
 	 * Returns {@code true}: the ranges live in this object, nothing is bound to the calling thread.
 	 */
@@ -89,7 +101,7 @@ public final class InMemorySegmentStore implements SegmentStore, SegmentKeyAdmin
 	@Override
 	public boolean createKey(String key, long firstId, int step, String description) {
 		SegmentKeys.checkNewKey(key, firstId, step, description);
-		return this.entries.putIfAbsent(key, new Entry(firstId, step, description)) == null;
+		return changed(this.entries.putIfAbsent(key, new Entry(firstId, step, description)) == null);
 	}
 
 	@Override
@@ -109,7 +121,14 @@ public final class InMemorySegmentStore implements SegmentStore, SegmentKeyAdmin
 	 * @return whether the key existed
 	 */
 	public boolean removeKey(String key) {
-		return this.entries.remove(key) != null;
+		return changed(this.entries.remove(key) != null);
+	}
+
+	private boolean changed(boolean changed) {
+		if (changed) {
+			this.keysVersion.incrementAndGet();
+		}
+		return changed;
 	}
 
 	@Override
@@ -215,6 +234,14 @@ public final class InMemorySegmentStore implements SegmentStore, SegmentKeyAdmin
 	 */
 	public long keysCalls() {
 		return this.keysCalls.get();
+	}
+
+	/**
+	 * Returns how many times {@link #keysMarker()} was called.
+	 * @return the count
+	 */
+	public long keysMarkerCalls() {
+		return this.keysMarkerCalls.get();
 	}
 
 	private void simulate() {

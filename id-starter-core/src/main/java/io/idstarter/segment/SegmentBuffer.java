@@ -119,22 +119,13 @@ final class SegmentBuffer {
 
 	private final String key;
 
-	private final long maxWaitNanos;
-
-	private final IdWorkerListener listener;
-
-	private final TimeSource time;
+	/** What every buffer of the generator shares; one reference, not copies: a generator may hold many keys. */
+	private final SegmentBufferContext context;
 
 	private final Consumer<SegmentBuffer> onKeyRemoved;
 
 	/** Fetches the ranges of this key and keeps the fetch statistics. */
 	private final SegmentFetcher fetcher;
-
-	/** Where the unused tails go at a graceful close. */
-	private final SegmentStore store;
-
-	/** This node's high marks, lowered to what was given back. */
-	private final SegmentMarks marks;
 
 	/** Platform threads' chunks of this key; null when chunks are off. */
 	private final @Nullable ThreadChunks chunks;
@@ -147,13 +138,9 @@ final class SegmentBuffer {
 
 	SegmentBuffer(String key, SegmentBufferContext context, Consumer<SegmentBuffer> onKeyRemoved) {
 		this.key = key;
-		this.maxWaitNanos = DynamicStep.saturatedNanos(context.options().maxWait());
-		this.listener = context.listener();
-		this.time = context.time();
+		this.context = context;
 		this.onKeyRemoved = onKeyRemoved;
 		this.fetcher = new SegmentFetcher(this, context);
-		this.store = context.store();
-		this.marks = context.marks();
 		int chunkSize = context.options().threadChunkSize();
 		this.chunks = (chunkSize != 0) ? new ThreadChunks(chunkSize) : null;
 		this.current = Segment.sentinel();
@@ -357,16 +344,18 @@ final class SegmentBuffer {
 		if (refused != null) {
 			throw refusal(refused);
 		}
-		long waitStart = this.time.nanoTime();
+		TimeSource time = this.context.time();
+		IdWorkerListener listener = this.context.listener();
+		long waitStart = time.nanoTime();
 		this.fetcher.runQueued(spent);
 		try {
-			long left = this.maxWaitNanos - (this.time.nanoTime() - waitStart);
+			long left = DynamicStep.saturatedNanos(this.context.options().maxWait()) - (time.nanoTime() - waitStart);
 			spent.successor.get(Math.max(left, 0), TimeUnit.NANOSECONDS);
-			this.listener.segmentWait(this.key, this.time.nanoTime() - waitStart, true);
+			listener.segmentWait(this.key, time.nanoTime() - waitStart, true);
 		}
 		catch (TimeoutException ex) {
-			long now = this.time.nanoTime();
-			this.listener.segmentWait(this.key, now - waitStart, false);
+			long now = time.nanoTime();
+			listener.segmentWait(this.key, now - waitStart, false);
 			refused = this.fetcher.regression();
 			if (refused != null) {
 				throw refusal(refused);
@@ -374,7 +363,7 @@ final class SegmentBuffer {
 			throw exhausted(spent, now - waitStart, now);
 		}
 		catch (ExecutionException ex) {
-			this.listener.segmentWait(this.key, this.time.nanoTime() - waitStart, false);
+			listener.segmentWait(this.key, time.nanoTime() - waitStart, false);
 			if (ex.getCause() instanceof StoreRegressionException regressed) {
 				throw refusal(regressed);
 			}
@@ -385,7 +374,7 @@ final class SegmentBuffer {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			this.listener.segmentWait(this.key, this.time.nanoTime() - waitStart, false);
+			listener.segmentWait(this.key, time.nanoTime() - waitStart, false);
 			throw new IdGenerationException("Interrupted while waiting for the next range of key '" + this.key
 					+ "'; nothing was issued", ex);
 		}
@@ -442,10 +431,10 @@ final class SegmentBuffer {
 			return false;
 		}
 		try {
-			boolean lowered = this.marks.lower(this.key, end, cursor);
-			boolean taken = this.store.giveBack(this.key, cursor, end);
+			boolean lowered = this.context.marks().lower(this.key, end, cursor);
+			boolean taken = this.context.store().giveBack(this.key, cursor, end);
 			if (!taken && lowered) {
-				this.marks.raise(this.key, end);
+				this.context.marks().raise(this.key, end);
 			}
 			if (taken) {
 				given.add(new Tail(cursor, end));

@@ -2,16 +2,12 @@ package io.idstarter.segment;
 
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import io.idstarter.IdWorkerListener;
 import io.idstarter.StoreRegressionException;
-import io.idstarter.time.TimeSource;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -107,42 +103,11 @@ final class SegmentFetcher {
 
 	private final String key;
 
-	private final SegmentStore store;
-
-	private final DynamicStep dynamicStep;
-
-	private final double prefetchThreshold;
-
-	private final long maxWaitNanos;
-
 	/**
-	 * A waiting caller runs a queued fetch itself if the store's latest call took at most this long; -1 if the store
-	 * must only be called from the pool.
+	 * What every fetcher of the generator shares: the store, the settings, the clock, the threads, the marks. Kept as
+	 * one reference rather than copied into each fetcher: a generator may hold many thousands of keys.
 	 */
-	private final long inlineFetchMaxNanos;
-
-	private final TimeSource time;
-
-	private final IdWorkerListener listener;
-
-	private final Executor executor;
-
-	/** Passes requested fetches to the executor off the requesting caller's thread. */
-	private final PrefetchDispatcher dispatcher;
-
-	private final ScheduledExecutorService scheduler;
-
-	/** This node's high marks, shared by the fetchers of one generator. */
-	private final SegmentMarks marks;
-
-	/** Delay between retries of a fetch whose range was refused as below the key's high mark. */
-	private final long regressionRetryNanos;
-
-	/** Whether a store found below the key's high mark is raised past it. */
-	private final boolean healForward;
-
-	/** How far past the mark heal forward raises the store. */
-	private final long healMargin;
+	private final SegmentBufferContext context;
 
 	// Statistics and dynamic-step inputs: written only by the one Fetch running at a time, read by anyone.
 
@@ -177,31 +142,34 @@ final class SegmentFetcher {
 	private volatile @Nullable SegmentKeyExhaustedException usedUp;
 
 	SegmentFetcher(SegmentBuffer buffer, SegmentBufferContext context) {
-		SegmentOptions options = context.options();
 		this.buffer = buffer;
 		this.key = buffer.key();
-		this.store = context.store();
-		this.dynamicStep = options.dynamicStep();
-		this.prefetchThreshold = options.prefetchThreshold();
-		this.maxWaitNanos = DynamicStep.saturatedNanos(options.maxWait());
-		this.inlineFetchMaxNanos = this.store.supportsCallerThreadAllocation()
-				? Math.min(INLINE_FETCH_MAX_NANOS, this.maxWaitNanos / 2) : -1;
-		this.time = context.time();
-		this.listener = context.listener();
-		this.executor = context.executor();
-		this.dispatcher = context.dispatcher();
-		this.scheduler = context.scheduler();
-		this.marks = context.marks();
-		this.regressionRetryNanos = Math.max(RETRY_DELAY_MAX_NANOS,
-				DynamicStep.saturatedNanos(options.keyRefreshInterval()));
-		this.healForward = options.healForward();
-		this.healMargin = options.healMargin();
+		this.context = context;
+	}
+
+	private long maxWaitNanos() {
+		return DynamicStep.saturatedNanos(this.context.options().maxWait());
+	}
+
+	/**
+	 * A waiting caller runs a queued fetch itself if the store's latest call took at most this long; -1 if the store
+	 * must only be called from the pool.
+	 */
+	private long inlineFetchMaxNanos() {
+		return this.context.store().supportsCallerThreadAllocation()
+				? Math.min(INLINE_FETCH_MAX_NANOS, maxWaitNanos() / 2) : -1;
+	}
+
+	/** Delay between retries of a fetch whose range was refused as below the key's high mark. */
+	private long regressionRetryNanos() {
+		long refresh = DynamicStep.saturatedNanos(this.context.options().keyRefreshInterval());
+		return Math.max(RETRY_DELAY_MAX_NANOS, refresh);
 	}
 
 	/** Starts the fetch of the segment's successor unless it was requested already. */
 	void request(Segment segment) {
 		if (segment.state == Segment.IDLE) {
-			long now = this.time.nanoTime();
+			long now = this.context.time().nanoTime();
 			segment.fetchRequestedNanos = now;
 			if (segment.casState(Segment.IDLE, Segment.FETCHING)) {
 				Fetch fetch = new Fetch(segment);
@@ -210,7 +178,7 @@ final class SegmentFetcher {
 					fetch.dispatch();
 				}
 				else {
-					this.dispatcher.offer(fetch::dispatch);
+					this.context.dispatcher().offer(fetch::dispatch);
 				}
 			}
 		}
@@ -232,7 +200,7 @@ final class SegmentFetcher {
 
 	/** Whether a waiting caller may run a queued fetch itself: the store allows it, was fast and has not failed since. */
 	private boolean callersMayRun(long lastCallNanos) {
-		return lastCallNanos >= 0 && lastCallNanos <= this.inlineFetchMaxNanos && this.failuresInRow == 0;
+		return lastCallNanos >= 0 && lastCallNanos <= inlineFetchMaxNanos() && this.failuresInRow == 0;
 	}
 
 	/**
@@ -256,7 +224,7 @@ final class SegmentFetcher {
 
 	private void submit(Fetch fetch) {
 		try {
-			this.executor.execute(fetch);
+			this.context.executor().execute(fetch);
 		}
 		catch (RuntimeException ex) {
 			// Rejected, or any failure of an application's executor: retried like a failed store call. Thrown on, it
@@ -391,7 +359,7 @@ final class SegmentFetcher {
 			}
 			catch (UnknownKeyException ex) {
 				fetcher.lastError = ex;
-				fetcher.lastErrorMillis = fetcher.time.currentTimeMillis();
+				fetcher.lastErrorMillis = fetcher.context.time().currentTimeMillis();
 				logger.warn("Segment key '{}' is no longer in the store; it issues no more IDs", fetcher.key);
 				fetcher.buffer.keyRemoved();
 				giveUp();
@@ -418,13 +386,13 @@ final class SegmentFetcher {
 				this.pending = given;
 			}
 			// Durable before any number of the range can be served: a restarted node must not go below it either.
-			fetcher.marks.raise(fetcher.key, given.allocation.end());
+			fetcher.context.marks().raise(fetcher.key, given.allocation.end());
 			this.pending = null;
 			SegmentAllocation allocation = given.allocation;
 			fetcher.step = given.step;
 			fetcher.configuredStep = allocation.configuredStep();
 			fetcher.lastFetchNanos = given.callEnd;
-			fetcher.lastFetchMillis = fetcher.time.currentTimeMillis();
+			fetcher.lastFetchMillis = fetcher.context.time().currentTimeMillis();
 			fetcher.lastFetchDurationNanos = given.callEnd - given.callStart;
 			if (fetcher.failuresInRow > 0) {
 				logger.info("Fetch of key '{}' succeeded again after {} failed attempts", fetcher.key,
@@ -437,7 +405,8 @@ final class SegmentFetcher {
 						fetcher.key, allocation.start(), allocation.end());
 				fetcher.regression = null;
 			}
-			return new Segment(allocation.start(), allocation.end(), fetcher.prefetchThreshold, this.predecessor);
+			return new Segment(allocation.start(), allocation.end(), fetcher.context.options().prefetchThreshold(),
+					this.predecessor);
 		}
 
 		/** Asks the store for the next range, of the dynamic step or, near the key's end, of what is left. */
@@ -445,9 +414,9 @@ final class SegmentFetcher {
 			SegmentFetcher fetcher = SegmentFetcher.this;
 			int currentStep = fetcher.step;
 			boolean first = (currentStep == 0);
-			long callStart = fetcher.time.nanoTime();
+			long callStart = fetcher.context.time().nanoTime();
 			int requested = first ? 0
-					: fetcher.dynamicStep.nextStep(currentStep, fetcher.configuredStep,
+					: fetcher.context.options().dynamicStep().nextStep(currentStep, fetcher.configuredStep,
 							callStart - fetcher.lastFetchNanos);
 			boolean success = false;
 			SegmentAllocation allocation;
@@ -457,10 +426,11 @@ final class SegmentFetcher {
 				success = true;
 			}
 			finally {
-				fetcher.listener.storeCall(fetcher.key, "allocate", fetcher.time.nanoTime() - callStart, success);
+				long nanos = fetcher.context.time().nanoTime() - callStart;
+				fetcher.context.listener().storeCall(fetcher.key, "allocate", nanos, success);
 			}
 			int step = first ? allocation.configuredStep() : requested;
-			return new Pending(allocation, step, callStart, fetcher.time.nanoTime());
+			return new Pending(allocation, step, callStart, fetcher.context.time().nanoTime());
 		}
 
 		/**
@@ -469,7 +439,7 @@ final class SegmentFetcher {
 		 * @throws SegmentKeyExhaustedException if nothing is left
 		 */
 		private SegmentAllocation allocateWithin(int size) {
-			SegmentStore store = SegmentFetcher.this.store;
+			SegmentStore store = SegmentFetcher.this.context.store();
 			String key = SegmentFetcher.this.key;
 			int wanted = size;
 			// Each round either succeeds or asks for less: at most 64 halvings of a step below 2^31.
@@ -500,7 +470,7 @@ final class SegmentFetcher {
 				throw new SegmentStoreException("Segment store returned a range of key '" + allocation.key()
 						+ "' when asked for key '" + key + "'; the store adapter is broken");
 			}
-			long known = Math.max(this.predecessor.end, SegmentFetcher.this.marks.highMark(key));
+			long known = Math.max(this.predecessor.end, SegmentFetcher.this.context.marks().highMark(key));
 			if (allocation.start() < known) {
 				throw new StoreRegressionException("segment key '" + key + "'", known, allocation.start(),
 						regressionMessage(allocation, known));
@@ -520,9 +490,9 @@ final class SegmentFetcher {
 							+ "was given (%s)",
 					allocation.start(), allocation.end(), fetcher.key, known, markSource());
 			String retry = "; this node refuses numbers that may repeat and retries every "
-					+ TimeUnit.NANOSECONDS.toSeconds(fetcher.regressionRetryNanos) + " s";
+					+ TimeUnit.NANOSECONDS.toSeconds(fetcher.regressionRetryNanos()) + " s";
 			boolean firstRangeSinceStart = this.predecessor.isSentinel();
-			if (!firstRangeSinceStart || fetcher.marks.file().isEmpty()) {
+			if (!firstRangeSinceStart || fetcher.context.marks().file().isEmpty()) {
 				return refused + ": the store lost writes while this node ran (restarted without persistence, failed "
 						+ "over to a replica that missed them, restored from an old backup, or the key's row was deleted "
 						+ "and created again). Raise the key's max_id in the store to at least the highest such mark of "
@@ -540,7 +510,7 @@ final class SegmentFetcher {
 		}
 
 		private String markSource() {
-			return SegmentFetcher.this.marks.file().map((file) -> "kept in " + file).orElse("kept in memory");
+			return SegmentFetcher.this.context.marks().file().map((file) -> "kept in " + file).orElse("kept in memory");
 		}
 
 		/** Refuses the store's answer: waiters fail now, and the next attempt waits a key refresh interval. */
@@ -549,9 +519,9 @@ final class SegmentFetcher {
 			boolean firstInRow = (fetcher.regression == null);
 			fetcher.regression = ex;
 			fetcher.lastError = ex;
-			fetcher.lastErrorMillis = fetcher.time.currentTimeMillis();
+			fetcher.lastErrorMillis = fetcher.context.time().currentTimeMillis();
 			fetcher.failuresInRow++;
-			fetcher.listener.segmentRefused(fetcher.key, ex.knownMark(), ex.storeMark());
+			fetcher.context.listener().segmentRefused(fetcher.key, ex.knownMark(), ex.storeMark());
 			if (firstInRow) {
 				logger.error(ex.getMessage());
 			}
@@ -567,9 +537,9 @@ final class SegmentFetcher {
 				this.predecessor.successor.completeExceptionally(fetcher.buffer.retiredException());
 				return;
 			}
-			long retryNanos = healForward(ex) ? RETRY_DELAY_MIN_NANOS : fetcher.regressionRetryNanos;
+			long retryNanos = healForward(ex) ? RETRY_DELAY_MIN_NANOS : fetcher.regressionRetryNanos();
 			try {
-				fetcher.scheduler.schedule(this::retry, retryNanos, TimeUnit.NANOSECONDS);
+				fetcher.context.scheduler().schedule(this::retry, retryNanos, TimeUnit.NANOSECONDS);
 			}
 			catch (RejectedExecutionException rejected) {
 				giveUp();
@@ -580,7 +550,7 @@ final class SegmentFetcher {
 		private void usedUp(SegmentKeyExhaustedException ex) {
 			SegmentFetcher fetcher = SegmentFetcher.this;
 			fetcher.lastError = ex;
-			fetcher.lastErrorMillis = fetcher.time.currentTimeMillis();
+			fetcher.lastErrorMillis = fetcher.context.time().currentTimeMillis();
 			fetcher.usedUp = ex;
 			logger.warn("Segment key '{}' is used up and issues no more IDs: {}", fetcher.key, ex.getMessage());
 			if (this.predecessor.casState(Segment.FETCHING, Segment.FAILED)) {
@@ -594,16 +564,17 @@ final class SegmentFetcher {
 		 */
 		private boolean healForward(StoreRegressionException ex) {
 			SegmentFetcher fetcher = SegmentFetcher.this;
-			if (!fetcher.healForward || !(fetcher.store instanceof SegmentKeyAdmin admin)) {
+			SegmentOptions options = fetcher.context.options();
+			if (!options.healForward() || !(fetcher.context.store() instanceof SegmentKeyAdmin admin)) {
 				return false;
 			}
-			long floor = healFloor(ex.knownMark(), fetcher.healMargin);
+			long floor = healFloor(ex.knownMark(), options.healMargin());
 			try {
 				boolean raised = admin.raiseMaxId(fetcher.key, floor);
 				logger.warn("Segment store answered key '{}' from {}, below this node's high mark {}; {} the key's "
 						+ "max_id to {} (heal forward, margin {}). Numbers other nodes were given above {} in the lost "
 						+ "window are safe only if the margin covers them", fetcher.key, ex.storeMark(),
-						ex.knownMark(), raised ? "raised" : "another node already raised", floor, fetcher.healMargin,
+						ex.knownMark(), raised ? "raised" : "another node already raised", floor, options.healMargin(),
 						ex.knownMark());
 				return true;
 			}
@@ -613,7 +584,7 @@ final class SegmentFetcher {
 			catch (RuntimeException failure) {
 				logger.warn("Could not raise the max_id of key '{}' to this node's high mark {}; the key stays "
 						+ "refused and is tried again in {} s", fetcher.key, ex.knownMark(),
-						TimeUnit.NANOSECONDS.toSeconds(fetcher.regressionRetryNanos), failure);
+						TimeUnit.NANOSECONDS.toSeconds(fetcher.regressionRetryNanos()), failure);
 				return false;
 			}
 		}
@@ -623,7 +594,7 @@ final class SegmentFetcher {
 			int failures = fetcher.failuresInRow + 1;
 			fetcher.failuresInRow = failures;
 			fetcher.lastError = ex;
-			fetcher.lastErrorMillis = fetcher.time.currentTimeMillis();
+			fetcher.lastErrorMillis = fetcher.context.time().currentTimeMillis();
 			Pending given = this.pending;
 			if (failures == 1 && ex instanceof SegmentMarksException && given != null) {
 				logger.warn("{}. Key '{}' keeps the range [{}, {}) the store gave and serves it once the mark is "
@@ -641,7 +612,7 @@ final class SegmentFetcher {
 				return;
 			}
 			try {
-				fetcher.scheduler.schedule(this::retry, retryDelayNanos(failures, fetcher.maxWaitNanos),
+				fetcher.context.scheduler().schedule(this::retry, retryDelayNanos(failures, fetcher.maxWaitNanos()),
 						TimeUnit.NANOSECONDS);
 			}
 			catch (RejectedExecutionException rejected) {

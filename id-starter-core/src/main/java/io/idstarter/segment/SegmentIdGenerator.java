@@ -12,6 +12,7 @@ import java.util.TreeSet;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 import io.idstarter.IdWorker;
@@ -36,8 +37,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Call {@link #start()} before the first ID and {@link #close()} at shutdown; one generator per store per JVM.
  * Keys are read from the store at start and every {@link SegmentOptions#keyRefreshInterval()}: new keys become
- * usable, removed keys stop. A key that is not in the cached list is looked up in the store again, at most once a
- * second for all such keys together, so that unknown keys cannot flood the store.
+ * usable, removed keys stop. A refresh reads the whole list only when the store's
+ * {@link SegmentStore#keysMarker() marker} of it changed, so that many keys cost nothing while none is added or
+ * removed. A key that is not in the cached list is looked up in the store again, at most once a second for all such
+ * keys together, so that unknown keys cannot flood the store.
  *
  * <p>A store that loses writes is refused, not served: every range is checked against this node's
  * {@link SegmentMarks high mark} of its key (kept in a local file across restarts when one is given), and a range
@@ -85,6 +88,9 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 
 	/** Receives the events of this generator. */
 	private final IdWorkerListener listener;
+
+	/** Told by a buffer whose store answered that its key is gone; one instance for every buffer. */
+	private final Consumer<SegmentBuffer> keyRemoved = this::keyRemoved;
 
 	/** NEW, then STARTED, then CLOSED. */
 	private final AtomicInteger lifecycle = new AtomicInteger(NEW);
@@ -355,16 +361,24 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 	}
 
 	private SegmentBuffer newBuffer(String key) {
-		return new SegmentBuffer(key, this.bufferContext, this::keyRemoved);
+		return new SegmentBuffer(key, this.bufferContext, this.keyRemoved);
 	}
 
 	/** The periodic refresh, started on the scheduler thread; the read itself runs on the prefetch executor. */
 	private void refreshKeys() {
-		this.catalog.refreshOn(this.executors.prefetchExecutor(), () -> {
-			for (SegmentBuffer buffer : this.buffers.all()) {
-				buffer.releaseChunksOfEndedThreads();
-			}
-		});
+		this.catalog.refreshOn(this.executors.prefetchExecutor(), this::releaseChunksOfEndedThreads);
+	}
+
+	/** Runs the periodic refresh now, on the calling thread: for tests and benchmarks. */
+	void refreshKeysNow() {
+		this.catalog.refresh();
+		releaseChunksOfEndedThreads();
+	}
+
+	private void releaseChunksOfEndedThreads() {
+		for (SegmentBuffer buffer : this.buffers.all()) {
+			buffer.releaseChunksOfEndedThreads();
+		}
 	}
 
 	/** Applies a read of the store's key list; runs under the catalog's lock. */

@@ -9,13 +9,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.idstarter.time.TimeSource;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The store's key list as this generator last read it: read at start, refreshed periodically on the prefetch
- * executor, re-read for a key not in it at most once a second, and shortened when a fetch finds a key gone.
+ * executor, re-read for a key not in it at most once a second, and shortened when a fetch finds a key gone. A refresh
+ * reads the whole list only when the store's {@link SegmentStore#keysMarker() marker} changed since the last read.
  */
 final class SegmentKeyCatalog {
 
@@ -26,6 +29,13 @@ final class SegmentKeyCatalog {
 	 * key gone only tries the lock: a read in progress may hang on the store, and that read, or the next, drops the key
 	 * anyway. An unknown key triggers a read only by winning the CAS of `lastReadNanos` once a second has passed, so
 	 * unknown keys cannot flood the store. The periodic refresh runs only if none is running (`refreshing`).
+	 *
+	 * Change marker. Each read of the list first reads the store's marker, and keeps it with the list. A refresh, or
+	 * the read for an unknown key, that finds the marker unchanged keeps the list and does not call the listener: the
+	 * store's keys are the ones read then, so no buffer has left, no key came back and no marked key went missing since
+	 * (every one of those is a change of the list). A change made between the marker and the list is in the next
+	 * marker. The list changed here without a read (a key this process created, one a fetch found gone) clears the
+	 * marker, so that the next refresh reads the whole list again.
 	 */
 
 	private static final Logger logger = LoggerFactory.getLogger(SegmentKeyCatalog.class);
@@ -62,6 +72,10 @@ final class SegmentKeyCatalog {
 	/** Whether a periodic refresh is running; set by CAS, so refreshes never pile up. */
 	private final AtomicBoolean refreshing = new AtomicBoolean();
 
+	/** The store's marker read with {@code keys}; null when the store has none or the list changed here since. */
+	@GuardedBy("lock")
+	private @Nullable String marker;
+
 	SegmentKeyCatalog(SegmentStore store, TimeSource time, ReadListener listener) {
 		this.store = store;
 		this.time = time;
@@ -85,20 +99,47 @@ final class SegmentKeyCatalog {
 	void reload() {
 		this.lock.lock();
 		try {
-			Set<String> read = Set.copyOf(this.store.keys());
-			this.lastReadNanos.set(this.time.nanoTime());
-			Set<String> previous = this.keys;
-			this.keys = read;
-			for (String key : read) {
-				if (!previous.contains(key) && !previous.isEmpty()) {
-					logger.info("Segment key '{}' added", key);
-				}
-			}
-			this.listener.keysRead(read);
+			read(this.store.keysMarker());
 		}
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	/**
+	 * Reads the key list again if the store's marker changed since the last read; store failures are thrown.
+	 * @return whether the list was read
+	 */
+	boolean reloadIfChanged() {
+		this.lock.lock();
+		try {
+			String current = this.store.keysMarker();
+			if (current != null && current.equals(this.marker)) {
+				this.lastReadNanos.set(this.time.nanoTime());
+				return false;
+			}
+			read(current);
+			return true;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** Reads the whole list, which the store's marker was {@code current} before. */
+	@GuardedBy("lock")
+	private void read(@Nullable String current) {
+		Set<String> read = Set.copyOf(this.store.keys());
+		this.lastReadNanos.set(this.time.nanoTime());
+		Set<String> previous = this.keys;
+		this.keys = read;
+		this.marker = current;
+		for (String key : read) {
+			if (!previous.contains(key) && !previous.isEmpty()) {
+				logger.info("Segment key '{}' added", key);
+			}
+		}
+		this.listener.keysRead(read);
 	}
 
 	/**
@@ -112,8 +153,7 @@ final class SegmentKeyCatalog {
 		if (now - last < UNKNOWN_KEY_RELOAD_INTERVAL_NANOS || !this.lastReadNanos.compareAndSet(last, now)) {
 			return false;
 		}
-		reload();
-		return this.keys.contains(key);
+		return reloadIfChanged() && this.keys.contains(key);
 	}
 
 	/**
@@ -155,6 +195,7 @@ final class SegmentKeyCatalog {
 				Set<String> grown = new HashSet<>(this.keys);
 				grown.add(key);
 				this.keys = Set.copyOf(grown);
+				this.marker = null;
 			}
 		}
 		finally {
@@ -173,6 +214,7 @@ final class SegmentKeyCatalog {
 					Set<String> remaining = new HashSet<>(this.keys);
 					remaining.remove(key);
 					this.keys = Set.copyOf(remaining);
+					this.marker = null;
 				}
 			}
 			finally {
@@ -181,9 +223,13 @@ final class SegmentKeyCatalog {
 		}
 	}
 
-	private void refresh() {
+	/**
+	 * Refreshes the key list as the periodic refresh does: read again if the store's marker changed; a failure is
+	 * logged and the cached keys are kept.
+	 */
+	void refresh() {
 		try {
-			reload();
+			reloadIfChanged();
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Could not refresh the segment keys; keeping the {} cached keys", this.keys.size(), ex);

@@ -2,6 +2,8 @@ package io.idstarter.segment;
 
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Hands out ranges of numbers per business key from a store shared by every instance (Leaf's {@code leaf_alloc}
  * design). Each call atomically moves the key's high mark up by the step and returns the range below it, so no two
@@ -40,6 +42,21 @@ public interface SegmentStore {
 	 * @throws SegmentStoreException if the store cannot be reached or is not set up
 	 */
 	Set<String> keys();
+
+	/**
+	 * Returns a marker of the key list: a value that changes whenever a key is added to the store or removed from it,
+	 * stays the same while only ranges are allocated, and costs far less than {@link #keys()}. The key refresh reads
+	 * the whole list only when the marker differs from the one read with the list before: with many keys, a refresh
+	 * that finds nothing changed then reads one value instead of every key. The marker is read before the list, so a
+	 * change made between the two reads is seen at the next refresh.
+	 * <p>Equal markers must mean an unchanged list. A marker that also changes in other cases only costs reads.
+	 * @return the marker, or {@code null} if the store has none ({@code null} by default): every refresh then reads
+	 * the whole list
+	 * @throws SegmentStoreException if the store cannot be reached or is not set up
+	 */
+	default @Nullable String keysMarker() {
+		return null;
+	}
 
 	/**
 	 * Returns whether {@code allocate} may run on an application thread that asked for an ID, rather than only on the

@@ -145,16 +145,18 @@ public final class SnowflakeLayout {
 		requireSetting("sequenceBits", sequenceBits >= 1, "sequenceBits must be at least 1: %s", sequenceBits);
 		long sum = (long) timestampBits + workerIdBits + sequenceBits;
 		int[] widths = { timestampBits, workerIdBits, sequenceBits };
-		if (javaScriptSafe) {
-			requireSetting(changedWidth(widths), sum <= JAVASCRIPT_SAFE_BITS, "timestampBits + workerIdBits + "
-					+ "sequenceBits must be at most %s so that every ID stays below 2^53, but %s + %s + %s = %s: %s",
-					JAVASCRIPT_SAFE_BITS, timestampBits, workerIdBits, sequenceBits, sum,
-					fixes(epoch, widths, (int) (JAVASCRIPT_SAFE_BITS - sum)));
+		// The fixes are worked out only for the message: they need date arithmetic no valid layout should pay for.
+		if (javaScriptSafe && sum > JAVASCRIPT_SAFE_BITS) {
+			throw new InvalidSettingException(changedWidth(widths), String.format(Locale.ROOT, "timestampBits + "
+					+ "workerIdBits + sequenceBits must be at most %s so that every ID stays below 2^53, but %s + %s + "
+					+ "%s = %s: %s", JAVASCRIPT_SAFE_BITS, timestampBits, workerIdBits, sequenceBits, sum,
+					fixes(epoch, widths, (int) (JAVASCRIPT_SAFE_BITS - sum))));
 		}
-		else {
-			requireSetting(changedWidth(widths), sum == TOTAL_BITS, "timestampBits + workerIdBits + sequenceBits "
-					+ "must be %s so that every ID is a positive long, but %s + %s + %s = %s: %s", TOTAL_BITS,
-					timestampBits, workerIdBits, sequenceBits, sum, fixes(epoch, widths, (int) (TOTAL_BITS - sum)));
+		if (!javaScriptSafe && sum != TOTAL_BITS) {
+			throw new InvalidSettingException(changedWidth(widths), String.format(Locale.ROOT, "timestampBits + "
+					+ "workerIdBits + sequenceBits must be %s so that every ID is a positive long, but %s + %s + %s = "
+					+ "%s: %s", TOTAL_BITS, timestampBits, workerIdBits, sequenceBits, sum,
+					fixes(epoch, widths, (int) (TOTAL_BITS - sum))));
 		}
 		requireSetting("epoch", !epoch.isBefore(Instant.EPOCH), "epoch must not be before %s: %s", Instant.EPOCH,
 				epoch);

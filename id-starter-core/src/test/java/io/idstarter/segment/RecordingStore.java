@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Wraps an {@link InMemorySegmentStore} and records every successful allocation and the step asked for; it keeps
  * {@link SegmentStore#giveBack}'s default (no give-back), which tests of a store without one rely on.
@@ -40,6 +42,11 @@ class RecordingStore implements SegmentStore {
 	@Override
 	public Set<String> keys() {
 		return this.delegate.keys();
+	}
+
+	@Override
+	public @Nullable String keysMarker() {
+		return this.delegate.keysMarker();
 	}
 
 	@Override

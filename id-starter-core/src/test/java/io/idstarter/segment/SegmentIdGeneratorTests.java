@@ -540,8 +540,10 @@ class SegmentIdGeneratorTests {
 			assertThatExceptionOfType(UnknownKeyException.class).isThrownBy(() -> generator.nextId(junk));
 		}
 		assertThat(calls).isGreaterThan(1000);
-		// one read at start, then at most one per second: after 1 s and after 2 s
-		assertThat(this.store.keysCalls()).isBetween(2L, 3L);
+		// one read at start, then at most one look at the store per second (after 1 s and after 2 s), which found the
+		// list unchanged and did not read it again
+		assertThat(this.store.keysCalls()).isOne();
+		assertThat(this.store.keysMarkerCalls()).isBetween(2L, 3L);
 	}
 
 	@Test
@@ -576,6 +578,30 @@ class SegmentIdGeneratorTests {
 		await().atMost(Duration.ofSeconds(3)).until(() -> generator.keys().equals(Set.of("new")));
 		assertThatExceptionOfType(UnknownKeyException.class).isThrownBy(() -> generator.nextId("old"));
 		assertThat(generator.views()).extracting(SegmentBufferView::key).containsExactly("new");
+	}
+
+	@Test
+	void aRefreshReadsTheKeyListOnlyWhenTheStoresMarkerChanged() {
+		this.store.createKey("old", 0, 10, "");
+		this.store.createKey("used", 0, 10, "");
+		SegmentIdGenerator generator = start(SegmentOptions.builder().keyRefreshInterval(Duration.ofHours(1)));
+		assertThat(generator.nextId("used")).isZero();
+		generator.refreshKeysNow();
+		generator.refreshKeysNow();
+		assertThat(this.store.keysCalls()).as("the list is read at start only").isOne();
+		// Another node swaps a key for another: as many keys as before, a new marker.
+		this.store.removeKey("old");
+		this.store.createKey("new", 0, 10, "");
+		generator.refreshKeysNow();
+		assertThat(this.store.keysCalls()).isEqualTo(2);
+		assertThat(generator.keys()).containsExactlyInAnyOrder("new", "used");
+		this.store.removeKey("used");
+		generator.refreshKeysNow();
+		assertThat(generator.keys()).containsExactly("new");
+		assertThatExceptionOfType(UnknownKeyException.class).isThrownBy(() -> generator.nextId("used"));
+		assertThat(generator.missingKeys()).as("a key this node was given a range of").containsOnlyKeys("used");
+		generator.refreshKeysNow();
+		assertThat(this.store.keysCalls()).isEqualTo(3);
 	}
 
 	@Test

@@ -56,6 +56,9 @@ public class IdWorkerSchemaInitializer
 	/** The script's location; the platform's own once the script has been resolved. */
 	private volatile String schemaLocation;
 
+	/** Whether this initializer found every table in the database: the stores need not look again. */
+	private volatile boolean tablesFound;
+
 	/**
 	 * Creates an initializer.
 	 * @param dataSource the database
@@ -91,6 +94,7 @@ public class IdWorkerSchemaInitializer
 		List<String> missing = missingTables(this.dataSource, tables(), this.schemaLocation);
 		if (missing.isEmpty()) {
 			logger.debug("Tables {} exist; {} not run", tables(), this.schemaLocation);
+			this.tablesFound = true;
 			return;
 		}
 		List<Resource> resources = new ArrayList<>();
@@ -131,6 +135,20 @@ public class IdWorkerSchemaInitializer
 	}
 
 	/**
+	 * Returns which of the tables do not exist, asking the database unless this initializer found them all (a table
+	 * created by its script is looked for again: a script of the application's own may not create it).
+	 * @param tables table names
+	 * @return the missing tables
+	 * @throws IdWorkerSchemaException if the database cannot be asked
+	 */
+	public List<String> missingTables(List<String> tables) {
+		if (this.tablesFound && tables().containsAll(tables)) {
+			return List.of();
+		}
+		return missingTables(this.dataSource, tables, JdbcStoreProperties.SCRIPTS);
+	}
+
+	/**
 	 * Returns which of the tables do not exist in the current catalog and schema of the database.
 	 * @param dataSource the database
 	 * @param tables table names
@@ -168,10 +186,11 @@ public class IdWorkerSchemaInitializer
 
 	private static boolean exists(DatabaseMetaData metaData, @Nullable String catalog, @Nullable String schema,
 			String name, String expected) throws SQLException {
-		// Unquoted names are stored upper-case by H2 and lower-case by PostgreSQL; MariaDB keeps them as written.
-		for (String candidate : List.of(name, name.toUpperCase(Locale.ROOT), name.toLowerCase(Locale.ROOT))) {
-			for (String owner : (schema != null) ? List.of(schema, schema.toUpperCase(Locale.ROOT),
-					schema.toLowerCase(Locale.ROOT)) : java.util.Collections.<String>singletonList(null)) {
+		// Unquoted names are stored upper-case by H2 and lower-case by PostgreSQL; MariaDB keeps them as written. The
+		// database's own case is tried first, so that a table that exists costs one query.
+		for (String candidate : spellings(metaData, name)) {
+			for (String owner : (schema != null) ? spellings(metaData, schema)
+					: java.util.Collections.<String>singletonList(null)) {
 				try (ResultSet rows = metaData.getTables(catalog, owner, candidate, null)) {
 					while (rows.next()) {
 						if (expected.equalsIgnoreCase(rows.getString("TABLE_NAME"))) {
@@ -182,6 +201,19 @@ public class IdWorkerSchemaInitializer
 			}
 		}
 		return false;
+	}
+
+	/** An identifier as written, upper-case and lower-case, the database's way of storing unquoted ones first. */
+	private static List<String> spellings(DatabaseMetaData metaData, String identifier) throws SQLException {
+		String upper = identifier.toUpperCase(Locale.ROOT);
+		String lower = identifier.toLowerCase(Locale.ROOT);
+		if (metaData.storesUpperCaseIdentifiers()) {
+			return List.of(upper, identifier, lower);
+		}
+		if (metaData.storesLowerCaseIdentifiers()) {
+			return List.of(lower, identifier, upper);
+		}
+		return List.of(identifier, upper, lower);
 	}
 
 }

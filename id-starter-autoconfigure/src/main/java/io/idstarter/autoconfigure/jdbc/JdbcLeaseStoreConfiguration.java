@@ -37,7 +37,7 @@ public final class JdbcLeaseStoreConfiguration {
 			IdWorkerSchemaInitializer schemaInitializer) {
 		String table = properties.getLeaseTable();
 		String script = JdbcStoreProperties.SCRIPTS;
-		if (!IdWorkerSchemaInitializer.missingTables(dataSource, List.of(table), script).isEmpty()) {
+		if (!schemaInitializer.missingTables(List.of(table)).isEmpty()) {
 			throw IdWorkerSchemaException.tableMissing(table, script);
 		}
 		return new JdbcLeaseStore(dataSource, table);

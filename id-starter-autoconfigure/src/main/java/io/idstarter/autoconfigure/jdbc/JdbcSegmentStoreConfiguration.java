@@ -39,7 +39,7 @@ public final class JdbcSegmentStoreConfiguration {
 			IdWorkerSchemaInitializer schemaInitializer) {
 		String table = properties.getSegmentTable();
 		String script = JdbcStoreProperties.SCRIPTS;
-		if (!IdWorkerSchemaInitializer.missingTables(dataSource, List.of(table), script).isEmpty()) {
+		if (!schemaInitializer.missingTables(List.of(table)).isEmpty()) {
 			throw IdWorkerSchemaException.tableMissing(table, script);
 		}
 		return new JdbcSegmentStore(dataSource, table);

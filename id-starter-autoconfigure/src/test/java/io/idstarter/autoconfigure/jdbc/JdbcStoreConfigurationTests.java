@@ -1,9 +1,14 @@
 package io.idstarter.autoconfigure.jdbc;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 
 import javax.sql.DataSource;
 
@@ -14,6 +19,7 @@ import io.idstarter.segment.InMemorySegmentStore;
 import io.idstarter.segment.SegmentStore;
 import io.idstarter.store.jdbc.JdbcSegmentStore;
 import io.idstarter.store.jdbc.JdbcLeaseStore;
+import io.idstarter.store.jdbc.JdbcSchema;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -22,6 +28,9 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.jdbc.datasource.embedded.EmbeddedDatabase;
+import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseBuilder;
+import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseType;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.BDDMockito.given;
@@ -121,6 +130,54 @@ class JdbcStoreConfigurationTests {
 				assertThat(context).doesNotHaveBean(JdbcLeaseStore.class).doesNotHaveBean(JdbcSegmentStore.class);
 				assertThat(tableExists(context, "unused_segments")).isFalse();
 			});
+	}
+
+	@Test
+	void tablesThatExistCostOneLookUpEachAtStart() {
+		EmbeddedDatabase database = new EmbeddedDatabaseBuilder().generateUniqueName(true)
+			.setType(EmbeddedDatabaseType.H2)
+			.build();
+		try {
+			JdbcSchema.initialize(database);
+			AtomicInteger lookUps = new AtomicInteger();
+			this.contextRunner.withPropertyValues("id-worker.jdbc.initialize-schema=always")
+				.withBean(DataSource.class, () -> countingTableLookUps(database, lookUps))
+				.run((context) -> {
+					assertThat(context).hasSingleBean(JdbcLeaseStore.class).hasSingleBean(JdbcSegmentStore.class);
+					assertThat(lookUps).as("DatabaseMetaData.getTables calls: one per table").hasValue(2);
+				});
+		}
+		finally {
+			database.shutdown();
+		}
+	}
+
+	/** The database, counting the calls of {@link DatabaseMetaData#getTables}. */
+	private static DataSource countingTableLookUps(DataSource dataSource, AtomicInteger lookUps) {
+		return proxy(DataSource.class, dataSource, (method, result) -> (method.getName().equals("getConnection"))
+				? proxy(Connection.class, result, (connectionMethod, connectionResult) -> {
+					if (!connectionMethod.getName().equals("getMetaData")) {
+						return connectionResult;
+					}
+					return proxy(DatabaseMetaData.class, connectionResult, (metaMethod, metaResult) -> {
+						if (metaMethod.getName().equals("getTables")) {
+							lookUps.incrementAndGet();
+						}
+						return metaResult;
+					});
+				}) : result);
+	}
+
+	@SuppressWarnings("unchecked")
+	private static <T> T proxy(Class<T> type, Object target, BiFunction<Method, Object, Object> onResult) {
+		return (T) Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] { type }, (proxy, method, args) -> {
+			try {
+				return onResult.apply(method, method.invoke(target, args));
+			}
+			catch (InvocationTargetException ex) {
+				throw ex.getCause();
+			}
+		});
 	}
 
 	private static boolean tableExists(AssertableApplicationContext context, String table) throws SQLException {

@@ -34,10 +34,11 @@ class SequenceStoreFailureAnalysisTests {
 
 	@Test
 	void aSequenceTheDatabaseUserMayNotCreateGetsTheSequencesDdlAsAdvice(CapturedOutput output) throws Exception {
-		String url = "jdbc:h2:mem:sequence-rights-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+		String url = "jdbc:h2:mem:sequence-rights-" + UUID.randomUUID();
+		// The admin's connection keeps the database open; the application's URL sets nothing only an admin may set.
 		try (Connection admin = DriverManager.getConnection(url, "sa", "");
 				Statement statement = admin.createStatement()) {
-			// A user without the right to create objects in the schema: CREATE SEQUENCE is refused.
+			// A user who may read the schema but not create objects in it: CREATE SEQUENCE is refused.
 			statement.execute("CREATE USER ids_app PASSWORD 'ids_app'");
 			assertThatException().isThrownBy(() -> new SpringApplicationBuilder(SequenceApplication.class)
 				.web(WebApplicationType.NONE)

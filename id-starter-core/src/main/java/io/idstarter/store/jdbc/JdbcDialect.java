@@ -68,6 +68,27 @@ public enum JdbcDialect {
 	}
 
 	/**
+	 * Returns a query of one row whose columns together change whenever a row is added to a table or removed from it,
+	 * and not when other columns change: the number of rows and sums of 64 bits of hashes of a column. The database
+	 * reads the column (its primary key index where it can); one row comes back.
+	 * @param table the table
+	 * @param column the column, the table's primary key
+	 * @return the query
+	 */
+	String rowSetChecksum(String table, String column) {
+		return switch (this) {
+			// Two 32-bit checksums of the bytes, forwards and backwards.
+			case MYSQL -> "SELECT COUNT(*), COALESCE(SUM(CRC32(" + column + ")), 0), COALESCE(SUM(CRC32(REVERSE("
+					+ column + "))), 0) FROM " + table;
+			// The 64-bit hash that hash partitioning uses (PostgreSQL 11 and later).
+			case POSTGRESQL -> "SELECT COUNT(*), COALESCE(SUM(hashtextextended(" + column + ", 0)), 0) FROM " + table;
+			// Two 32-bit hashes with different seeds.
+			case H2 -> "SELECT COUNT(*), COALESCE(SUM(ORA_HASH(" + column + ", 4294967295, 0)), 0), COALESCE(SUM("
+					+ "ORA_HASH(" + column + ", 4294967295, 1)), 0) FROM " + table;
+		};
+	}
+
+	/**
 	 * Returns the dialect of a connected database.
 	 * @param metaData the connection's metadata
 	 * @return the dialect

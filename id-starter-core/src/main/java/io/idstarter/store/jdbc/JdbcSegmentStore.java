@@ -208,6 +208,35 @@ public class JdbcSegmentStore implements SegmentStore, SegmentKeyAdmin {
 		}
 	}
 
+	/**
+	 * Returns the number of rows of the table and sums of hashes of their keys (see
+	 * {@link JdbcDialect#rowSetChecksum}): one row read, whatever the number of keys, and a value that every key
+	 * inserted or deleted changes, by this store or by hand, while allocations (which change other columns) do not. Two
+	 * different key lists give the same marker only if 64 bits of hash sums collide.
+	 * @return the marker, or {@code null} on a database without a shipped schema script
+	 */
+	@Override
+	public @Nullable String keysMarker() {
+		try (Connection connection = this.access.connect()) {
+			JdbcDialect dialect = this.access.dialect();
+			if (dialect == null) {
+				return null;
+			}
+			String sql = dialect.rowSetChecksum(this.tableName, "biz_tag");
+			try (PreparedStatement select = connection.prepareStatement(sql); ResultSet row = select.executeQuery()) {
+				row.next();
+				StringBuilder marker = new StringBuilder();
+				for (int column = 1; column <= row.getMetaData().getColumnCount(); column++) {
+					marker.append((column > 1) ? ":" : "").append(row.getString(column));
+				}
+				return marker.toString();
+			}
+		}
+		catch (SQLException ex) {
+			throw failure("read the marker of the key list", ex);
+		}
+	}
+
 	@Override
 	public boolean createKey(String key, long firstId, int step, String description) {
 		SegmentKeys.checkNewKey(key, firstId, step, description);

@@ -141,6 +141,18 @@ public final class MongoSegmentStore implements SegmentStore, SegmentKeyAdmin {
 		return Collections.unmodifiableSet(keys);
 	}
 
+	/**
+	 * Returns the number of documents in the collection, counted by the server: one number comes back, whatever the
+	 * number of keys. This store only adds keys, and a key added or removed by hand changes the number; a key removed
+	 * and another added by hand within one key refresh are seen at the next change of the number (a key this node
+	 * used is seen gone at its next fetch anyway).
+	 * @return the marker
+	 */
+	@Override
+	public String keysMarker() {
+		return Long.toString(execute("count the keys", (collection) -> primary(collection).countDocuments()));
+	}
+
 	@Override
 	public boolean createKey(String key, long firstId, int step, String description) {
 		SegmentKeys.checkNewKey(key, firstId, step, description);

@@ -44,6 +44,8 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 
 	private static final RedisScript<List<Object>> DELETE_KEY = RedisSupport.script("segment-delete-key.lua");
 
+	private static final RedisScript<List<Object>> KEYS_MARKER = RedisSupport.script("segment-keys-marker.lua");
+
 	private final StringRedisTemplate redis;
 
 	/** The number the allocate script gave each of the latest ranges per key, which their give-back must name. */
@@ -54,6 +56,9 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 	private final String keyPrefix;
 
 	private final String keySet;
+
+	/** A counter the scripts raise at every change of {@code keySet}: with its size, the key list's marker. */
+	private final String keysVersion;
 
 	private final String server;
 
@@ -90,6 +95,7 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 		Objects.requireNonNull(factory, "factory");
 		this.keyPrefix = RedisSupport.requireKeyPrefix(keyPrefix);
 		this.keySet = keyPrefix + "segment:keys";
+		this.keysVersion = keyPrefix + "segment:keys:version";
 		this.redis = new StringRedisTemplate(factory);
 		this.server = RedisSupport.describe(factory);
 		this.identity = RedisSupport.identity("Redis segment store", factory, this.keyPrefix);
@@ -155,11 +161,38 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 		}
 	}
 
+	/**
+	 * Returns the number of keys in the set and the set's version, which {@link #createKey} and {@link #deleteKey}
+	 * raise; one round trip, whatever the number of keys. A key added or removed by hand changes the number; a key
+	 * removed and another added by hand within one key refresh change neither unless the version is raised too
+	 * ({@code INCR <prefix>segment:keys:version}, see docs/redis.md).
+	 * @return the marker
+	 */
+	@Override
+	public String keysMarker() {
+		try {
+			this.scripts.beforeRead();
+			List<Object> reply = this.redis.execute(KEYS_MARKER, List.of(this.keySet, this.keysVersion));
+			if (reply == null || reply.size() != 2) {
+				throw unexpected(this.keySet, String.valueOf(reply));
+			}
+			return RedisSupport.text(reply, 0) + ":" + RedisSupport.text(reply, 1);
+		}
+		catch (RedisDurabilityException ex) {
+			throw new SegmentStoreException("Could not read the marker of the keys in set '" + this.keySet + "': "
+					+ ex.getMessage(), ex);
+		}
+		catch (DataAccessException | IllegalStateException ex) {
+			throw unreachable("read the marker of the keys in set '" + this.keySet + "'", ex);
+		}
+	}
+
 	@Override
 	public boolean createKey(String key, long firstId, int step, String description) {
 		SegmentKeys.checkNewKey(key, firstId, step, description);
 		String record = recordKey(key);
-		List<Object> reply = execute(CREATE_KEY, List.of(record, this.keySet), "create key '" + key + "'", key,
+		List<Object> reply = execute(CREATE_KEY, List.of(record, this.keySet, this.keysVersion),
+				"create key '" + key + "'", key,
 				Long.toString(firstId), Integer.toString(step), description);
 		String status = RedisSupport.text(reply, 0);
 		return switch (status) {
@@ -255,7 +288,8 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 	public boolean deleteKey(String key) {
 		SegmentKeys.checkKey(key);
 		String record = recordKey(key);
-		List<Object> reply = execute(DELETE_KEY, List.of(record, this.keySet), "delete key '" + key + "'", key);
+		List<Object> reply = execute(DELETE_KEY, List.of(record, this.keySet, this.keysVersion),
+				"delete key '" + key + "'", key);
 		String status = RedisSupport.text(reply, 0);
 		return switch (status) {
 			case "deleted" -> true;

@@ -4,17 +4,23 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import javax.sql.DataSource;
 
 import io.idstarter.segment.DynamicStep;
+import io.idstarter.segment.SegmentAllocation;
 import io.idstarter.segment.SegmentIdGenerator;
 import io.idstarter.segment.SegmentOptions;
+import io.idstarter.segment.SegmentStore;
 import io.idstarter.segment.SegmentsExhaustedException;
+import io.idstarter.segment.UnknownKeyException;
 import io.idstarter.testsupport.TcpProxy;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -150,6 +156,75 @@ class SegmentIdGeneratorPostgresIntegrationTests {
 						14L, 15L, 16L, 17L, 18L, 19L, 20L);
 			}
 		}
+	}
+
+	@Test
+	void theKeyListIsReadAgainOnlyWhenRowsWereAddedOrDeletedAndEveryChangeIsSeen() {
+		String used = TestDatabase.unique("used-");
+		String swapped = TestDatabase.unique("swapped-");
+		String inserted = TestDatabase.unique("inserted-");
+		this.store.createKey(used, 1, 10, "used");
+		this.store.createKey(swapped, 1, 10, "swapped by hand");
+		ListReads store = new ListReads(this.store);
+		SegmentOptions options = SegmentOptions.builder().keyRefreshInterval(Duration.ofMillis(100)).build();
+		try (SegmentIdGenerator generator = new SegmentIdGenerator(store, options)) {
+			generator.start();
+			assertThat(generator.nextId(used)).isOne();
+			long markers = store.markers.get();
+			await().atMost(Duration.ofSeconds(10)).until(() -> store.markers.get() >= markers + 3);
+			assertThat(store.lists).as("a list unchanged is not read again").hasValue(1);
+
+			// By hand, as an operator would: one row deleted and another inserted, as many rows as before.
+			this.database.execute("DELETE FROM " + this.table + " WHERE biz_tag = '" + swapped + "'",
+					"INSERT INTO " + this.table + " (biz_tag, max_id, step, description) VALUES ('" + inserted
+							+ "', 1, 10, 'inserted by hand')");
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> generator.keys().contains(inserted) && !generator.keys().contains(swapped));
+			assertThat(generator.nextId(inserted)).isOne();
+
+			// The row of a key this node used is deleted: the key is retired and reported missing.
+			this.database.execute("DELETE FROM " + this.table + " WHERE biz_tag = '" + used + "'");
+			await().atMost(Duration.ofSeconds(10)).until(() -> generator.missingKeys().containsKey(used));
+			assertThat(generator.keys()).doesNotContain(used);
+			assertThatExceptionOfType(UnknownKeyException.class).isThrownBy(() -> generator.nextId(used));
+		}
+	}
+
+	/** Passes every call on and counts the reads of the key list and of its marker. */
+	private static final class ListReads implements SegmentStore {
+
+		private final SegmentStore store;
+
+		final AtomicLong lists = new AtomicLong();
+
+		final AtomicLong markers = new AtomicLong();
+
+		ListReads(SegmentStore store) {
+			this.store = store;
+		}
+
+		@Override
+		public SegmentAllocation allocate(String key) {
+			return this.store.allocate(key);
+		}
+
+		@Override
+		public SegmentAllocation allocate(String key, int step) {
+			return this.store.allocate(key, step);
+		}
+
+		@Override
+		public Set<String> keys() {
+			this.lists.incrementAndGet();
+			return this.store.keys();
+		}
+
+		@Override
+		public @Nullable String keysMarker() {
+			this.markers.incrementAndGet();
+			return this.store.keysMarker();
+		}
+
 	}
 
 }

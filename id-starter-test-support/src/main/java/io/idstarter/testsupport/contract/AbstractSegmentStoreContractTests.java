@@ -38,7 +38,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  * {@link Long#MAX_VALUE}, and one that would is a {@link SegmentKeyExhaustedException} naming the key; keys are created once; keys, steps, first IDs and descriptions follow {@link SegmentKeys}
  * and a bad one is refused before the store changes; an unknown key is an {@link UnknownKeyException} and is not
  * created; a store that is not set up fails with a {@link SegmentStoreException}; a range's unused tail is given back
- * only while nobody allocated after it, and no later range overlaps a number that was issued.
+ * only while nobody allocated after it, and no later range overlaps a number that was issued; a store with a marker of
+ * its key list changes the marker when a key is created or deleted, and not when ranges are allocated.
  */
 public abstract class AbstractSegmentStoreContractTests {
 
@@ -322,6 +323,47 @@ public abstract class AbstractSegmentStoreContractTests {
 			.isEqualTo(new SegmentAllocation(other, 7, 8, 1));
 		assertThat(this.admin.createKey(key, 1, 10, "")).isTrue();
 		assertThat(this.store.allocate(key)).isEqualTo(new SegmentAllocation(key, 1, 11, 10));
+	}
+
+	@Test
+	void theKeysMarkerChangesWithTheKeyListAndNotWithAllocations() {
+		String before = this.store.keysMarker();
+		Assumptions.assumeTrue(before != null, "the store has no marker of its key list (every refresh reads it whole)");
+		String key = createKey(1, 10);
+		String created = this.store.keysMarker();
+		assertThat(created).as("after a key was created").isNotEqualTo(before);
+		this.store.allocate(key);
+		this.store.allocate(key, 5);
+		updateStepOrKeep(key, 20);
+		assertThat(this.store.keysMarker()).as("allocations and steps change no key").isEqualTo(created);
+		String other = createKey(1, 10);
+		String two = this.store.keysMarker();
+		boolean deleted;
+		try {
+			deleted = this.admin.deleteKey(key);
+		}
+		catch (UnsupportedOperationException ex) {
+			// Such a store only adds keys: the marker of one that was added changed above.
+			return;
+		}
+		assertThat(deleted).isTrue();
+		String afterDelete = this.store.keysMarker();
+		assertThat(afterDelete).as("after a key was deleted").isNotEqualTo(two).isNotEqualTo(created);
+		createKey(1, 10);
+		assertThat(this.store.keysMarker()).as("a key deleted and another created: as many keys as before")
+			.isNotEqualTo(two)
+			.isNotEqualTo(afterDelete);
+		assertThat(this.store.keys()).contains(other).doesNotContain(key);
+	}
+
+	/** Changes a key's step, unless the store cannot change steps while it allocates. */
+	private void updateStepOrKeep(String key, int step) {
+		try {
+			this.admin.updateStep(key, step);
+		}
+		catch (UnsupportedOperationException ex) {
+			// A database sequence on some databases: the step stays.
+		}
 	}
 
 	@Test
