@@ -639,6 +639,13 @@ public class IdWorkerProperties implements InitializingBean {
 		private boolean giveBackOnClose = true;
 
 		/**
+		 * Largest number of segment keys whose meters carry their own 'key' tag. Meters of further keys are not
+		 * registered (one warning says so): thousands of keys would cost a few series each in every registry and
+		 * about 1.4 KB of heap per key used.
+		 */
+		private int maxKeyTags = 1000;
+
+		/**
 		 * Keys to create in the store at start when it lacks them, by name. A key that exists is never changed, and a
 		 * key this node has issued from is never created below the highest number it was given.
 		 */
@@ -732,6 +739,14 @@ public class IdWorkerProperties implements InitializingBean {
 
 		public void setGiveBackOnClose(boolean giveBackOnClose) {
 			this.giveBackOnClose = giveBackOnClose;
+		}
+
+		public int getMaxKeyTags() {
+			return this.maxKeyTags;
+		}
+
+		public void setMaxKeyTags(int maxKeyTags) {
+			this.maxKeyTags = maxKeyTags;
 		}
 
 		public int getThreadChunkSize() {

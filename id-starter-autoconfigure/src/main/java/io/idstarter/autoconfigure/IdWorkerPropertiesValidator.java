@@ -113,6 +113,9 @@ final class IdWorkerPropertiesValidator {
 					: invalid("segment.store", segment.getStore().name().toLowerCase(Locale.ROOT), "must be " + stores
 							+ ": " + segment.getStore().description() + " holds worker-ID leases only");
 		}
+		if (segment.getMaxKeyTags() < 1) {
+			throw invalid("segment.max-key-tags", segment.getMaxKeyTags(), "must be 1 or more");
+		}
 		String defaultKey = segment.getDefaultKey();
 		if (defaultKey != null) {
 			PropertyRules.check("id-worker.segment.default-key", defaultKey, () -> SegmentKeys.checkKey(defaultKey));

@@ -47,6 +47,9 @@ import org.jspecify.annotations.Nullable;
  */
 public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 
+	/** Start of the name of every meter here. */
+	public static final String PREFIX = "idworker.";
+
 	/**
 	 * Timer of store calls, tagged {@code key} (segment key, {@code none} on lease calls), {@code namespace} (lease
 	 * namespace, {@code none} on segment calls), {@code operation} and {@code outcome}.

@@ -137,6 +137,7 @@ class IdWorkerPropertiesTests {
 			id-worker.segment.dynamic-step.expand-below | 0s                  | expandBelow must be positive
 			id-worker.segment.dynamic-step.shrink-above | 15m                 | shrinkAbove (PT15M) must be greater than expandBelow (PT15M)
 			id-worker.segment.dynamic-step.max-step      | 0                    | maxStep must be at least 1
+			id-worker.segment.max-key-tags               | 0                    | must be 1 or more
 			""")
 	void invalidValueFailsNamingTheProperty(String name, String value, String reason) {
 		// Core's reason: the bit-sum one also says which width to change, by how much, and what that gives.

@@ -3,6 +3,7 @@ package io.idstarter.autoconfigure.metrics;
 import java.time.Duration;
 
 import io.idstarter.IdGenerationException;
+import io.idstarter.autoconfigure.IdWorkerProperties;
 import io.idstarter.lease.InMemoryLeaseStore;
 import io.idstarter.metrics.IdWorkerMetrics;
 import io.idstarter.segment.InMemorySegmentStore;
@@ -108,6 +109,26 @@ class IdWorkerMetricsAutoConfigurationTests {
 					+ ((view.next() != null) ? view.next().remaining() : 0)).orElseThrow();
 			assertThat(remaining).isPositive().isEqualTo(inMemory);
 		});
+	}
+
+	@Test
+	void keysBeyondMaxKeyTagsGetNoMeters() {
+		IdWorkerProperties properties = new IdWorkerProperties();
+		properties.getSegment().setMaxKeyTags(1);
+		this.contextRunner.withBean(IdWorkerProperties.class, () -> properties)
+			.withUserConfiguration(TestGenerators.Segments.class)
+			.run((context) -> {
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				SegmentIdGenerator segments = context.getBean(SegmentIdGenerator.class);
+				segments.nextId(TestGenerators.ORDER);
+				segments.nextId(TestGenerators.INVOICE);
+				assertThat(issued(registry, TestGenerators.ORDER)).isEqualTo(1);
+				assertThat(registry.find(IdWorkerMetrics.PREFIX + "segment.issued")
+					.tag("key", TestGenerators.INVOICE)
+					.meters()).isEmpty();
+				assertThat(registry.find(IdWorkerMetrics.STORE_CALLS).tag("key", TestGenerators.INVOICE).meters())
+					.isEmpty();
+			});
 	}
 
 	@Test
