@@ -8,6 +8,14 @@
 # Usage:        scripts/benchmarks.sh [output directory] [run name ...]
 #               (default directory id-starter-benchmarks/target/results; default runs: all, about 30 minutes)
 #               JMH_ARGS='-f 1 -i 3' adds options to every JMH run (fewer forks or iterations: shorter, noisier)
+# Not in the default runs:
+#               sequence-inserts  SequenceInsertLoad: JPA inserts on the local PostgreSQL with IDs from Hibernate's pooled
+#                                 and pooled-lo and from id-starter's sequence store (marks in memory, and in a file), at
+#                                 1, 2 and 8 threads, steps 50 and 1000, with and without synchronous_commit, 3 rounds
+#                                 (~16 minutes); SEQUENCE_JAVA_OPTS='-Dinserts.rounds=1 -Dinserts.seconds=2' and the
+#                                 other inserts.* properties of its javadoc shorten it. Builds the module's class path
+#                                 when missing (or with BUILD=1) and holds the lock file MEASURE_LOCK
+#                                 (/tmp/idstarter-measure.lock) while it runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -55,7 +63,23 @@ for run in "${runs[@]}"; do
         java -cp "$jar" io.idstarter.segment.StoreRoundTrips
         echo "# end $(date -Is) load $(cut -d' ' -f1-3 /proc/loadavg)"
       } >"$out/$run.txt" 2>&1 ;;
-    *) echo "unknown run '$run'; runs: ${all[*]}" >&2; exit 2 ;;
+    sequence-inserts)
+      # Spring Boot applications: from the module's class path, not from the shaded jar, where the resources of Spring
+      # Boot's jars that share a name (META-INF/spring.factories) overwrite each other; built before the lock is taken.
+      classpath=id-starter-benchmarks/target/classpath.txt
+      if [ ! -f "$classpath" ] || [ "${BUILD:-0}" = 1 ]; then
+        ./mvnw -B -ntp -q -pl id-starter-benchmarks -am package -DskipTests dependency:build-classpath \
+          -Dmdep.outputFile="$PWD/$classpath"
+      fi
+      {
+        echo "# start $(date -Is) load $(cut -d' ' -f1-3 /proc/loadavg)"
+        # shellcheck disable=SC2086
+        flock "${MEASURE_LOCK:-/tmp/idstarter-measure.lock}" java -Xms1g -Xmx1g ${SEQUENCE_JAVA_OPTS:-} \
+          -cp "id-starter-benchmarks/target/classes:$(cat "$classpath")" io.idstarter.sequence.SequenceInsertLoad \
+          "$out/$run.tsv"
+        echo "# end $(date -Is) load $(cut -d' ' -f1-3 /proc/loadavg)"
+      } >"$out/$run.txt" 2>&1 || { cat "$out/$run.txt" >&2; exit 1; } ;;
+    *) echo "unknown run '$run'; runs: ${all[*]} sequence-inserts" >&2; exit 2 ;;
   esac
 done
 
