@@ -107,23 +107,7 @@ public final class SequenceInsertLoad {
 								application.insert(step, 2, 0, START_WARM_UP_SECONDS);
 							}
 						}
-						for (int step : settings.steps()) {
-							for (int threads : settings.threads()) {
-								for (int round = 1; round <= settings.rounds(); round++, turn++) {
-									for (int i = 0; i < applications.size(); i++) {
-										Application application = applications.get((turn + i) % applications.size());
-										execute(admin, "TRUNCATE TABLE " + application.source.schema(run) + ".entity_"
-												+ step);
-										double load = loadAverage();
-										Result result = application.insert(step, threads, settings.warmUpSeconds(),
-												settings.seconds());
-										Row row = new Row(commit, step, threads, round, application.source, result, load);
-										out.println(row.tsv());
-										System.out.println(row.text());
-									}
-								}
-							}
-						}
+						turn = measure(settings, commit, applications, turn, admin, run, out);
 					}
 					finally {
 						for (Application application : applications) {
@@ -144,6 +128,31 @@ public final class SequenceInsertLoad {
 				Files.delete(marksDirectory);
 			}
 		}
+	}
+
+	/**
+	 * Runs every step and number of threads of one commit mode, the applications taking turns.
+	 * @return the turn the next round starts at, so that each round starts with another source
+	 */
+	private static int measure(Settings settings, Commit commit, List<Application> applications, int firstTurn,
+			Connection admin, String run, PrintWriter out) throws SQLException, InterruptedException {
+		int turn = firstTurn;
+		for (int step : settings.steps()) {
+			for (int threads : settings.threads()) {
+				for (int round = 1; round <= settings.rounds(); round++, turn++) {
+					for (int i = 0; i < applications.size(); i++) {
+						Application application = applications.get((turn + i) % applications.size());
+						execute(admin, "TRUNCATE TABLE " + application.source.schema(run) + ".entity_" + step);
+						double load = loadAverage();
+						Result result = application.insert(step, threads, settings.warmUpSeconds(), settings.seconds());
+						Row row = new Row(commit, step, threads, round, application.source, result, load);
+						out.println(row.tsv());
+						System.out.println(row.text());
+					}
+				}
+			}
+		}
+		return turn;
 	}
 
 	private static void execute(Connection connection, String sql) throws SQLException {
@@ -372,12 +381,14 @@ public final class SequenceInsertLoad {
 					long[] mine = new long[capacity];
 					latencies[index] = mine;
 					try {
-						for (long begin = System.nanoTime(); begin < end && failure.get() == null; begin = System
-							.nanoTime()) {
+						while (failure.get() == null) {
 							EntityManager manager = this.factory.createEntityManager();
 							try {
 								EntityTransaction transaction = manager.getTransaction();
-								begin = System.nanoTime();
+								long begin = System.nanoTime();
+								if (begin >= end) {
+									break;
+								}
 								transaction.begin();
 								manager.persist(entities.get());
 								transaction.commit();
