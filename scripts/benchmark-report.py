@@ -286,6 +286,59 @@ def report_client_failover(directory):
     return data
 
 
+def print_sequence_inserts(path):
+    """SequenceInsertLoad's rows (sequence-inserts.tsv): per commit mode, step and number of threads, each source's
+    inserts per second and p99 as ratios to `pooled` of the same round (median of the rounds; the rounds' range of the
+    throughput ratio in brackets), pooled's own figures, and what id-starter's generator did (store calls per 1,000
+    inserts, callers' waits for a range per store call, mean wait)."""
+    import csv
+    import statistics
+    with path.open() as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    if not rows:
+        return
+    print(f"\n## {path.stem} (load average {load_average(path)})")
+    print("\nJPA inserts, one transaction each; ratios to `pooled` in the same round: throughput / p99 (median of the "
+          "rounds, the throughput ratio's range in brackets); id-starter's counts: store calls per 1,000 inserts · waits "
+          "per store call · mean wait µs\n")
+    sources = list(dict.fromkeys(r["source"] for r in rows))
+    others = [s for s in sources if s != "pooled"]
+    segment = [s for s in sources if s.startswith("id-starter")]
+    print("| commit | step | threads | `pooled` inserts/s · p99 µs | " + " | ".join(f"`{s}`" for s in others)
+          + " | " + " | ".join(f"`{s}` counts" for s in segment) + " | load |")
+    print("| --- | ---: | ---: | ---: |" + " ---: |" * (len(others) + len(segment)) + " ---: |")
+    cells = {}
+    for r in rows:
+        cells.setdefault((r["commit"], int(r["step"]), int(r["threads"])), []).append(r)
+    for (commit, step, threads), members in cells.items():
+        rounds = {}
+        for r in members:
+            rounds.setdefault(r["round"], {})[r["source"]] = r
+        pooled = [by["pooled"] for by in rounds.values() if "pooled" in by]
+        if not pooled:
+            continue
+        line = (f"| {commit} | {step} | {threads} | {statistics.median(float(p['inserts_per_s']) for p in pooled):,.0f} · "
+                f"{statistics.median(float(p['p99_us']) for p in pooled):,.0f} |")
+        for source in others:
+            speed, p99 = [], []
+            for by in rounds.values():
+                if source in by and "pooled" in by:
+                    speed.append(float(by[source]["inserts_per_s"]) / float(by["pooled"]["inserts_per_s"]))
+                    p99.append(float(by[source]["p99_us"]) / float(by["pooled"]["p99_us"]))
+            line += (f" {statistics.median(speed):.2f} [{min(speed):.2f}–{max(speed):.2f}] / {statistics.median(p99):.2f} |"
+                     if speed else " |")
+        for source in segment:
+            mine = [r for r in members if r["source"] == source]
+            inserts = sum(int(r["inserts"]) for r in mine)
+            calls = sum(int(r["store_calls"]) for r in mine)
+            waits = sum(int(r["waits"]) for r in mine)
+            wait_us = sum(int(r["waits"]) * float(r["wait_mean_us"]) for r in mine)
+            line += (f" {1000 * calls / inserts:.1f} · {waits / calls:.2f} · {wait_us / waits if waits else 0:,.0f} |"
+                     if inserts and calls else " |")
+        loads = [float(r["load1"]) for r in members]
+        print(line + f" {min(loads):.1f}–{max(loads):.1f} |")
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -319,6 +372,9 @@ def main():
             print_throughput(path.stem, rows, higher_is_better=rows[0]["mode"] == "thrpt")
     client = report_client_mode(directory)
     failover = report_client_failover(directory)
+    sequence = directory / "sequence-inserts.tsv"
+    if sequence.exists():
+        print_sequence_inserts(sequence)
     check_targets(runs)
     check_single_call(runs)
     for threads, max_step, ratio, ours, local in client or []:

@@ -21,6 +21,12 @@
 #                               (FAILOVER_DB_URL, _USER, _PASSWORD; default the test user's idstarter database), one
 #                               of them killed with SIGKILL meanwhile, against a bare AtomicLong's; FAILOVER_SECONDS
 #                               (20); ~2 minutes
+# Sequences:    sequence-inserts  SequenceInsertLoad: JPA inserts on the local PostgreSQL with IDs from Hibernate's pooled
+#                                 and pooled-lo and from id-starter's sequence store (marks in memory, and in a file), at
+#                                 1, 2 and 8 threads, steps 50 and 1000, with and without synchronous_commit, 3 rounds
+#                                 (~16 minutes); SEQUENCE_JAVA_OPTS='-Dinserts.rounds=1 -Dinserts.seconds=2' and the
+#                                 other inserts.* properties of its javadoc shorten it. Builds the module's class path
+#                                 when missing (or with BUILD=1).
 # Every run holds the lock file MEASURE_LOCK (/tmp/idstarter-measure.lock), which scripts/load-test.sh takes too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -202,7 +208,23 @@ for run in "${runs[@]}"; do
         MYSQL_PWD=${FAILOVER_DB_PASSWORD:-idstarter} mysql -h 127.0.0.1 -u "${FAILOVER_DB_USER:-idstarter}" idstarter \
           -e "DROP TABLE IF EXISTS bench_alloc_$suffix, bench_lease_$suffix" 2>/dev/null || true
       fi ;;
-    *) echo "unknown run '$run'; runs: ${all[*]} client-mode client-failover" >&2; exit 2 ;;
+    sequence-inserts)
+      # Spring Boot applications: from the module's class path, not from the shaded jar, where the resources of Spring
+      # Boot's jars that share a name (META-INF/spring.factories) overwrite each other; built before the lock is taken.
+      classpath=id-starter-benchmarks/target/classpath.txt
+      if [ ! -f "$classpath" ] || [ "${BUILD:-0}" = 1 ]; then
+        ./mvnw -B -ntp -q -pl id-starter-benchmarks -am package -DskipTests dependency:build-classpath \
+          -Dmdep.outputFile="$PWD/$classpath"
+      fi
+      {
+        echo "# start $(date -Is) load $(cut -d' ' -f1-3 /proc/loadavg)"
+        # shellcheck disable=SC2086
+        flock "$MEASURE_LOCK" java -Xms1g -Xmx1g ${SEQUENCE_JAVA_OPTS:-} \
+          -cp "id-starter-benchmarks/target/classes:$(cat "$classpath")" io.idstarter.sequence.SequenceInsertLoad \
+          "$out/$run.tsv"
+        echo "# end $(date -Is) load $(cut -d' ' -f1-3 /proc/loadavg)"
+      } >"$out/$run.txt" 2>&1 || { cat "$out/$run.txt" >&2; exit 1; } ;;
+    *) echo "unknown run '$run'; runs: ${all[*]} client-mode client-failover sequence-inserts" >&2; exit 2 ;;
   esac
 done
 

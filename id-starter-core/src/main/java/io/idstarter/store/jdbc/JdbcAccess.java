@@ -146,8 +146,23 @@ final class JdbcAccess {
 	 * restores the connection's auto-commit mode and isolation level as it found them.
 	 */
 	static <T> T inTransaction(Connection connection, SqlWork<T> work) throws SQLException {
+		return inTransaction(connection, true, work);
+	}
+
+	/**
+	 * Runs work in one transaction whose isolation level the work sets itself in its first statement (PostgreSQL's
+	 * {@code SET TRANSACTION ISOLATION LEVEL}), committing on success and rolling back on any failure, and restores
+	 * the connection's auto-commit mode. Saves the round trip in which the driver reads the connection's level (and,
+	 * where it differs, the two that change it and back).
+	 */
+	static <T> T inTransactionAtItsOwnLevel(Connection connection, SqlWork<T> work) throws SQLException {
+		return inTransaction(connection, false, work);
+	}
+
+	private static <T> T inTransaction(Connection connection, boolean readCommitted, SqlWork<T> work)
+			throws SQLException {
 		boolean autoCommit = connection.getAutoCommit();
-		int isolation = connection.getTransactionIsolation();
+		int isolation = readCommitted ? connection.getTransactionIsolation() : Connection.TRANSACTION_NONE;
 		boolean switchIsolation = isolation != Connection.TRANSACTION_READ_COMMITTED
 				&& isolation != Connection.TRANSACTION_NONE;
 		@Nullable Throwable failure = null;

@@ -58,12 +58,28 @@ public class JdbcSequenceSegmentStore implements SegmentStore, SegmentKeyAdmin {
 	 * Allocation protocol. One transaction at READ COMMITTED per allocation:
 	 *   1. nextval(sequence) -> v. Sequences are never rolled back, so v is this caller's alone, in any process.
 	 *   2. read INCREMENT BY and MINVALUE of the sequence from the catalog, in the same transaction. On PostgreSQL
-	 *      nextval holds a lock on the sequence until the commit that ALTER SEQUENCE waits for, so the increment read
-	 *      is the one nextval used. MariaDB and H2 keep the next value computed with the old step: a step changed
-	 *      there while nodes allocate may give an overlapping range, so updateStep refuses and the docs say how.
+	 *      nextval holds a lock on the sequence until the commit that ALTER SEQUENCE waits for, and at READ COMMITTED
+	 *      the read takes its snapshot after that lock was granted, so the increment read is the one nextval used (at
+	 *      REPEATABLE READ the snapshot would be older than the lock). MariaDB and H2 keep the next value computed with
+	 *      the old step: a step changed there while nodes allocate may give an overlapping range, so updateStep
+	 *      refuses and the docs say how.
 	 *   3. the range is [max(v - step + 1, MINVALUE, 0), v]. A failure anywhere loses v: a gap, never a duplicate.
 	 * Nothing is retried.
+	 *
+	 * Round trips. With a 50-step sequence a busy key allocates hundreds of times a second, and a caller that uses up
+	 * a range before the next arrives waits for this call. On PostgreSQL the transaction sets its own level
+	 * (SET TRANSACTION, sent with BEGIN) and sends it, nextval and the catalog read as one multi-statement command,
+	 * then commits: two round trips. The generic path (MariaDB, H2) reads the connection's level, then runs each
+	 * statement and the commit: four.
 	 */
+
+	/** PostgreSQL's catalog read of INCREMENT BY and MINVALUE. */
+	private static final String POSTGRES_SHAPE = "SELECT seqincrement, seqmin FROM pg_catalog.pg_sequence "
+			+ "WHERE seqrelid = to_regclass(?)";
+
+	/** PostgreSQL's allocation, sent in one round trip with the driver's BEGIN: the level, nextval, the catalog read. */
+	private static final String POSTGRES_ALLOCATE = "SET TRANSACTION ISOLATION LEVEL READ COMMITTED; SELECT nextval(?); "
+			+ POSTGRES_SHAPE;
 
 	/** Prefix of sequence names made from keys, when none is given. */
 	public static final String DEFAULT_PREFIX = "id_seq_";
@@ -222,6 +238,9 @@ public class JdbcSequenceSegmentStore implements SegmentStore, SegmentKeyAdmin {
 	private SegmentAllocation allocateRange(String key, String sequence) {
 		try (Connection connection = this.access.connect()) {
 			JdbcDialect dialect = dialect();
+			if (dialect == JdbcDialect.POSTGRESQL) {
+				return JdbcAccess.inTransactionAtItsOwnLevel(connection, (c) -> allocateOnPostgres(c, key, sequence));
+			}
 			return JdbcAccess.inTransaction(connection, (c) -> {
 				long value;
 				try (PreparedStatement next = c.prepareStatement(nextValueSql(dialect, sequence))) {
@@ -251,6 +270,30 @@ public class JdbcSequenceSegmentStore implements SegmentStore, SegmentKeyAdmin {
 			}
 			throw failure(key, sequence, null, "allocate a range of key '" + key + "' from sequence '" + sequence + "'",
 					ex);
+		}
+	}
+
+	/** Runs {@link #POSTGRES_ALLOCATE} in the caller's transaction. */
+	private SegmentAllocation allocateOnPostgres(Connection connection, String key, String sequence)
+			throws SQLException {
+		try (PreparedStatement allocate = connection.prepareStatement(POSTGRES_ALLOCATE)) {
+			allocate.setString(1, sequence);
+			allocate.setString(2, sequence);
+			allocate.execute();
+			// The first result is SET TRANSACTION's, with no rows.
+			allocate.getMoreResults();
+			long value;
+			try (ResultSet row = allocate.getResultSet()) {
+				row.next();
+				value = row.getLong(1);
+			}
+			allocate.getMoreResults();
+			try (ResultSet row = allocate.getResultSet()) {
+				if (!row.next()) {
+					throw missing(key, sequence, JdbcDialect.POSTGRESQL);
+				}
+				return range(key, sequence, value, row.getLong(1), row.getLong(2));
+			}
 		}
 	}
 
@@ -291,7 +334,7 @@ public class JdbcSequenceSegmentStore implements SegmentStore, SegmentKeyAdmin {
 	private static long @Nullable [] shape(Connection connection, JdbcDialect dialect, String sequence)
 			throws SQLException {
 		String sql = switch (dialect) {
-			case POSTGRESQL -> "SELECT seqincrement, seqmin FROM pg_catalog.pg_sequence WHERE seqrelid = to_regclass(?)";
+			case POSTGRESQL -> POSTGRES_SHAPE;
 			case MYSQL -> "SELECT increment, minimum_value FROM " + sequence;
 			case H2 -> "SELECT INCREMENT, MINIMUM_VALUE FROM INFORMATION_SCHEMA.SEQUENCES WHERE SEQUENCE_SCHEMA = "
 					+ "COALESCE(?, SCHEMA()) AND SEQUENCE_NAME = ?";

@@ -108,6 +108,15 @@ final class TestDatabase implements AutoCloseable {
 	}
 
 	/**
+	 * A pool of two connections whose transactions run at another level than the database's default unless they set
+	 * their own.
+	 * @param isolation HikariCP's name of the level, such as {@code TRANSACTION_REPEATABLE_READ}
+	 */
+	DataSource atIsolation(String isolation) {
+		return pool(this.jdbcUrl, 2, 5000, isolation);
+	}
+
+	/**
 	 * Starts a proxy in front of the database.
 	 */
 	TcpProxy startProxy() {
@@ -136,7 +145,12 @@ final class TestDatabase implements AutoCloseable {
 	}
 
 	private HikariDataSource pool(String url, int size, long connectionTimeout) {
+		return pool(url, size, connectionTimeout, null);
+	}
+
+	private HikariDataSource pool(String url, int size, long connectionTimeout, @Nullable String isolation) {
 		HikariConfig config = new HikariConfig();
+		config.setTransactionIsolation(isolation);
 		config.setJdbcUrl(url);
 		if (this.username != null) {
 			config.setUsername(this.username);
