@@ -10,11 +10,14 @@ import java.util.concurrent.locks.LockSupport;
  * does (step {@value SegmentLatencyBenchmark#STEP}, one call per millisecond after the same warm-up) and sorts every
  * call's latency by where its ID lies in its range: the first ID of a range (the switch to the next segment), the ID
  * that crosses the prefetch threshold (queues the fetch), the few after it (while the pool runs the fetch), and the
- * rest. Prints each kind's percentiles and how many of its calls are at or above the p99.9 of all calls.
+ * rest. Prints each kind's percentiles and how many of its calls are at or above the p99.9 of all calls, then how
+ * often each of the process's threads went to sleep and was woken while the calls were paced ({@link ThreadSwitches}):
+ * the caller parks once per call by design; every other thread's wake-ups are the generator's own.
  *
  * <p>Not a JMH benchmark: JMH's sampled latencies do not say which call they came from. Run:
  * {@code java -cp id-starter-benchmarks/target/benchmarks.jar io.idstarter.segment.SegmentTailBreakdown [store ms]
- * [seconds]} (default 0 and 60).
+ * [seconds] [generator]} (default 0, 60 and {@code ID_STARTER}; the other generators of
+ * {@link SegmentLatencyBenchmark.Generator} get the percentiles and the wake-ups, not the breakdown by kind).
  */
 public final class SegmentTailBreakdown {
 
@@ -27,35 +30,50 @@ public final class SegmentTailBreakdown {
 	public static void main(String[] args) {
 		int storeMillis = (args.length > 0) ? Integer.parseInt(args[0]) : 0;
 		int seconds = (args.length > 1) ? Integer.parseInt(args[1]) : 60;
+		SegmentLatencyBenchmark.Generator generator = (args.length > 2)
+				? SegmentLatencyBenchmark.Generator.valueOf(args[2]) : SegmentLatencyBenchmark.Generator.ID_STARTER;
 		SegmentLatencyBenchmark benchmark = new SegmentLatencyBenchmark();
-		benchmark.generator = SegmentLatencyBenchmark.Generator.ID_STARTER;
+		benchmark.generator = generator;
 		benchmark.storeMillis = storeMillis;
 		benchmark.warmSlowPaths = true;
 		benchmark.create();
 		int calls = (int) (seconds * Duration.ofSeconds(1).toNanos() / SegmentLatencyBenchmark.PACE_NANOS);
 		long[] nanos = new long[calls];
 		long[] ids = new long[calls];
+		ThreadSwitches before;
+		ThreadSwitches after;
+		long elapsed;
 		try {
+			before = ThreadSwitches.read();
+			long start = System.nanoTime();
 			for (int i = 0; i < calls; i++) {
 				benchmark.pace();
 				long started = System.nanoTime();
 				ids[i] = benchmark.nextId();
 				nanos[i] = System.nanoTime() - started;
 			}
+			elapsed = System.nanoTime() - start;
+			after = ThreadSwitches.read();
 		}
 		finally {
 			benchmark.close();
 		}
-		report(storeMillis, nanos, ids);
+		report(generator, storeMillis, nanos, ids);
+		System.out.printf(Locale.ROOT, "%nthreads' context switches while paced (%s):%n", generator);
+		after.printSince(before, elapsed / 1e9, 0.5);
 	}
 
-	private static void report(int storeMillis, long[] nanos, long[] ids) {
+	private static void report(SegmentLatencyBenchmark.Generator generator, int storeMillis, long[] nanos,
+			long[] ids) {
 		long[] sorted = nanos.clone();
 		Arrays.sort(sorted);
 		long p999 = percentile(sorted, 0.999);
-		System.out.printf(Locale.ROOT, "store %d ms, %d calls: p50 %s, p99 %s, p99.9 %s, p99.99 %s%n", storeMillis,
+		System.out.printf(Locale.ROOT, "%s, store %d ms, %d calls: p50 %s, p99 %s, p99.9 %s, p99.99 %s%n", generator, storeMillis,
 				nanos.length, micros(percentile(sorted, 0.5)), micros(percentile(sorted, 0.99)), micros(p999),
 				micros(percentile(sorted, 0.9999)));
+		if (generator != SegmentLatencyBenchmark.Generator.ID_STARTER) {
+			return;
+		}
 		// The store starts the key at 1 and hands out consecutive ranges of STEP to this one caller.
 		long prefetchAt = Segment.prefetchAt(1, 1 + SegmentLatencyBenchmark.STEP,
 				SegmentOptions.DEFAULT_PREFETCH_THRESHOLD) - 1;

@@ -24,8 +24,8 @@ final class SegmentFetcher {
 	 * creates one Fetch and queues it with the PrefetchDispatcher, which hands it to the executor within a few
 	 * milliseconds: the caller that crossed the prefetch threshold does not pay for waking a pool thread. Except when
 	 * those milliseconds could make callers wait (handOverNow): no waiting caller could run the fetch, and ranges last
-	 * between HAND_OVER_NOW_MIN_RANGE_NANOS and the store's call plus HAND_OVER_NOW_SLACK_NANOS; then that caller
-	 * hands it to the executor itself, one wake-up per range of a millisecond or more. A Fetch that
+	 * less than the fetch (store call and marks write) plus HAND_OVER_NOW_SLACK_NANOS; then that caller hands it to
+	 * the executor itself, one wake-up per range, against a wait of up to the poll's delay per range. A Fetch that
 	 * fails retries itself with a growing delay (scheduled, not sleeping on a pool thread), so there is at most one
 	 * store call in flight per key and an outage is not hammered; the delay is jittered so that nodes that lost the
 	 * store together do not retry in lockstep. On success it writes `next`, CASes FETCHING to READY and completes
@@ -86,16 +86,12 @@ final class SegmentFetcher {
 
 	/**
 	 * A requested fetch that no waiting caller could run is handed to the executor at once, rather than queued for
-	 * the dispatcher's poll, when ranges last at least this long (one wake-up of a pool thread, tens of microseconds,
-	 * is then a small share of a range)...
-	 */
-	static final long HAND_OVER_NOW_MIN_RANGE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-
-	/**
-	 * ...and outlast the store's call by less than this: the poll's delay (up to
+	 * the dispatcher's poll, when ranges outlast the fetch by less than this: the poll's delay (up to
 	 * {@link PrefetchDispatcher#POLL_MAX_NANOS}) would then take much of the time the fetch has before callers run
 	 * out, as for a client-mode application taking IDs at full speed, whose ranges of 1,000,000 last a few
-	 * milliseconds and whose store is a round trip to the ID server.
+	 * milliseconds and whose store is a round trip to the ID server, or for JPA inserts drawing 50-number ranges of a
+	 * database sequence. Short ranges too: a caller that runs out would hand the fetch over itself and then wait for
+	 * all of it, where the wake-up alone (tens of microseconds) is paid at the prefetch point.
 	 */
 	static final long HAND_OVER_NOW_SLACK_NANOS = 4 * PrefetchDispatcher.POLL_MAX_NANOS;
 
@@ -111,7 +107,7 @@ final class SegmentFetcher {
 
 	// Statistics and dynamic-step inputs: written only by the one Fetch running at a time, read by anyone.
 
-	/** Size requested at the latest successful fetch; 0 before the first. */
+	/** Size of the range given at the latest successful fetch; 0 before the first. */
 	private volatile int step;
 
 	/** The key's configured step as the store reported it at the latest fetch; 0 before the first. */
@@ -125,6 +121,12 @@ final class SegmentFetcher {
 
 	/** How long the latest successful store call took; -1 before the first. */
 	private volatile long lastFetchDurationNanos = -1;
+
+	/**
+	 * How long the latest successful fetch took from the start of its store call until its range could be served,
+	 * the marks file written (an fsync, milliseconds on some disks); -1 before the first.
+	 */
+	private volatile long lastFetchToReadyNanos = -1;
 
 	/** Store calls that failed since the latest success. */
 	private volatile int failuresInRow;
@@ -186,8 +188,8 @@ final class SegmentFetcher {
 
 	/**
 	 * Whether a fetch requested now should go to the executor at once: no waiting caller could run it, and a range
-	 * (about the time since the latest fetch returned) lasts long enough that a wake-up costs little, but not much
-	 * longer than the store's call, so that the poll's delay could make callers wait.
+	 * (about the time since the latest fetch returned) lasts not much longer than a fetch, so that the poll's delay
+	 * could make callers wait.
 	 */
 	private boolean handOverNow(long now) {
 		long lastCallNanos = this.lastFetchDurationNanos;
@@ -195,7 +197,7 @@ final class SegmentFetcher {
 			return false;
 		}
 		long rangeNanos = now - this.lastFetchNanos;
-		return rangeNanos >= HAND_OVER_NOW_MIN_RANGE_NANOS && rangeNanos - lastCallNanos < HAND_OVER_NOW_SLACK_NANOS;
+		return rangeNanos - this.lastFetchToReadyNanos < HAND_OVER_NOW_SLACK_NANOS;
 	}
 
 	/** Whether a waiting caller may run a queued fetch itself: the store allows it, was fast and has not failed since. */
@@ -389,6 +391,7 @@ final class SegmentFetcher {
 			fetcher.context.marks().raise(fetcher.key, given.allocation.end());
 			this.pending = null;
 			SegmentAllocation allocation = given.allocation;
+			fetcher.lastFetchToReadyNanos = fetcher.context.time().nanoTime() - given.callStart;
 			fetcher.step = given.step;
 			fetcher.configuredStep = allocation.configuredStep();
 			fetcher.lastFetchNanos = given.callEnd;
@@ -429,7 +432,9 @@ final class SegmentFetcher {
 				long nanos = fetcher.context.time().nanoTime() - callStart;
 				fetcher.context.listener().storeCall(fetcher.key, "allocate", nanos, success);
 			}
-			int step = first ? allocation.configuredStep() : requested;
+			// The size the store gave, which the dynamic step grows from: a store may give its own step (a database
+			// sequence's INCREMENT BY) whatever was asked, or what is left of the key.
+			int step = (int) Math.min(allocation.end() - allocation.start(), Integer.MAX_VALUE);
 			return new Pending(allocation, step, callStart, fetcher.context.time().nanoTime());
 		}
 

@@ -320,12 +320,40 @@ class SegmentIdGeneratorTests {
 	}
 
 	@Test
-	void theCallThatCrossesThePrefetchThresholdLeavesTheHandOverToThePollWhenRangesAreShort() {
-		List<Thread> submitters = crossThePrefetchThresholdOfAPoolOnlyStore(
-				Duration.ofNanos(SegmentFetcher.HAND_OVER_NOW_MIN_RANGE_NANOS).minusNanos(1));
-		await().atMost(Duration.ofSeconds(5)).until(() -> !submitters.isEmpty());
-		assertThat(submitters).singleElement()
-			.satisfies((thread) -> assertThat(thread.getName()).startsWith("id-segment-refresh-"));
+	void theCallThatCrossesThePrefetchThresholdHandsOverAtOnceWhenRangesAreShort() {
+		// Ranges of under a millisecond: a caller that ran out would hand the fetch over itself and wait for all of it
+		List<Thread> submitters = crossThePrefetchThresholdOfAPoolOnlyStore(Duration.ofMillis(1).minusNanos(1));
+		assertThat(submitters).containsExactly(Thread.currentThread());
+	}
+
+	@Test
+	void theStepIsTheSizeOfTheRangeTheStoreGave() {
+		this.store.createKey("order", 0, 50, "");
+		// A store with a step of its own, as a database sequence's INCREMENT BY: it gives 50 whatever is asked.
+		SegmentStore ownStep = new SegmentStore() {
+			@Override
+			public SegmentAllocation allocate(String key) {
+				return SegmentIdGeneratorTests.this.store.allocate(key);
+			}
+
+			@Override
+			public SegmentAllocation allocate(String key, int step) {
+				return SegmentIdGeneratorTests.this.store.allocate(key);
+			}
+
+			@Override
+			public Set<String> keys() {
+				return SegmentIdGeneratorTests.this.store.keys();
+			}
+		};
+		SegmentIdGenerator generator = new SegmentIdGenerator(ownStep, SegmentOptions.builder().build(),
+				TimeSource.system(), this.listener, null);
+		this.generators.add(generator);
+		generator.start();
+		draw(generator, "order", 500);
+		awaitNext(generator);
+		// The dynamic step asked for more each time (ranges last milliseconds here); the store gave 50 each time
+		assertThat(generator.view("order").orElseThrow().step()).isEqualTo(50);
 	}
 
 	/**
