@@ -44,6 +44,14 @@ class LayoutRegistrationTests {
 	/** A new layout whose IDs of today sort far below the old one's: an epoch a day before START. */
 	private static final SnowflakeLayout LATER_EPOCH = SnowflakeLayout.of(START.minus(Duration.ofDays(1)), 41, 10, 12);
 
+	/** A layout whose IDs of a millisecond sort below the old one's of the same millisecond: an epoch a second later. */
+	private static final SnowflakeLayout SECOND = SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH.plusSeconds(1), 41, 10,
+			12);
+
+	/** The layout that replaces SECOND: its epoch, other widths. */
+	private static final SnowflakeLayout THIRD = SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH.plusSeconds(1), 41, 8,
+			14);
+
 	private final String namespace = "layout-" + UUID.randomUUID();
 
 	private final ManualTimeSource clock = new ManualTimeSource(START);
@@ -129,6 +137,30 @@ class LayoutRegistrationTests {
 	}
 
 	@Test
+	void aSecondChangeBeforeTheFirstLayoutsIdsPassedItsFloorKeepsThatFloor() {
+		Node old = node(OLD);
+		old.keeper.startLease(false);
+		old.generator.nextId();
+		old.keeper.close();
+		long firstFloor = OLD.greatestIdUpTo(START.toEpochMilli());
+		// OLD -> SECOND, completed with the old layout's floor; no node of SECOND borrowed, so the marks are OLD's
+		RecordedLayout second = new RecordedLayout(SECOND, null);
+		String pending = second.replacing(RecordedLayout.parse(recorded())).format();
+		assertThat(this.store.replaceLayout(this.namespace, recorded(), pending)).isTrue();
+		assertThat(this.store.replaceLayout(this.namespace, pending, second.completedAbove(firstFloor).format()))
+			.isTrue();
+		assertThat(SECOND.greatestIdUpTo(START.toEpochMilli())).as("SECOND's IDs of the marks sort below the floor")
+			.isLessThan(firstFloor);
+		this.clock.advance(Duration.ofSeconds(2));
+		Node third = node(THIRD, this.store, (settings) -> settings.replacedLayout(second.format()));
+		third.keeper.startLease(false);
+		RecordedLayout record = RecordedLayout.parse(recorded());
+		assertThat(record.layout()).isEqualTo(THIRD);
+		assertThat(record.floorId()).as("at least the floor of the change before").isGreaterThanOrEqualTo(firstFloor);
+		assertThat(third.generator.nextId()).isGreaterThan(firstFloor);
+	}
+
+	@Test
 	void aPlannedChangeOfANamespaceWhoseSlotsWereNeverUsedIsMadeAtOnce() {
 		String old = new RecordedLayout(OLD, null).format();
 		assertThat(this.store.recordLayout(this.namespace, old)).isEqualTo(old);
@@ -186,6 +218,31 @@ class LayoutRegistrationTests {
 		assertThatExceptionOfType(LayoutConflictException.class)
 			.isThrownBy(() -> changer(WIDER_SEQUENCE, racing).keeper.startLease(false))
 			.withMessageContaining("still held under the old layout");
+		assertThat(recorded()).isEqualTo(before);
+	}
+
+	@Test
+	void aCompletionTheStoreRefusesFromItsOwnReadOfTheSlotsPutsTheOldRecordBackAndRefusesTheChange() {
+		Node old = node(OLD);
+		old.keeper.startLease(false);
+		old.keeper.close();
+		String before = recorded();
+		// the ID server judges the completion itself, and its read of the slots finds one held
+		ISequenceManager judging = new DelegatingStore(this.store) {
+			@Override
+			public boolean replaceLayout(String namespace, String expected, String replacement) {
+				if (RecordedLayout.parse(expected).pending() && !RecordedLayout.parse(replacement).pending()
+						&& RecordedLayout.parse(replacement).layout().equals(WIDER_SEQUENCE)) {
+					throw new LayoutChangeRefusedException("ID server: worker IDs [3] are held");
+				}
+				return super.replaceLayout(namespace, expected, replacement);
+			}
+		};
+		assertThatExceptionOfType(LayoutConflictException.class)
+			.isThrownBy(() -> changer(WIDER_SEQUENCE, judging).keeper.startLease(false))
+			.withMessageContaining("refused by the lease store (ID server: worker IDs [3] are held)")
+			.withMessageContaining("the old record was put back")
+			.satisfies((ex) -> assertThat(ex.getReason()).isEqualTo(Reason.CHANGE_REFUSED));
 		assertThat(recorded()).isEqualTo(before);
 	}
 
