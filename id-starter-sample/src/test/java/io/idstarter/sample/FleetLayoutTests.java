@@ -312,6 +312,24 @@ class FleetLayoutTests extends AbstractIdServerTests {
 	}
 
 	@Test
+	void aRequestIdSentAgainWithAnotherBodyIsRefusedNamingTheField() {
+		this.serverStore.recordLayout("alpha-reused", DEFAULTS);
+		String first = "{\"namespace\":\"alpha-reused\",\"expected\":\"" + DEFAULTS + "\",\"replacement\":\""
+				+ TWITTER_REPLACING_DEFAULTS + "\",\"requestId\":\"layout-req-0001\"}";
+		assertThat(HttpTestClient.json(this.http.send("POST", "/api/fleet/layouts/replace", first, ALPHA))
+			.read("$.replaced", Boolean.class)).isTrue();
+		String other = first.replace(TWITTER_REPLACING_DEFAULTS, RecordedLayout.parse(TWITTER_REPLACING_DEFAULTS)
+			.completedAbove(1)
+			.format());
+		HttpResponse<String> refused = this.http.send("POST", "/api/fleet/layouts/replace", other, ALPHA);
+		assertInvalid(refused, "'requestId'");
+		assertThat(HttpTestClient.json(refused).read("$.detail", String.class)).contains("replacement");
+		assertThat(HttpTestClient.json(this.http.send("POST", "/api/fleet/layouts/replace", first, ALPHA))
+			.read("$.replaced", Boolean.class)).as("the same request again: the first answer").isTrue();
+		assertThat(this.serverStore.readLayout("alpha-reused")).isEqualTo(TWITTER_REPLACING_DEFAULTS);
+	}
+
+	@Test
 	void layoutTextsThatAreNoRecordedLayoutAreBadRequestsNamingTheFieldAndNothingIsRecorded() {
 		assertInvalid(this.http.send("POST", "/api/fleet/layouts", "{\"namespace\":\"alpha-junk\",\"layout\":\"junk\"}",
 				ALPHA), "'layout'");

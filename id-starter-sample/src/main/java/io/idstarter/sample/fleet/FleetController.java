@@ -131,7 +131,7 @@ public class FleetController {
 		if (requestId == null) {
 			return draw(client.getName(), key, step);
 		}
-		return this.requests.once(client.getName() + "/range/" + key + "/" + step + "/" + requestId, RANGE_REPLAY,
+		return this.requests.once(client.getName() + "/range/" + key + "/" + requestId, request, RANGE_REPLAY,
 				() -> draw(client.getName(), key, step));
 	}
 
@@ -168,8 +168,8 @@ public class FleetController {
 		if (request.requestId() == null) {
 			return Lease.of(borrow(client.getName(), leaseRequest));
 		}
-		return Lease.of(this.requests.once(client.getName() + "/lease/" + request.requestId(), leaseRequest.ttl(),
-				() -> borrow(client.getName(), leaseRequest)));
+		return Lease.of(this.requests.once(client.getName() + "/lease/" + request.requestId(), request,
+				leaseRequest.ttl(), () -> borrow(client.getName(), leaseRequest)));
 	}
 
 	/**

@@ -106,7 +106,7 @@ public class FleetLayoutController {
 	 * the slots do not allow is refused (409 {@code layout-change-refused}) while the record is still the expected
 	 * one; once it is not, the answer is {@code false}, as the compare-and-set would answer. A replacement that is no
 	 * step of a planned change is 409, a text that is no recorded layout 400. With a request ID, a retry of the same
-	 * request that reaches this server gets the first attempt's answer.
+	 * request that reaches this server gets the first attempt's answer; the same ID with another body is 400.
 	 * @param request the namespace, the layout recorded now, the new one, and the client's request ID
 	 * @param client the authenticated client
 	 * @return whether the expected layout was recorded and is replaced now
@@ -119,7 +119,7 @@ public class FleetLayoutController {
 		if (request.requestId() == null) {
 			return replace(client.getName(), request, expected, replacement);
 		}
-		return this.requests.once(client.getName() + "/layout/" + request.requestId(), LAYOUT_REPLAY,
+		return this.requests.once(client.getName() + "/layout/" + request.requestId(), request, LAYOUT_REPLAY,
 				() -> replace(client.getName(), request, expected, replacement));
 	}
 
