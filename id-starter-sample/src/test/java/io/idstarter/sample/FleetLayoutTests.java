@@ -9,11 +9,19 @@ import java.util.List;
 import java.util.Set;
 
 import com.jayway.jsonpath.DocumentContext;
+import io.idstarter.IdWorkerListener;
 import io.idstarter.lease.ISequenceManager;
+import io.idstarter.lease.InMemoryLeaseStore;
+import io.idstarter.lease.LayoutConflictException;
+import io.idstarter.lease.LayoutConflictException.Reason;
 import io.idstarter.lease.LeaseRequest;
-import io.idstarter.lease.LeaseStoreException;
+import io.idstarter.lease.LeaseSettings;
+import io.idstarter.lease.LeaseStatus.State;
 import io.idstarter.lease.WorkerLease;
+import io.idstarter.lease.WorkerLeaseKeeper;
+import io.idstarter.snowflake.ClockBackwardsPolicy;
 import io.idstarter.snowflake.RecordedLayout;
+import io.idstarter.snowflake.SnowflakeIdGenerator;
 import io.idstarter.snowflake.SnowflakeLayout;
 import io.idstarter.snowflake.SnowflakePresets;
 import io.idstarter.store.http.HttpLeaseStore;
@@ -21,6 +29,7 @@ import io.idstarter.store.http.IdServerClient;
 import io.idstarter.store.http.IdServerLayoutConflictException;
 import io.idstarter.testsupport.TcpProxy;
 import io.idstarter.testsupport.contract.AbstractLeaseStoreContractTests;
+import io.idstarter.time.TimeSource;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -327,6 +336,37 @@ class FleetLayoutTests extends AbstractIdServerTests {
 		assertThat(HttpTestClient.json(this.http.send("POST", "/api/fleet/layouts/replace", first, ALPHA))
 			.read("$.replaced", Boolean.class)).as("the same request again: the first answer").isTrue();
 		assertThat(this.serverStore.readLayout("alpha-reused")).isEqualTo(TWITTER_REPLACING_DEFAULTS);
+	}
+
+	@Test
+	void aClientThatFindsTheRecordLostWhileAnotherClientsNodeRunsRecordsNothingAndIsRefused() {
+		// the server does not judge a record call: the keeper's own rule keeps a node of another layout out
+		WorkerLeaseKeeper running = keeper(SnowflakePresets.twitter(), "alpha-lost-record", Duration.ofSeconds(1));
+		running.start();
+		((InMemoryLeaseStore) this.serverStore).forgetLayout("alpha-lost-record");
+		WorkerLeaseKeeper other = keeper(SnowflakeLayout.defaults(), "alpha-lost-record", Duration.ofSeconds(1));
+		try {
+			assertThatExceptionOfType(LayoutConflictException.class).isThrownBy(other::start)
+				.withMessageContaining("is missing while worker IDs [0] are held")
+				.satisfies((ex) -> assertThat(ex.getReason()).isEqualTo(Reason.RECORD_MISSING));
+			assertThat(this.serverStore.readLayout("alpha-lost-record")).isNull();
+			assertThat(running.status().state()).isEqualTo(State.ACTIVE);
+		}
+		finally {
+			other.close();
+			running.close();
+		}
+	}
+
+	private WorkerLeaseKeeper keeper(SnowflakeLayout layout, String namespace, Duration maxStartupWait) {
+		SnowflakeIdGenerator generator = new SnowflakeIdGenerator(layout, TimeSource.system(),
+				ClockBackwardsPolicy.defaults(), IdWorkerListener.NONE);
+		return new WorkerLeaseKeeper(store("alpha-token-0123456789"), generator, LeaseSettings.builder()
+			.namespace(namespace)
+			.ttl(Duration.ofSeconds(60))
+			.heartbeat(Duration.ofSeconds(20))
+			.maxStartupWait(maxStartupWait)
+			.build(), TimeSource.system(), IdWorkerListener.NONE);
 	}
 
 	@Test
