@@ -7,8 +7,9 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /**
  * Explains a {@link LayoutConflictException} at start-up by what happened: the namespace records another Snowflake
- * layout, this instance's planned layout change was refused, a pending change could not be completed, or this
- * instance's clock is behind the record's floor; each says what the record is now.
+ * layout, this instance's planned layout change was refused, a pending change could not be completed, this instance's
+ * clock is behind the record's floor, or the record is missing while other instances hold worker IDs; each says what
+ * the record is now.
  */
 class LayoutConflictFailureAnalyzer extends AbstractFailureAnalyzer<LayoutConflictException> {
 
@@ -42,6 +43,12 @@ class LayoutConflictFailureAnalyzer extends AbstractFailureAnalyzer<LayoutConfli
 					"Its IDs would sort below IDs of the layout the record replaced. Check this instance's clock "
 							+ "(NTP) against the other instances'; or let it wait longer at start "
 							+ "(id-worker.lease.max-startup-wait). The record is unchanged.",
+					cause);
+			case RECORD_MISSING -> new FailureAnalysis("The Snowflake layout record of lease namespace '"
+					+ cause.getNamespace() + "' is missing while other instances hold worker IDs: " + cause.getMessage(),
+					"Start this instance again after the running instances' next renewal (every "
+							+ "id-worker.lease.heartbeat), at which they record their layout again; or raise "
+							+ "id-worker.lease.max-startup-wait above two of their heartbeats. Nothing was recorded.",
 					cause);
 		};
 	}

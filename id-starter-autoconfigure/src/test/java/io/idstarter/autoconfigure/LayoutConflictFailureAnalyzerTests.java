@@ -94,6 +94,17 @@ class LayoutConflictFailureAnalyzerTests {
 		assertThat(this.store.readLayout(this.namespace)).isEqualTo(pending);
 	}
 
+	@Test
+	void aNodeThatFindsTheRecordMissingWhileWorkerIdsAreHeldIsToldToStartAfterTheirRenewalOrWaitLonger() {
+		start(OLD, UnaryOperator.identity());
+		this.store.forgetLayout(this.namespace);
+		FailureAnalysis analysis = analysis(NEW, UnaryOperator.identity());
+		assertThat(analysis.getDescription()).contains("is missing while worker IDs [0] are held");
+		assertThat(analysis.getAction()).contains("next renewal", "id-worker.lease.max-startup-wait",
+				"Nothing was recorded");
+		assertThat(this.store.readLayout(this.namespace)).isNull();
+	}
+
 	private FailureAnalysis analysis(SnowflakeLayout layout, UnaryOperator<LeaseSettings.Builder> settings) {
 		LayoutConflictException refusal = catchThrowableOfType(LayoutConflictException.class,
 				() -> start(layout, settings));

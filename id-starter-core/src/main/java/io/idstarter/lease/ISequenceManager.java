@@ -132,7 +132,8 @@ public interface ISequenceManager {
 	 * change
 	 * @throws IllegalArgumentException if {@code replacement} is empty or longer than the longest stored form;
 	 * nothing is written
-	 * @throws LeaseStoreException if the store cannot be reached
+	 * @throws LeaseStoreException if the store cannot be reached; a {@link LayoutChangeRefusedException} if the store
+	 * judges planned changes itself (the ID servers) and its read of the slots does not allow this step
 	 * @throws UnsupportedOperationException if this store keeps no layouts
 	 * @since 0.2.0
 	 */

@@ -7,8 +7,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Thrown when a node's Snowflake layout cannot share its namespace: another layout is recorded in the lease store, a
- * planned layout change was refused, or this node's clock is behind the first millisecond at which its IDs sort above
- * the record's floor. Nodes of two layouts would issue IDs that collide, so the node issues nothing.
+ * planned layout change was refused, this node's clock is behind the first millisecond at which its IDs sort above
+ * the record's floor, or the record is missing while running nodes hold slots and may record it again. Nodes of two layouts would issue IDs that collide, so the node issues nothing.
  *
  * @since 0.2.0
  */
@@ -87,7 +87,13 @@ public class LayoutConflictException extends IdGenerationException {
 		 * The record is this node's layout, but this node's clock is further than maxStartupWait behind the first
 		 * millisecond at which its IDs sort above the record's floor-id; the record is unchanged.
 		 */
-		CLOCK_BEHIND_FLOOR
+		CLOCK_BEHIND_FLOOR,
+
+		/**
+		 * No layout is recorded while slots of the namespace are held, and their holders neither recorded the lost
+		 * record again nor renewed or let their leases end within maxStartupWait; nothing was recorded.
+		 */
+		RECORD_MISSING
 
 	}
 

@@ -1,7 +1,11 @@
 package io.idstarter.lease;
 
 import java.time.Instant;
-import java.util.List;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 import io.idstarter.IdGenerationException;
 import io.idstarter.lease.LayoutConflictException.Reason;
@@ -28,11 +32,16 @@ final class LayoutRegistration {
 	 * nodes':
 	 *   - a node that holds a slot and finds no record at a renewal records again the record it last held to, with
 	 *     its floor-id (heal forward);
-	 *   - a node that finds no record at start in a namespace where slots are held reads it again for 5/4 of its
-	 *     heartbeat (within maxStartupWait) before it records its own. When the running nodes renew every heartbeat
-	 *     (their heartbeat is not longer than this node's) and their store calls succeed, one of them records theirs
-	 *     within that time, and a node of another layout is refused. Where no slot is held, no node could record it
-	 *     again: the node records its own at once (a fresh namespace, or one whose nodes all stopped).
+	 *   - a node that finds no record at start while slots are held records nothing until each holder it saw has
+	 *     renewed twice (its slot's mark moved twice: every renewal raises it) or let its lease end, reading the record
+	 *     again meanwhile, and follows the record if it appears. A holder of this version looks at the record after
+	 *     each renewal and before its next one, so after its second renewal the record it re-created is there; one
+	 *     renewal is not enough, as the holder may not have looked yet. Holders that renewed twice without recording
+	 *     it record none (nodes before 0.2.0): this node records its own and names them in a WARN. When the budget
+	 *     (maxStartupWait) runs out first, this node refuses to start and records nothing: the running nodes' record
+	 *     is theirs to restore, and both layouts would otherwise issue until their next renewal. Where no slot is
+	 *     held, no node could record it again: the node records at once (a fresh namespace, or one whose nodes all
+	 *     stopped).
 	 * Not covered: a record lost while no node of the namespace runs; the first node to start records its layout.
 	 *
 	 * A store that answers it keeps no layouts is asked again at the next call: an ID server of an older version that
@@ -129,13 +138,29 @@ final class LayoutRegistration {
 		}
 		RecordedLayout recorded = parse(text);
 		if (!recorded.sameLayoutAs(this.own) || recorded.pending()) {
-			throw new LayoutConflictException(this.settings.logPrefix(workerId) + "the layout recorded for namespace '"
-					+ this.settings.namespace() + "' is now " + recorded.describe() + ", no longer this node's ("
-					+ this.own.describe() + "): a planned layout change is under way, so this node stops issuing and "
-					+ "gives its worker ID back; restart it with the new layout", this.settings.namespace(), this.own,
-					text, Reason.LAYOUT_DIFFERS);
+			throw new LayoutConflictException(this.settings.logPrefix(workerId) + "the layout record of namespace '"
+					+ this.settings.namespace() + "' is now " + recorded.describe() + ", not this node's ("
+					+ this.own.describe() + "), so this node stops issuing and gives its worker ID back: IDs of two "
+					+ "layouts would collide. " + whatNext(recorded), this.settings.namespace(), this.own, text,
+					Reason.LAYOUT_DIFFERS);
 		}
 		this.held = text;
+	}
+
+	/**
+	 * What to do when a running node finds another record: a planned change, or a record written by a node of another
+	 * layout after the store lost this one. Only the operator can tell.
+	 */
+	private String whatNext(RecordedLayout recorded) {
+		RecordedLayout replacing = recorded.replacing();
+		if (replacing != null && replacing.layout().equals(this.own.layout())) {
+			return "A planned change from this node's layout is under way: restart this node with the new layout once "
+					+ "it is complete";
+		}
+		return "If the namespace's layout was changed on purpose, restart this node with the new layout. If not (a "
+				+ "node of that layout recorded it, for instance after the store lost this namespace's record), stop "
+				+ "the nodes of that layout and delete the record (docs/snowflake.md, \"A lost record\"): this node "
+				+ "then records its own again, with its floor-id, at its next attempt to borrow, every heartbeat";
 	}
 
 	/**
@@ -167,34 +192,85 @@ final class LayoutRegistration {
 	}
 
 	/**
-	 * Records this node's layout where none is found, after waiting for a running node to record the lost one again
-	 * if the namespace's slots show use.
+	 * Records this node's layout where none is found and no slot is held; where slots are held, waits until each
+	 * holder renewed twice or let its lease end, following the record if it appears meanwhile.
 	 * @return the record, or {@code null} if the store keeps no layouts
+	 * @throws LayoutConflictException if the budget runs out first
 	 */
 	private @Nullable String recordAfterWaiting(StartupWait wait) {
-		List<Integer> held = this.store.slotMarks().stream().filter(SlotMark::held).map(SlotMark::workerId).toList();
-		if (!held.isEmpty()) {
-			long waitMillis = Math.min(this.settings.heartbeat().toMillis() * 5 / 4, wait.remainingMillis());
-			logger.warn("{}namespace '{}' has no layout record although worker IDs {} are held: the store may have "
-					+ "lost it (or the nodes that hold them predate layout records); reading it again for {} ms, about "
-					+ "a heartbeat, in which running nodes record theirs again, before recording this node's layout",
-					prefix(), this.settings.namespace(), held, waitMillis);
-			long until = this.time.nanoTime() + waitMillis * 1_000_000;
-			while (this.time.nanoTime() - until < 0 && wait.pause(RECORD_POLL_MILLIS, "the lost layout record")) {
-				Read again = read();
-				if (!again.kept()) {
-					return null;
+		Map<Integer, Long> seen = new TreeMap<>();
+		for (SlotMark mark : this.store.slotMarks()) {
+			if (mark.held()) {
+				seen.put(mark.workerId(), mark.maxTimestamp());
+			}
+		}
+		if (seen.isEmpty()) {
+			return recordOrNotKept(ownRecord());
+		}
+		logger.warn("{}namespace '{}' has no layout record although worker IDs {} are held: the store may have lost it; "
+				+ "waiting up to {} ms (what is left of maxStartupWait) for their nodes to record it again at their "
+				+ "renewals, or to renew twice without it (nodes before 0.2.0) or end their leases, before recording "
+				+ "this node's layout", prefix(), this.settings.namespace(), seen.keySet(), wait.remainingMillis());
+		Map<Integer, Integer> renewals = new TreeMap<>();
+		Set<Integer> renewedTwice = new TreeSet<>();
+		for (;;) {
+			// read after the slots: a holder seen renewing twice looked at the record before its second renewal
+			Read again = read();
+			if (!again.kept()) {
+				return null;
+			}
+			if (again.text() != null) {
+				logger.info("{}the layout record of namespace '{}' was recorded again: {}", prefix(),
+						this.settings.namespace(), again.text());
+				return again.text();
+			}
+			if (seen.isEmpty()) {
+				break;
+			}
+			if (!wait.pause(RECORD_POLL_MILLIS, "the lost layout record")) {
+				throw recordMissing(seen.keySet(), wait);
+			}
+			Map<Integer, SlotMark> now = new TreeMap<>();
+			this.store.slotMarks().forEach((mark) -> now.put(mark.workerId(), mark));
+			for (Iterator<Map.Entry<Integer, Long>> holders = seen.entrySet().iterator(); holders.hasNext();) {
+				Map.Entry<Integer, Long> holder = holders.next();
+				SlotMark mark = now.get(holder.getKey());
+				if (mark == null || !mark.held()) {
+					holders.remove();
 				}
-				if (again.text() != null) {
-					logger.info("{}the layout record of namespace '{}' was recorded again: {}", prefix(),
-							this.settings.namespace(), again.text());
-					return again.text();
+				else if (mark.maxTimestamp() > holder.getValue()) {
+					holder.setValue(mark.maxTimestamp());
+					if (renewals.merge(holder.getKey(), 1, Integer::sum) == 2) {
+						renewedTwice.add(holder.getKey());
+						holders.remove();
+					}
 				}
 			}
-			logger.warn("{}no running node recorded the layout of namespace '{}' again; recording this node's",
-					prefix(), this.settings.namespace());
 		}
-		return recordOrNotKept(this.ownText);
+		if (!renewedTwice.isEmpty()) {
+			logger.warn("{}worker IDs {} of namespace '{}' renewed twice without recording a layout: their nodes "
+					+ "record none (id-starter before 0.2.0), so nodes of another layout are not refused beside them; "
+					+ "recording this node's layout. Upgrade them", prefix(), renewedTwice, this.settings.namespace());
+		}
+		return recordOrNotKept(ownRecord());
+	}
+
+	private LayoutConflictException recordMissing(Set<Integer> held, StartupWait wait) {
+		return new LayoutConflictException(prefix() + "the layout record of namespace '" + this.settings.namespace()
+				+ "' is missing while worker IDs " + held + " are held, and their nodes neither recorded it again, "
+				+ "renewed twice nor ended their leases within maxStartupWait (" + LeaseSettings.format(wait.budget())
+				+ "), so this node records no layout and issues nothing: its layout could differ from theirs. A running "
+				+ "node of id-starter 0.2.0 or later records the lost record again at its next renewal (every "
+				+ "heartbeat): start this node again after it, or raise id-worker.lease.max-startup-wait above two of "
+				+ "the running nodes' heartbeats", this.settings.namespace(), this.own, null, Reason.RECORD_MISSING);
+	}
+
+	/**
+	 * Returns the record this node writes where none is found: the one it last held to (with its floor-id), else its
+	 * own layout.
+	 */
+	private String ownRecord() {
+		return (this.held != null) ? this.held : this.ownText;
 	}
 
 	/**
@@ -202,7 +278,7 @@ final class LayoutRegistration {
 	 * @return the record now, or {@code null} if the store keeps no layouts
 	 */
 	private @Nullable String recordAgain(int workerId) {
-		String text = (this.held != null) ? this.held : this.ownText;
+		String text = ownRecord();
 		logger.warn("{}the layout record of namespace '{}' is gone (a store that lost it: no persistence, a failover, "
 				+ "a delete); recording again the one this node holds to: {}", this.settings.logPrefix(workerId),
 				this.settings.namespace(), text);

@@ -44,6 +44,14 @@ class LayoutRegistrationTests {
 	/** A new layout whose IDs of today sort far below the old one's: an epoch a day before START. */
 	private static final SnowflakeLayout LATER_EPOCH = SnowflakeLayout.of(START.minus(Duration.ofDays(1)), 41, 10, 12);
 
+	/** A layout whose IDs of a millisecond sort below the old one's of the same millisecond: an epoch a second later. */
+	private static final SnowflakeLayout SECOND = SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH.plusSeconds(1), 41, 10,
+			12);
+
+	/** The layout that replaces SECOND: its epoch, other widths. */
+	private static final SnowflakeLayout THIRD = SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH.plusSeconds(1), 41, 8,
+			14);
+
 	private final String namespace = "layout-" + UUID.randomUUID();
 
 	private final ManualTimeSource clock = new ManualTimeSource(START);
@@ -129,6 +137,30 @@ class LayoutRegistrationTests {
 	}
 
 	@Test
+	void aSecondChangeBeforeTheFirstLayoutsIdsPassedItsFloorKeepsThatFloor() {
+		Node old = node(OLD);
+		old.keeper.startLease(false);
+		old.generator.nextId();
+		old.keeper.close();
+		long firstFloor = OLD.greatestIdUpTo(START.toEpochMilli());
+		// OLD -> SECOND, completed with the old layout's floor; no node of SECOND borrowed, so the marks are OLD's
+		RecordedLayout second = new RecordedLayout(SECOND, null);
+		String pending = second.replacing(RecordedLayout.parse(recorded())).format();
+		assertThat(this.store.replaceLayout(this.namespace, recorded(), pending)).isTrue();
+		assertThat(this.store.replaceLayout(this.namespace, pending, second.completedAbove(firstFloor).format()))
+			.isTrue();
+		assertThat(SECOND.greatestIdUpTo(START.toEpochMilli())).as("SECOND's IDs of the marks sort below the floor")
+			.isLessThan(firstFloor);
+		this.clock.advance(Duration.ofSeconds(2));
+		Node third = node(THIRD, this.store, (settings) -> settings.replacedLayout(second.format()));
+		third.keeper.startLease(false);
+		RecordedLayout record = RecordedLayout.parse(recorded());
+		assertThat(record.layout()).isEqualTo(THIRD);
+		assertThat(record.floorId()).as("at least the floor of the change before").isGreaterThanOrEqualTo(firstFloor);
+		assertThat(third.generator.nextId()).isGreaterThan(firstFloor);
+	}
+
+	@Test
 	void aPlannedChangeOfANamespaceWhoseSlotsWereNeverUsedIsMadeAtOnce() {
 		String old = new RecordedLayout(OLD, null).format();
 		assertThat(this.store.recordLayout(this.namespace, old)).isEqualTo(old);
@@ -186,6 +218,31 @@ class LayoutRegistrationTests {
 		assertThatExceptionOfType(LayoutConflictException.class)
 			.isThrownBy(() -> changer(WIDER_SEQUENCE, racing).keeper.startLease(false))
 			.withMessageContaining("still held under the old layout");
+		assertThat(recorded()).isEqualTo(before);
+	}
+
+	@Test
+	void aCompletionTheStoreRefusesFromItsOwnReadOfTheSlotsPutsTheOldRecordBackAndRefusesTheChange() {
+		Node old = node(OLD);
+		old.keeper.startLease(false);
+		old.keeper.close();
+		String before = recorded();
+		// the ID server judges the completion itself, and its read of the slots finds one held
+		ISequenceManager judging = new DelegatingStore(this.store) {
+			@Override
+			public boolean replaceLayout(String namespace, String expected, String replacement) {
+				if (RecordedLayout.parse(expected).pending() && !RecordedLayout.parse(replacement).pending()
+						&& RecordedLayout.parse(replacement).layout().equals(WIDER_SEQUENCE)) {
+					throw new LayoutChangeRefusedException("ID server: worker IDs [3] are held");
+				}
+				return super.replaceLayout(namespace, expected, replacement);
+			}
+		};
+		assertThatExceptionOfType(LayoutConflictException.class)
+			.isThrownBy(() -> changer(WIDER_SEQUENCE, judging).keeper.startLease(false))
+			.withMessageContaining("refused by the lease store (ID server: worker IDs [3] are held)")
+			.withMessageContaining("the old record was put back")
+			.satisfies((ex) -> assertThat(ex.getReason()).isEqualTo(Reason.CHANGE_REFUSED));
 		assertThat(recorded()).isEqualTo(before);
 	}
 
@@ -309,27 +366,104 @@ class LayoutRegistrationTests {
 	}
 
 	@Test
-	void aNodeThatFindsNoRecordWhereSlotsAreHeldRecordsItsOwnAfterWaitingAboutOneHeartbeat() {
-		// held by a node that records no layout (before 0.2.0), which never records one again
-		this.store.borrow(new LeaseRequest(this.namespace, OLD.maxWorkerId(), TTL, -1, "older-node",
-				START.toEpochMilli()));
-		List<Instant> reads = new ArrayList<>();
-		Node next = node(OLD, new DelegatingStore(this.store) {
+	void aNodeThatFindsNoRecordWhileASlotIsHeldIsRefusedWhenItsHolderNeitherRenewsNorEndsWithinTheBudget() {
+		Node running = node(OLD);
+		running.keeper.startLease(false);
+		this.store.forgetLayout(this.namespace);
+		Node other = node(WIDER_SEQUENCE, readsOneSecondApart(() -> {
+		}), UnaryOperator.identity());
+		assertThatExceptionOfType(LayoutConflictException.class).isThrownBy(() -> other.keeper.startLease(false))
+			.withMessageContaining("layout record of namespace '" + this.namespace + "' is missing while worker IDs "
+					+ "[0] are held")
+			.withMessageContaining("id-worker.lease.max-startup-wait")
+			.satisfies((ex) -> assertThat(ex.getReason()).isEqualTo(Reason.RECORD_MISSING));
+		assertThat(recorded()).as("nothing recorded").isNull();
+		assertThat(this.store.slotMarks(this.namespace)).extracting(SlotMark::workerId).containsExactly(0);
+		assertThat(running.generator.nextId()).isPositive();
+		running.keeper.heartbeat();
+		assertThat(RecordedLayout.parse(recorded()).layout()).as("recorded again at the running node's renewal")
+			.isEqualTo(OLD);
+		assertThat(running.keeper.status().state()).isEqualTo(State.ACTIVE);
+	}
+
+	@Test
+	void aRunningNodeThatFindsAnotherLayoutRecordedStopsAndSaysBothWhatToDoIfItWasAChangeAndIfNot() {
+		Node running = node(OLD);
+		running.keeper.startLease(false);
+		this.store.forgetLayout(this.namespace);
+		this.store.recordLayout(this.namespace, new RecordedLayout(WIDER_SEQUENCE, null).format());
+		running.keeper.heartbeat();
+		assertThat(running.keeper.status().state()).isEqualTo(State.LOST);
+		assertThatExceptionOfType(WorkerIdUnavailableException.class).isThrownBy(running.generator::nextId)
+			.withMessageContaining(new RecordedLayout(WIDER_SEQUENCE, null).describe())
+			.withMessageContaining("If the namespace's layout was changed on purpose, restart this node")
+			.withMessageContaining("If not")
+			.withMessageContaining("delete the record");
+	}
+
+	@Test
+	void aHolderThatRenewedOnceWithoutRecordingMayNotHaveConfirmedYetSoTheNodeWaitsForAnotherRenewal() {
+		// a running node paused between its renewal and its look at the record, which would record it again
+		WorkerLease held = olderNode();
+		int[] renewals = { 0 };
+		Node next = node(WIDER_SEQUENCE, readsOneSecondApart(() -> {
+			if (renewals[0]++ == 0) {
+				this.store.renew(held, this.clock.currentTimeMillis() + TTL.toMillis());
+			}
+		}), UnaryOperator.identity());
+		assertThatExceptionOfType(LayoutConflictException.class).isThrownBy(() -> next.keeper.startLease(false))
+			.satisfies((ex) -> assertThat(ex.getReason()).isEqualTo(Reason.RECORD_MISSING));
+		assertThat(recorded()).isNull();
+	}
+
+	@Test
+	void aNodeThatFindsNoRecordRecordsItsOwnOnceTheHoldersRenewedTwiceWithoutRecordingIt() {
+		// held by a node before 0.2.0, which renews but never records a layout
+		WorkerLease held = olderNode();
+		Instant start = this.clock.instant();
+		Node next = node(OLD, readsOneSecondApart(() -> this.store.renew(held, this.clock.currentTimeMillis() + TTL.toMillis())),
+				(settings) -> settings.maxStartupWait(Duration.ofSeconds(30)));
+		next.keeper.startLease(false);
+		assertThat(RecordedLayout.parse(recorded()).layout()).isEqualTo(OLD);
+		assertThat(Duration.between(start, this.clock.instant())).as("two renewals, not the whole budget")
+			.isLessThan(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void aNodeThatFindsNoRecordRecordsItsOwnOnceTheHoldersLeasesEnded() {
+		WorkerLease held = olderNode();
+		Node next = node(WIDER_SEQUENCE, readsOneSecondApart(() -> this.store.release(held, -1)),
+				UnaryOperator.identity());
+		next.keeper.startLease(false);
+		assertThat(RecordedLayout.parse(recorded()).layout()).isEqualTo(WIDER_SEQUENCE);
+	}
+
+	/**
+	 * Borrows a slot as a node before 0.2.0 does: no layout named, none recorded.
+	 */
+	private WorkerLease olderNode() {
+		return this.store.borrow(new LeaseRequest(this.namespace, OLD.maxWorkerId(), TTL, -1, "older-node",
+				START.toEpochMilli() + TTL.toMillis()));
+	}
+
+	/**
+	 * Returns the store, on which a second passes before every read of the record that finds none, and
+	 * {@code meanwhile} runs.
+	 */
+	private ISequenceManager readsOneSecondApart(Runnable meanwhile) {
+		return new DelegatingStore(this.store) {
 
 			@Override
 			public String readLayout(String namespace) {
-				reads.add(LayoutRegistrationTests.this.clock.instant());
-				LayoutRegistrationTests.this.clock.advance(Duration.ofSeconds(1));
-				return super.readLayout(namespace);
+				String text = super.readLayout(namespace);
+				if (text == null) {
+					LayoutRegistrationTests.this.clock.advance(Duration.ofSeconds(1));
+					meanwhile.run();
+				}
+				return text;
 			}
 
-		}, UnaryOperator.identity());
-		next.keeper.startLease(false);
-		assertThat(RecordedLayout.parse(recorded()).layout()).isEqualTo(OLD);
-		// the last read is the one after the borrow
-		assertThat(Duration.between(reads.get(0), reads.get(reads.size() - 2)))
-			.as("re-read for about one heartbeat, here cut to maxStartupWait (2 s), before recording")
-			.isBetween(Duration.ofSeconds(1), Duration.ofSeconds(2));
+		};
 	}
 
 	@Test

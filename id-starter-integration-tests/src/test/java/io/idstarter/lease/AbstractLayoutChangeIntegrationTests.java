@@ -5,6 +5,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 
 import io.idstarter.IdWorkerListener;
@@ -26,8 +29,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * A namespace's layout record and a planned layout change, through lease keepers on a real store and this machine's
  * clock: a node of another layout is refused; a change is refused while a node of the old layout runs and when its
  * IDs would sort below the old ones, leaving the record as it was; after the old nodes stopped it is made, and every
- * ID of the new layout sorts above every ID the old one issued; a record the store lost is recorded again by a running
- * node before a node of the old layout can record its own.
+ * ID of the new layout sorts above every ID the old one issued; a node that finds the record lost while a node runs
+ * records nothing and is refused until the running node records it again at its renewal.
  */
 @Timeout(60)
 public abstract class AbstractLayoutChangeIntegrationTests {
@@ -147,21 +150,34 @@ public abstract class AbstractLayoutChangeIntegrationTests {
 	}
 
 	@Test
-	void aLostRecordIsRecordedAgainByARunningNodeAndANodeOfTheOldLayoutStartingMeanwhileIsRefused() {
+	void aNodeThatFindsTheRecordLostWhileANodeRunsIsRefusedUntilTheRunningNodeRecordsItAgain() throws Exception {
 		Node old = node(OLD, UnaryOperator.identity());
 		old.keeper().start();
 		old.generator().nextId();
 		old.keeper().close();
+		// the running node renews when the test says so: its next renewal is far off
 		Node running = changer(TWITTER);
-		running.keeper().start();
+		running.keeper().startLease(false);
 		String changed = recorded();
 		deleteLayoutRecord(this.namespace);
 		assertThat(recorded()).isNull();
-		// it finds no record where a slot is held, and reads again until the running node renews (heartbeat 2 s)
 		assertThatExceptionOfType(LayoutConflictException.class)
-			.isThrownBy(() -> node(OLD, (settings) -> settings.maxStartupWait(Duration.ofSeconds(5))).keeper().start())
+			.isThrownBy(() -> node(OLD, (settings) -> settings.maxStartupWait(Duration.ofSeconds(1))).keeper().start())
+			.withMessageContaining("is missing while worker IDs [" + running.generator().workerId().getAsInt()
+					+ "] are held")
+			.satisfies((ex) -> assertThat(ex.getReason()).isEqualTo(LayoutConflictException.Reason.RECORD_MISSING));
+		assertThat(recorded()).as("nothing recorded").isNull();
+		assertThat(running.generator().nextId()).isGreaterThan(RecordedLayout.parse(changed).floorId());
+		// with a longer budget it reads the record again while the running node renews and records it again
+		Node late = node(OLD, (settings) -> settings.maxStartupWait(Duration.ofSeconds(20)));
+		CompletableFuture<Void> started = CompletableFuture.runAsync(() -> late.keeper().start());
+		Thread.sleep(500);
+		running.keeper().heartbeat();
+		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> started.get(20, TimeUnit.SECONDS))
+			.havingCause()
+			.isInstanceOf(LayoutConflictException.class)
 			.withMessageContaining("differs from the one recorded");
-		assertThat(recorded()).as("recorded again as the running node held to it").isEqualTo(changed);
+		assertThat(recorded()).as("recorded again as the running node held to it, with its floor").isEqualTo(changed);
 		assertThat(running.generator().nextId()).isGreaterThan(RecordedLayout.parse(changed).floorId());
 	}
 

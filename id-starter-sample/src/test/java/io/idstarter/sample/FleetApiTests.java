@@ -98,13 +98,19 @@ class FleetApiTests extends AbstractIdServerTests {
 
 	@Test
 	void aRetriedBorrowGetsTheSameLease() {
-		DocumentContext lease = borrowed("borrow-req-0001");
-		DocumentContext retry = borrowed("borrow-req-0001");
+		String request = borrow(-1, "borrow-req-0001");
+		DocumentContext lease = json(this.http.send("POST", "/api/fleet/leases", request, ORDERS), 200);
+		DocumentContext retry = json(this.http.send("POST", "/api/fleet/leases", request, ORDERS), 200);
 		DocumentContext second = borrowed("borrow-req-0002");
 		int workerId = lease.read("$.workerId", Integer.class);
 		assertThat(retry.read("$.workerId", Integer.class)).isEqualTo(workerId);
 		assertThat(retry.read("$.ownerToken", String.class)).isEqualTo(lease.read("$.ownerToken", String.class));
 		assertThat(second.read("$.workerId", Integer.class)).isNotEqualTo(workerId);
+		HttpResponse<String> reused = this.http.send("POST", "/api/fleet/leases", borrow(3, "borrow-req-0001"),
+				ORDERS);
+		assertProblem(reused, 400, "Invalid parameter", "invalid-parameter");
+		assertThat(HttpTestClient.json(reused).read("$.detail", String.class)).as("another request, not a retry")
+			.contains("'requestId'", "'preferredWorkerId'");
 		for (DocumentContext held : List.of(lease, second)) {
 			assertThat(this.http.send("POST", "/api/fleet/leases/release",
 					"{\"lease\":" + held.jsonString() + ",\"lastIssuedTimestamp\":-1}", ORDERS).statusCode())

@@ -9,11 +9,19 @@ import java.util.List;
 import java.util.Set;
 
 import com.jayway.jsonpath.DocumentContext;
+import io.idstarter.IdWorkerListener;
 import io.idstarter.lease.ISequenceManager;
+import io.idstarter.lease.InMemoryLeaseStore;
+import io.idstarter.lease.LayoutConflictException;
+import io.idstarter.lease.LayoutConflictException.Reason;
 import io.idstarter.lease.LeaseRequest;
-import io.idstarter.lease.LeaseStoreException;
+import io.idstarter.lease.LeaseSettings;
+import io.idstarter.lease.LeaseStatus.State;
 import io.idstarter.lease.WorkerLease;
+import io.idstarter.lease.WorkerLeaseKeeper;
+import io.idstarter.snowflake.ClockBackwardsPolicy;
 import io.idstarter.snowflake.RecordedLayout;
+import io.idstarter.snowflake.SnowflakeIdGenerator;
 import io.idstarter.snowflake.SnowflakeLayout;
 import io.idstarter.snowflake.SnowflakePresets;
 import io.idstarter.store.http.HttpLeaseStore;
@@ -21,6 +29,7 @@ import io.idstarter.store.http.IdServerClient;
 import io.idstarter.store.http.IdServerLayoutConflictException;
 import io.idstarter.testsupport.TcpProxy;
 import io.idstarter.testsupport.contract.AbstractLeaseStoreContractTests;
+import io.idstarter.time.TimeSource;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -56,6 +65,11 @@ class FleetLayoutTests extends AbstractIdServerTests {
 	/** The first step of a planned change from Twitter's layout to the default one. */
 	private static final String DEFAULTS_REPLACING_TWITTER = RecordedLayout.parse(DEFAULTS)
 		.replacing(RecordedLayout.parse(TWITTER))
+		.format();
+
+	/** The first step of a planned change from the default layout to Twitter's. */
+	private static final String TWITTER_REPLACING_DEFAULTS = RecordedLayout.parse(TWITTER)
+		.replacing(RecordedLayout.parse(DEFAULTS))
 		.format();
 
 	@Autowired
@@ -211,16 +225,148 @@ class FleetLayoutTests extends AbstractIdServerTests {
 		assertThat(HttpTestClient.json(this.http.send("POST", "/api/fleet/layouts/replace",
 				replace("alpha-order", DEFAULTS, pending), ALPHA)).read("$.replaced", Boolean.class)).isTrue();
 		long floorId = SnowflakeLayout.defaults().greatestIdUpTo(now);
-		String tooLow = new RecordedLayout(SnowflakePresets.twitter(), "twitter").completedAbove(floorId - 1).format();
-		assertProblem(this.http.send("POST", "/api/fleet/layouts/replace", replace("alpha-order", pending, tooLow),
-				ALPHA), 409, "Layout change refused", "layout-change-refused");
 		String notPutBack = new RecordedLayout(SnowflakeLayout.defaults(), null).completedAbove(1).format();
 		assertProblem(this.http.send("POST", "/api/fleet/layouts/replace", replace("alpha-order", pending, notPutBack),
 				ALPHA), 409, "Layout change refused", "layout-change-refused");
 		assertThat(this.serverStore.readLayout("alpha-order")).isEqualTo(pending);
-		String completed = new RecordedLayout(SnowflakePresets.twitter(), "twitter").completedAbove(floorId).format();
-		assertThat(HttpTestClient.json(this.http.send("POST", "/api/fleet/layouts/replace",
-				replace("alpha-order", pending, completed), ALPHA)).read("$.replaced", Boolean.class)).isTrue();
+		String tooLow = new RecordedLayout(SnowflakePresets.twitter(), "twitter").completedAbove(floorId - 1).format();
+		assertThat(replaced("alpha-order", pending, tooLow)).isTrue();
+		assertThat(this.serverStore.readLayout("alpha-order")).as("completed with the floor the marks give")
+			.isEqualTo(new RecordedLayout(SnowflakePresets.twitter(), "twitter").completedAbove(floorId).format());
+	}
+
+	@Test
+	void aChainOfChangesKeepsTheFloorOfTheFirstUntilTheLayoutsAfterItPassIt() {
+		long now = System.currentTimeMillis();
+		this.serverStore.recordLayout("alpha-chain", DEFAULTS);
+		WorkerLease used = this.serverStore.borrow(new LeaseRequest("alpha-chain", 7, Duration.ofSeconds(30), -1,
+				"old-node", now));
+		this.serverStore.release(used, now);
+		long firstFloor = SnowflakeLayout.defaults().greatestIdUpTo(now);
+		// a minute's later epoch: its IDs pass the first floor a minute after the marks
+		RecordedLayout second = new RecordedLayout(
+				SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH.plusSeconds(60), 41, 10, 12), null);
+		RecordedLayout third = new RecordedLayout(
+				SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH.plusSeconds(60), 41, 8, 14), null);
+		String secondPending = second.replacing(RecordedLayout.parse(DEFAULTS)).format();
+		assertReplaced("alpha-chain", DEFAULTS, secondPending, second.completedAbove(firstFloor).format());
+		String secondDone = this.serverStore.readLayout("alpha-chain");
+		// no node of the second layout borrowed: the marks, read under it, give a floor below the first
+		assertThat(second.layout().greatestIdUpTo(now)).isLessThan(firstFloor);
+		String thirdPending = third.replacing(RecordedLayout.parse(secondDone)).format();
+		assertReplaced("alpha-chain", secondDone, thirdPending,
+				third.completedAbove(second.layout().greatestIdUpTo(now)).format());
+		assertThat(RecordedLayout.parse(this.serverStore.readLayout("alpha-chain")).floorId())
+			.as("the floor of the change before").isGreaterThanOrEqualTo(firstFloor);
+	}
+
+	/**
+	 * Starts and completes a change as a client would, through the fleet API.
+	 */
+	private void assertReplaced(String namespace, String old, String pending, String completed) {
+		assertThat(replaced(namespace, old, pending)).isTrue();
+		assertThat(replaced(namespace, pending, completed)).isTrue();
+	}
+
+	private boolean replaced(String namespace, String expected, String replacement) {
+		HttpResponse<String> answer = this.http.send("POST", "/api/fleet/layouts/replace",
+				replace(namespace, expected, replacement), ALPHA);
+		assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+		return HttpTestClient.json(answer).read("$.replaced", Boolean.class);
+	}
+
+	@Test
+	void aStepWhoseExpectedRecordIsGoneAnswersFalseWhileASlotIsHeldUnderTheNewLayout() {
+		String completed = RecordedLayout.parse(TWITTER).completedAbove(12_345).format();
+		this.serverStore.recordLayout("alpha-moved", completed);
+		WorkerLease held = store("alpha-token-0123456789").borrow(request("alpha-moved", completed));
+		// two steps of the same change by nodes that read the record before another node made and completed it
+		assertThat(replaced("alpha-moved", DEFAULTS, TWITTER_REPLACING_DEFAULTS)).isFalse();
+		assertThat(replaced("alpha-moved", TWITTER_REPLACING_DEFAULTS,
+				RecordedLayout.parse(TWITTER).completedAbove(1).format())).isFalse();
+		assertThat(store("alpha-token-0123456789").replaceLayout("alpha-moved", DEFAULTS, TWITTER_REPLACING_DEFAULTS))
+			.as("the client store answers false too, so that its keeper reads the record again").isFalse();
+		assertThat(this.serverStore.readLayout("alpha-moved")).isEqualTo(completed);
+		store("alpha-token-0123456789").release(held, -1);
+	}
+
+	@Test
+	void theServerComputesTheFloorOfACompletionWhateverTheClientNames() {
+		long now = System.currentTimeMillis();
+		this.serverStore.recordLayout("alpha-floor", DEFAULTS);
+		WorkerLease used = this.serverStore.borrow(new LeaseRequest("alpha-floor", 7, Duration.ofSeconds(30), -1,
+				"old-node", now));
+		this.serverStore.release(used, now);
+		long floorId = SnowflakeLayout.defaults().greatestIdUpTo(now);
+		assertThat(replaced("alpha-floor", DEFAULTS, TWITTER_REPLACING_DEFAULTS)).isTrue();
+		// a floor 50 minutes ahead would keep every node of the new layout from starting for 50 minutes
+		long farAhead = SnowflakePresets.twitter().greatestIdUpTo(now + Duration.ofMinutes(50).toMillis());
+		assertThat(replaced("alpha-floor", TWITTER_REPLACING_DEFAULTS,
+				RecordedLayout.parse(TWITTER).completedAbove(farAhead).format())).isTrue();
+		assertThat(this.serverStore.readLayout("alpha-floor"))
+			.isEqualTo(RecordedLayout.parse(TWITTER).completedAbove(floorId).format());
+	}
+
+	@Test
+	void aBorrowUnderAPendingRecordIsRefusedAndTakesNoSlot() {
+		this.serverStore.recordLayout("alpha-pending", TWITTER_REPLACING_DEFAULTS);
+		HttpResponse<String> refused = this.http.send("POST", "/api/fleet/leases", borrow("alpha-pending", TWITTER),
+				ALPHA);
+		assertProblem(refused, 409, "Layout change pending", "layout-change-pending");
+		assertThat(HttpTestClient.json(refused).read("$.detail", String.class))
+			.contains(TWITTER_REPLACING_DEFAULTS, "completes the change before it borrows");
+		assertThatExceptionOfType(IdServerLayoutConflictException.class)
+			.isThrownBy(() -> store("alpha-token-0123456789").borrow(request("alpha-pending", TWITTER)));
+		assertThat(this.serverStore.slotMarks("alpha-pending")).isEmpty();
+	}
+
+	@Test
+	void aRequestIdSentAgainWithAnotherBodyIsRefusedNamingTheField() {
+		this.serverStore.recordLayout("alpha-reused", DEFAULTS);
+		String first = "{\"namespace\":\"alpha-reused\",\"expected\":\"" + DEFAULTS + "\",\"replacement\":\""
+				+ TWITTER_REPLACING_DEFAULTS + "\",\"requestId\":\"layout-req-0001\"}";
+		assertThat(HttpTestClient.json(this.http.send("POST", "/api/fleet/layouts/replace", first, ALPHA))
+			.read("$.replaced", Boolean.class)).isTrue();
+		String other = first.replace(TWITTER_REPLACING_DEFAULTS, RecordedLayout.parse(TWITTER_REPLACING_DEFAULTS)
+			.completedAbove(1)
+			.format());
+		HttpResponse<String> refused = this.http.send("POST", "/api/fleet/layouts/replace", other, ALPHA);
+		assertInvalid(refused, "'requestId'");
+		assertThat(HttpTestClient.json(refused).read("$.detail", String.class)).contains("replacement");
+		assertThat(HttpTestClient.json(this.http.send("POST", "/api/fleet/layouts/replace", first, ALPHA))
+			.read("$.replaced", Boolean.class)).as("the same request again: the first answer").isTrue();
+		assertThat(this.serverStore.readLayout("alpha-reused")).isEqualTo(TWITTER_REPLACING_DEFAULTS);
+	}
+
+	@Test
+	void aClientThatFindsTheRecordLostWhileAnotherClientsNodeRunsRecordsNothingAndIsRefused() {
+		// the server does not judge a record call: the keeper's own rule keeps a node of another layout out
+		WorkerLeaseKeeper running = keeper(SnowflakePresets.twitter(), "alpha-lost-record", Duration.ofSeconds(1));
+		running.start();
+		((InMemoryLeaseStore) this.serverStore).forgetLayout("alpha-lost-record");
+		WorkerLeaseKeeper other = keeper(SnowflakeLayout.defaults(), "alpha-lost-record", Duration.ofSeconds(1));
+		try {
+			assertThatExceptionOfType(LayoutConflictException.class).isThrownBy(other::start)
+				.withMessageContaining("is missing while worker IDs [0] are held")
+				.satisfies((ex) -> assertThat(ex.getReason()).isEqualTo(Reason.RECORD_MISSING));
+			assertThat(this.serverStore.readLayout("alpha-lost-record")).isNull();
+			assertThat(running.status().state()).isEqualTo(State.ACTIVE);
+		}
+		finally {
+			other.close();
+			running.close();
+		}
+	}
+
+	private WorkerLeaseKeeper keeper(SnowflakeLayout layout, String namespace, Duration maxStartupWait) {
+		SnowflakeIdGenerator generator = new SnowflakeIdGenerator(layout, TimeSource.system(),
+				ClockBackwardsPolicy.defaults(), IdWorkerListener.NONE);
+		return new WorkerLeaseKeeper(store("alpha-token-0123456789"), generator, LeaseSettings.builder()
+			.namespace(namespace)
+			.ttl(Duration.ofSeconds(60))
+			.heartbeat(Duration.ofSeconds(20))
+			.maxStartupWait(maxStartupWait)
+			.build(), TimeSource.system(), IdWorkerListener.NONE);
 	}
 
 	@Test

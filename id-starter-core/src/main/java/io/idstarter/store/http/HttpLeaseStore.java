@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.UUID;
 
 import io.idstarter.lease.ISequenceManager;
+import io.idstarter.lease.LayoutChangeRefusedException;
 import io.idstarter.lease.LeaseLostException;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseStoreException;
@@ -28,12 +29,15 @@ import org.springframework.http.HttpMethod;
  *
  * <p>Layouts are recorded in the servers' store ({@code /api/fleet/layouts}). A borrow names the borrower's layout
  * ({@link LeaseRequest#layout()}): a server refuses one whose layout differs from the namespace's record with 409
- * {@code layout-differs}, thrown as an {@link IdServerLayoutConflictException}. Recording and reading are safe to
- * repeat. A replacement carries a request ID, the same on every retry: a retry that reaches the same server after a
- * lost answer gets the first attempt's answer; one that reaches another server answers {@code false}, and the lease
- * keeper reads the record again. The servers judge a planned change themselves and refuse one the slots do not allow
- * (409 {@code layout-change-refused}). A server that keeps no layouts, or predates the layout calls (404), makes a
- * layout call throw {@link UnsupportedOperationException}; the keeper asks again at its next call.
+ * {@code layout-differs}, and one under a planned change not yet complete with 409 {@code layout-change-pending}, both
+ * thrown as an {@link IdServerLayoutConflictException}. Recording and reading are safe to repeat. A replacement
+ * carries a request ID, the same on every retry: a retry that reaches the same server after a lost answer gets the
+ * first attempt's answer; one that reaches another server answers {@code false}, and the lease keeper reads the record
+ * again. The servers judge a planned change themselves and refuse one the slots do not allow
+ * (409 {@code layout-change-refused}, thrown as a {@link LayoutChangeRefusedException}); a step whose expected record
+ * is no longer recorded answers {@code false}, as on every store. A server that keeps no layouts, or predates the
+ * layout calls (404), makes a layout call throw {@link UnsupportedOperationException}; the keeper asks again at its
+ * next call.
  */
 public class HttpLeaseStore implements ISequenceManager {
 
@@ -162,7 +166,8 @@ public class HttpLeaseStore implements ISequenceManager {
 	 */
 	private static @Nullable RuntimeException borrowRefusal(Problem problem, LeaseRequest request) {
 		String layout = request.layout();
-		if ("layout-differs".equals(problem.code()) && layout != null) {
+		if (("layout-differs".equals(problem.code()) || "layout-change-pending".equals(problem.code()))
+				&& layout != null) {
 			return new IdServerLayoutConflictException(request.namespace(), layout, "ID server refused to lease a "
 					+ "worker ID of namespace '" + request.namespace() + "': " + problem.detail());
 		}
@@ -197,7 +202,7 @@ public class HttpLeaseStore implements ISequenceManager {
 					+ "); it is older than this client: upgrade the ID servers to have layouts recorded");
 		}
 		if ("layout-change-refused".equals(problem.code())) {
-			return new LeaseStoreException("ID server refused the layout change: " + problem.detail());
+			return new LayoutChangeRefusedException("ID server: " + problem.detail());
 		}
 		return invalid(problem);
 	}

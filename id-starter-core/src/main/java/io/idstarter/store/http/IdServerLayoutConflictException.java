@@ -4,8 +4,9 @@ import io.idstarter.IdGenerationException;
 
 /**
  * An ID server refused a borrow because this client's layout differs from the one recorded for the namespace (409
- * {@code layout-differs}): IDs of the two layouts would collide, so no retry or other server will help until the
- * client's layout, or the namespace, changes.
+ * {@code layout-differs}), or because the record is a planned change not yet complete (409
+ * {@code layout-change-pending}): IDs of two layouts would collide, so no retry or other server will help until the
+ * client's layout, or the namespace's record, changes.
  *
  * @since 0.2.0
  */

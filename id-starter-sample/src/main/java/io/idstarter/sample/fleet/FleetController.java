@@ -2,13 +2,11 @@ package io.idstarter.sample.fleet;
 
 import java.security.Principal;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
 import io.idstarter.lease.ISequenceManager;
-import io.idstarter.lease.LayoutChangeCheck;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.WorkerLease;
 import io.idstarter.sample.IdServerProperties;
@@ -18,20 +16,14 @@ import io.idstarter.segment.SegmentAllocation;
 import io.idstarter.segment.SegmentKeys;
 import io.idstarter.segment.SegmentStore;
 import io.idstarter.snowflake.RecordedLayout;
-import io.idstarter.store.http.FleetMessages;
 import io.idstarter.store.http.FleetMessages.BorrowRequest;
 import io.idstarter.store.http.FleetMessages.ClientName;
 import io.idstarter.store.http.FleetMessages.Keys;
-import io.idstarter.store.http.FleetMessages.Layout;
-import io.idstarter.store.http.FleetMessages.LayoutReplaceRequest;
-import io.idstarter.store.http.FleetMessages.LayoutReplaced;
-import io.idstarter.store.http.FleetMessages.LayoutRequest;
 import io.idstarter.store.http.FleetMessages.Lease;
 import io.idstarter.store.http.FleetMessages.Range;
 import io.idstarter.store.http.FleetMessages.RangeRequest;
 import io.idstarter.store.http.FleetMessages.ReleaseRequest;
 import io.idstarter.store.http.FleetMessages.RenewRequest;
-import io.idstarter.store.http.FleetMessages.SlotMarks;
 import jakarta.validation.Valid;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -43,7 +35,6 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
-import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
@@ -62,9 +53,6 @@ public class FleetController {
 
 	/** How long a range's answer is kept for a retry with the same request ID. */
 	private static final Duration RANGE_REPLAY = Duration.ofMinutes(5);
-
-	/** How long a layout replacement's answer is kept for a retry with the same request ID. */
-	private static final Duration LAYOUT_REPLAY = Duration.ofMinutes(5);
 
 	/** Longest instance name kept; the stores cut longer ones too. */
 	private static final int MAX_INSTANCE = 255;
@@ -143,7 +131,7 @@ public class FleetController {
 		if (requestId == null) {
 			return draw(client.getName(), key, step);
 		}
-		return this.requests.once(client.getName() + "/range/" + key + "/" + step + "/" + requestId, RANGE_REPLAY,
+		return this.requests.once(client.getName() + "/range/" + key + "/" + requestId, request, RANGE_REPLAY,
 				() -> draw(client.getName(), key, step));
 	}
 
@@ -180,168 +168,8 @@ public class FleetController {
 		if (request.requestId() == null) {
 			return Lease.of(borrow(client.getName(), leaseRequest));
 		}
-		return Lease.of(this.requests.once(client.getName() + "/lease/" + request.requestId(), leaseRequest.ttl(),
-				() -> borrow(client.getName(), leaseRequest)));
-	}
-
-	/**
-	 * Records a namespace's layout unless one is recorded: {@link ISequenceManager#recordLayout(String, String)}. A
-	 * text that is no recorded layout, or a pending one, is 400.
-	 * @param request the namespace and the client's layout
-	 * @param client the authenticated client
-	 * @return the recorded layout, or none if this server's store keeps no layouts
-	 */
-	@PostMapping("/layouts")
-	public Layout recordLayout(@Valid @RequestBody LayoutRequest request, Principal client) {
-		this.grants.checkNamespace(client.getName(), request.namespace());
-		if (parseLayout("layout", request.layout()).pending()) {
-			throw new InvalidParameterException("layout", request.layout(), "must not be pending ('replacing='): only "
-					+ "a planned change, which replaces a recorded layout, records one");
-		}
-		return new Layout(request.namespace(), this.leases.recordLayout(request.namespace(), request.layout()));
-	}
-
-	/**
-	 * Reads a namespace's recorded layout: {@link ISequenceManager#readLayout(String)}.
-	 * @param namespace the namespace
-	 * @param client the authenticated client
-	 * @return the recorded layout, or none if none is recorded
-	 */
-	@GetMapping("/layouts")
-	public Layout readLayout(@RequestParam String namespace, Principal client) {
-		checkNamespace(namespace, client);
-		return new Layout(namespace, this.leases.readLayout(namespace));
-	}
-
-	/**
-	 * Replaces a namespace's layout if it is still the expected one:
-	 * {@link ISequenceManager#replaceLayout(String, String, String)}, for one step of a planned layout change, which
-	 * this server judges by the namespace's slots as a lease keeper judges its own ({@link LayoutChangeCheck}): the
-	 * new layout marked pending, replacing the recorded one, when no slot is held and its IDs sort above the old
-	 * layout's in time; the pending change completed, when no slot is held and its floor-id is at least the greatest
-	 * ID the old layout allows under the slots' marks; or the replaced record put back. Anything else is refused (409
-	 * {@code layout-change-refused}), a text that is no recorded layout is 400. With a request ID, a retry that reaches
-	 * this server gets the first attempt's answer.
-	 * @param request the namespace, the layout recorded now, the new one, and the client's request ID
-	 * @param client the authenticated client
-	 * @return whether the expected layout was recorded and is replaced now
-	 */
-	@PostMapping("/layouts/replace")
-	public LayoutReplaced replaceLayout(@Valid @RequestBody LayoutReplaceRequest request, Principal client) {
-		this.grants.checkNamespace(client.getName(), request.namespace());
-		RecordedLayout expected = parseLayout("expected", request.expected());
-		RecordedLayout replacement = parseLayout("replacement", request.replacement());
-		if (request.requestId() == null) {
-			return replace(client.getName(), request, expected, replacement);
-		}
-		return this.requests.once(client.getName() + "/layout/" + request.requestId(), LAYOUT_REPLAY,
-				() -> replace(client.getName(), request, expected, replacement));
-	}
-
-	private LayoutReplaced replace(String client, LayoutReplaceRequest request, RecordedLayout expected,
-			RecordedLayout replacement) {
-		checkChange(request.namespace(), expected, replacement);
-		boolean replaced = this.leases.replaceLayout(request.namespace(), request.expected(), request.replacement());
-		if (replaced) {
-			logger.info("Client '{}' replaced the layout of namespace '{}' by '{}'", client,
-					LogSafe.escape(request.namespace()), LogSafe.escape(request.replacement()));
-		}
-		return new LayoutReplaced(replaced);
-	}
-
-	/**
-	 * Refuses a replacement that is no step of a planned change, or that the namespace's slots do not allow.
-	 */
-	private void checkChange(String namespace, RecordedLayout expected, RecordedLayout replacement) {
-		RecordedLayout replaced = expected.replacing();
-		long horizon = System.currentTimeMillis() + FleetMessages.MAX_TTL_MILLIS
-				+ this.limits.getClockAllowance().toMillis();
-		if (replaced == null) {
-			RecordedLayout asReplaced = new RecordedLayout(expected.layout(), null, expected.floorId(), null);
-			if (!replacement.pending() || !asReplaced.equals(replacement.replacing())) {
-				throw FleetRefusedException.layoutChangeRefused(namespace, "a planned change first records the new "
-						+ "layout pending, replacing the recorded one ('replacing=' its epoch, widths and floor-id)");
-			}
-			LayoutChangeCheck check = LayoutChangeCheck.of(expected.layout(), replacement.layout(),
-					this.leases.slotMarks(namespace));
-			refuseHeld(namespace, check);
-			if (!check.sortsAboveBy(horizon)) {
-				throw FleetRefusedException.layoutChangeRefused(namespace, "the new layout's IDs sort above ID "
-						+ check.floorId() + ", the greatest the recorded layout allows under the slots' marks, only "
-						+ "from " + when(check.notBefore()) + ", later than this server's clock plus the longest "
-						+ "lease TTL plus id-server.fleet.clock-allowance");
-			}
-		}
-		else if (!replacement.pending() && replacement.sameLayoutAs(expected)) {
-			LayoutChangeCheck check = LayoutChangeCheck.of(replaced.layout(), replacement.layout(),
-					this.leases.slotMarks(namespace));
-			refuseHeld(namespace, check);
-			if (replacement.floorId() < check.floorId()) {
-				throw FleetRefusedException.layoutChangeRefused(namespace, "the completed record's floor-id "
-						+ replacement.floorId() + " is below " + check.floorId() + ", the greatest ID the replaced "
-						+ "layout allows under the slots' marks");
-			}
-			long notBefore = LayoutChangeCheck.notBefore(replacement.layout(), replacement.floorId());
-			if (notBefore > horizon) {
-				throw FleetRefusedException.layoutChangeRefused(namespace, "the new layout's IDs sort above the "
-						+ "floor-id only from " + when(notBefore) + ", later than this server's clock plus the "
-						+ "longest lease TTL plus id-server.fleet.clock-allowance");
-			}
-		}
-		else if (replacement.pending() || !replacement.layout().equals(replaced.layout())
-				|| replacement.floorId() != replaced.floorId()) {
-			throw FleetRefusedException.layoutChangeRefused(namespace, "a pending change is completed (the new "
-					+ "layout with its floor-id) or put back (the replaced layout with its floor-id), nothing else");
-		}
-	}
-
-	private static void refuseHeld(String namespace, LayoutChangeCheck check) {
-		if (check.slotsHeld()) {
-			throw FleetRefusedException.layoutChangeRefused(namespace, "worker IDs " + check.held()
-					+ " are held: a layout is changed only when no node of the old layout can issue any more");
-		}
-	}
-
-	private static String when(long millis) {
-		return (millis == Long.MAX_VALUE) ? "never (the new layout runs out first)"
-				: Instant.ofEpochMilli(millis).toString();
-	}
-
-	/**
-	 * Reads a layout text as a recorded layout, or refuses it as a bad request naming the field.
-	 */
-	private static RecordedLayout parseLayout(String field, String text) {
-		try {
-			return RecordedLayout.parse(text);
-		}
-		catch (IllegalArgumentException ex) {
-			throw new InvalidParameterException(field, text, "must be a recorded Snowflake layout ("
-					+ "epoch=...;timestamp-bits=...;worker-id-bits=...;sequence-bits=...): " + ex.getMessage());
-		}
-	}
-
-	/**
-	 * Reads a namespace's slots with their marks: {@link ISequenceManager#slotMarks(String)}.
-	 * @param namespace the namespace
-	 * @param client the authenticated client
-	 * @return the slots
-	 */
-	@GetMapping("/slot-marks")
-	public SlotMarks slotMarks(@RequestParam String namespace, Principal client) {
-		checkNamespace(namespace, client);
-		return new SlotMarks(namespace, this.leases.slotMarks(namespace));
-	}
-
-	/**
-	 * Checks a namespace given as a query parameter, as the request bodies' namespaces are checked, and that it is
-	 * granted to the client.
-	 */
-	private void checkNamespace(String namespace, Principal client) {
-		if (namespace.isBlank() || namespace.length() > LeaseRequest.MAX_NAMESPACE_LENGTH) {
-			throw new InvalidParameterException("namespace", namespace, "must be 1 to "
-					+ LeaseRequest.MAX_NAMESPACE_LENGTH + " characters");
-		}
-		this.grants.checkNamespace(client.getName(), namespace);
+		return Lease.of(this.requests.once(client.getName() + "/lease/" + request.requestId(), request,
+				leaseRequest.ttl(), () -> borrow(client.getName(), leaseRequest)));
 	}
 
 	/**
@@ -437,13 +265,14 @@ public class FleetController {
 	}
 
 	/**
-	 * Refuses a borrow whose layout differs from the namespace's recorded one, and one that names no layout in a
-	 * namespace with a record: a client before 0.2.0, which checks no record, of whatever layout. Where nothing is
-	 * recorded (or this server's store keeps no layouts) every borrow goes on; the client's own keeper records its
-	 * layout before it borrows.
+	 * Refuses a borrow whose layout differs from the namespace's recorded one, one under a pending record (a planned
+	 * change not yet complete, under which no node may issue), and one that names no layout in a namespace with a
+	 * record: a client before 0.2.0, which checks no record, of whatever layout. Where nothing is recorded (or this
+	 * server's store keeps no layouts) every borrow goes on; the client's own keeper records its layout before it
+	 * borrows.
 	 */
 	private void checkLayout(String namespace, @Nullable String layout) {
-		RecordedLayout own = (layout != null) ? parseLayout("layout", layout) : null;
+		RecordedLayout own = (layout != null) ? FleetLayoutController.parseLayout("layout", layout) : null;
 		String recorded;
 		try {
 			recorded = this.leases.readLayout(namespace);
@@ -457,19 +286,23 @@ public class FleetController {
 		if (own == null) {
 			throw FleetRefusedException.layoutRequired(namespace, recorded);
 		}
-		if (!sameLayout(recorded, own)) {
+		RecordedLayout record = parseOrNull(recorded);
+		if (record != null && record.pending()) {
+			throw FleetRefusedException.layoutChangePending(namespace, recorded);
+		}
+		if (record == null || !record.sameLayoutAs(own)) {
 			logger.info("Refused a borrow in namespace '{}' on layout '{}': the namespace records '{}'",
 					LogSafe.escape(namespace), LogSafe.escape(layout), LogSafe.escape(recorded));
 			throw FleetRefusedException.layoutDiffers(namespace, recorded, layout);
 		}
 	}
 
-	private static boolean sameLayout(String recorded, RecordedLayout own) {
+	private static @Nullable RecordedLayout parseOrNull(String recorded) {
 		try {
-			return RecordedLayout.parse(recorded).sameLayoutAs(own);
+			return RecordedLayout.parse(recorded);
 		}
 		catch (IllegalArgumentException ex) {
-			return false;
+			return null;
 		}
 	}
 

@@ -28,12 +28,14 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
  * Problems of the fleet API, each with a {@code code} the client maps back to the store exception it stands for:
  * {@code lease-lost} (409), {@code key-exhausted} (409: the key's next range would pass {@code Long.MAX_VALUE}),
  * {@code no-free-worker-id} (503), {@code layout-differs} (409: the borrow's layout is not the namespace's recorded
- * one), {@code layouts-not-kept} (501: the server's store records no layouts), {@code lease-store-unavailable} and
+ * one), {@code layout-change-pending} (409: the namespace's record is a change not yet complete),
+ * {@code layouts-not-kept} (501: the server's store records no layouts), {@code lease-store-unavailable} and
  * {@code segment-store-unavailable} (503, the client tries another server), {@code not-granted} (403) and
  * {@code quota-exceeded} (429, with Retry-After). The store's own messages name other clients' owner tokens, hosts
  * and tables: they go to this server's log, never into an answer.
  */
-@RestControllerAdvice(assignableTypes = { FleetController.class, FleetGiveBackController.class })
+@RestControllerAdvice(
+		assignableTypes = { FleetController.class, FleetLayoutController.class, FleetGiveBackController.class })
 @Order(Ordered.HIGHEST_PRECEDENCE)
 class FleetExceptionHandler {
 

@@ -82,8 +82,8 @@ public class FleetGiveBackController {
 		if (request.requestId() == null) {
 			return giveBack(client.getName(), key, cursor, end);
 		}
-		return this.requests.once(client.getName() + "/give-back/" + key + "/" + request.requestId(), GIVE_BACK_REPLAY,
-				() -> giveBack(client.getName(), key, cursor, end));
+		return this.requests.once(client.getName() + "/give-back/" + key + "/" + request.requestId(), request,
+				GIVE_BACK_REPLAY, () -> giveBack(client.getName(), key, cursor, end));
 	}
 
 	private GiveBackResult giveBack(String client, String key, long cursor, long end) {

@@ -6,8 +6,9 @@ import org.springframework.http.HttpStatus;
 
 /**
  * A fleet request this server will not carry out for this client: a namespace or key not granted to it (403), a
- * quota used up (429), a borrow on another layout than the namespace's recorded one or on none (409), or a layout
- * replacement that is no step of a planned change the namespace's slots allow (409). Nothing was changed.
+ * quota used up (429), a borrow on another layout than the namespace's recorded one, on none, or under a change not
+ * yet complete (409), or a layout replacement that is no step of a planned change the namespace's slots allow (409).
+ * Nothing was changed.
  */
 final class FleetRefusedException extends RuntimeException {
 
@@ -43,6 +44,14 @@ final class FleetRefusedException extends RuntimeException {
 						+ "names no layout (a client before id-starter 0.2.0, which does not check the record): its "
 						+ "IDs could collide with the namespace's. Upgrade the client, or give it a namespace of its "
 						+ "own");
+	}
+
+	static FleetRefusedException layoutChangePending(String namespace, String recorded) {
+		return new FleetRefusedException(HttpStatus.CONFLICT, "Layout change pending", "layout-change-pending",
+				"Namespace '" + namespace + "' records a planned layout change that is not complete, "
+						+ describe(recorded) + ": no node borrows under it (a client's lease keeper of the new layout "
+						+ "completes the change before it borrows). Start a node of the new layout with "
+						+ "id-worker.snowflake.layout-change.from to complete it, or read the record again");
 	}
 
 	static FleetRefusedException layoutChangeRefused(String namespace, String reason) {

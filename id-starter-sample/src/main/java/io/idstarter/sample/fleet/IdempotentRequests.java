@@ -1,18 +1,24 @@
 package io.idstarter.sample.fleet;
 
+import java.lang.reflect.Method;
+import java.lang.reflect.RecordComponent;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
+import io.idstarter.sample.web.error.InvalidParameterException;
+
 /**
  * Runs a state-changing request once per request ID: a retry with the same ID (a client whose read timed out while
- * the first attempt went through) gets the first attempt's answer instead of a second range, worker ID or give-back.
- * A retry that arrives while the first attempt is still running waits for it. Failed attempts are forgotten, so a
- * retry after a failure tries again. Remembered in this server's memory only: a retry that reaches another server runs
- * again (a range is then a gap; a lease an orphan that expires after its TTL, unrenewed; a give-back finds no range
- * that server handed out, see {@link RangeLedger}).
+ * the first attempt went through) gets the first attempt's answer instead of a second range, worker ID, give-back or
+ * layout step. A retry repeats its request exactly: the same ID with another body is refused (400, naming the field
+ * that differs), never answered with what another request got. A retry that arrives while the first attempt is still
+ * running waits for it. Failed attempts are forgotten, so a retry after a failure tries again. Remembered in this
+ * server's memory only: a retry that reaches another server runs again (a range is then a gap; a lease an orphan that
+ * expires after its TTL, unrenewed; a give-back finds no range that server handed out, see {@link RangeLedger}).
  */
 final class IdempotentRequests {
 
@@ -25,15 +31,29 @@ final class IdempotentRequests {
 	/** One attempt per request ID, until it expires; an entry is removed only when expired or when its attempt failed. */
 	private final ConcurrentHashMap<String, Attempt> attempts = new ConcurrentHashMap<>();
 
-	<T> T once(String requestId, Duration keep, Supplier<T> action) {
+	/**
+	 * Runs a request, or answers as its first attempt did.
+	 * @param requestId the client's request ID, qualified by the client and the call
+	 * @param request the request's body, compared with the first attempt's
+	 * @param keep how long the answer is kept
+	 * @param action runs the request
+	 * @return the answer
+	 * @throws InvalidParameterException if the request ID was sent with another body
+	 */
+	<T> T once(String requestId, Record request, Duration keep, Supplier<T> action) {
 		long now = System.nanoTime();
-		Attempt fresh = new Attempt(now + keep.toNanos());
+		Attempt fresh = new Attempt(request, now + keep.toNanos());
 		while (true) {
 			Attempt existing = this.attempts.putIfAbsent(requestId, fresh);
 			if (existing == null) {
 				break;
 			}
 			if (!existing.expired(now)) {
+				if (!existing.request.equals(request)) {
+					throw new InvalidParameterException("requestId", requestIdOf(requestId), "was sent before with "
+							+ "another '" + differingField(existing.request, request) + "': a retry repeats its "
+							+ "request unchanged, and a new request takes a new request ID");
+				}
 				return existing.await();
 			}
 			if (this.attempts.replace(requestId, existing, fresh)) {
@@ -61,6 +81,28 @@ final class IdempotentRequests {
 		return this.attempts.size();
 	}
 
+	private static String requestIdOf(String qualified) {
+		return qualified.substring(qualified.lastIndexOf('/') + 1);
+	}
+
+	/**
+	 * Names the first component of two requests of one call that differs.
+	 */
+	private static String differingField(Record first, Record again) {
+		try {
+			for (RecordComponent component : first.getClass().getRecordComponents()) {
+				Method accessor = component.getAccessor();
+				if (!Objects.equals(accessor.invoke(first), accessor.invoke(again))) {
+					return component.getName();
+				}
+			}
+		}
+		catch (ReflectiveOperationException | IllegalArgumentException ex) {
+			// a body whose components cannot be read: name it whole
+		}
+		return "body";
+	}
+
 	private void sweep(long now) {
 		this.attempts.values().removeIf((attempt) -> attempt.expired(now));
 		if (this.attempts.size() > MAX_ENTRIES) {
@@ -72,9 +114,13 @@ final class IdempotentRequests {
 
 		final CompletableFuture<Object> result = new CompletableFuture<>();
 
+		/** The request's body, which a retry must repeat. */
+		final Record request;
+
 		final long expiresAtNanos;
 
-		Attempt(long expiresAtNanos) {
+		Attempt(Record request, long expiresAtNanos) {
+			this.request = request;
 			this.expiresAtNanos = expiresAtNanos;
 		}
 
