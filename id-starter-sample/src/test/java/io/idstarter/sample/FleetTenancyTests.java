@@ -66,6 +66,10 @@ class FleetTenancyTests extends AbstractIdServerTests {
 		assertThat(rows("id-server")).extracting((row) -> row.get("worker_id")).doesNotContain(1023);
 		assertThat(json(this.http.get("/api/fleet/segments", ALPHA), 200).read("$.keys", List.class))
 			.containsExactly("alpha-key", "alpha-rate");
+		assertThat(json(this.http.get("/api/fleet/segments?key=alpha-key", ALPHA), 200).read("$.keys", List.class))
+			.containsExactly("alpha-key");
+		assertThat(json(this.http.get("/api/fleet/segments?key=beta-key", ALPHA), 200).read("$.keys", List.class))
+			.as("a key of the store not granted to alpha").isEmpty();
 		assertThat(json(this.http.send("POST", "/api/fleet/segments/beta-key/ranges", "{\"step\":5}", BETA), 200)
 			.read("$.start", Long.class)).as("no range of beta-key went to alpha").isEqualTo(1);
 	}
