@@ -51,7 +51,8 @@ record PeriodicKeyRecord(ResetPeriod reset, ZoneId zone, String format) {
 	/**
 	 * Returns the description the settings entry is created with.
 	 * @param name the declared key
-	 * @return e.g. {@code settings of periodic key invoice: reset daily, zone Asia/Shanghai, format INV-{yyyyMMdd}-{seq:6}}
+	 * @return e.g. {@code settings of periodic key invoice: reset daily, zone Asia/Shanghai, format
+	 * INV-{yyyyMMdd}-{seq:6}}
 	 */
 	String description(String name) {
 		return "settings of periodic key " + name + ": reset " + this.reset.name().toLowerCase(Locale.ROOT) + ", zone "
@@ -89,9 +90,9 @@ record PeriodicKeyRecord(ResetPeriod reset, ZoneId zone, String format) {
 		PeriodicKeyRecord recorded = (description != null) ? parse(description) : null;
 		String property = "id-worker.segment.periodic-keys." + name;
 		if (recorded == null) {
-			throw new PeriodicKeyMismatchException("Segment key '" + settingsKey + "' holds no settings of periodic key '"
-					+ name + "' (its description is " + ((description != null) ? "'" + description + "'" : "gone")
-					+ "), so this node cannot tell whether the other nodes decide periods and write numbers as it "
+			String found = (description != null) ? "'" + description + "'" : "gone";
+			throw new PeriodicKeyMismatchException("Segment key '" + settingsKey + "' holds no settings of periodic "
+					+ "key '" + name + "' (its description is " + found + "), so this node cannot tell whether the other nodes decide periods and write numbers as it "
 					+ "does, and draws no number of the key: rename or delete that segment key if it is not one "
 					+ "id-starter created, or declare the periodic key under another name than " + property);
 		}

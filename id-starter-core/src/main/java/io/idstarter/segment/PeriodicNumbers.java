@@ -37,14 +37,14 @@ import org.slf4j.LoggerFactory;
  * a node behind may issue the old day's numbers up to {@code B} late. Numbers stay unique either way, and a period's
  * numbers increase per node but are not ordered across nodes around the boundary.
  *
- * <p><b>Nodes agree on the period.</b> A key's reset, zone and format are recorded once in the store, in the description
- * of the segment key {@code <key>:settings} ({@link PeriodicKey#settingsKey()}), by the first node that starts with
- * the key; every other node compares its own with them at start, before it draws any number of the key, and is refused
- * ({@link PeriodicKeyMismatchException}) if they differ. Zones are compared by their rules ({@code UTC} and
- * {@code Etc/UTC} are one zone). A daily and a monthly node of one key would draw from different period keys, each
- * from the first number, and write the same strings; nodes whose dates differ (UTC and Asia/Shanghai in the evening,
- * UTC) draw from different periods' keys; and one node's retention could delete a period another still draws from,
- * which that node would create again and count from its first number again.
+ * <p><b>Nodes agree on the period.</b> A key's reset, zone and format are recorded once in the store, in the
+ * description of the segment key {@code <key>:settings} ({@link PeriodicKey#settingsKey()}), by the first node that
+ * starts with the key; every other node compares its own with them at start, before it draws any number of the key,
+ * and is refused ({@link PeriodicKeyMismatchException}) if they differ. Zones are compared by their rules ({@code UTC}
+ * and {@code Etc/UTC} are one zone). A daily and a monthly node of one key would draw from different period keys, each
+ * from the first number, and write the same strings; nodes whose dates differ (UTC and Asia/Shanghai from 16:00 UTC)
+ * draw from different periods' keys; and one node's retention could delete a period another still draws from, which
+ * that node would create again and count from its first number again.
  *
  * <p><b>Keys apart.</b> Two declared keys write the same strings if their formats differ only in their placeholders
  * ({@code INV-{yyyyMMdd}{seq:6}} daily and {@code INV-{yyyyMM}{seq:8}} monthly both write

@@ -167,8 +167,8 @@ public final class MongoSegmentStore implements SegmentStore, SegmentKeyAdmin {
 	 * a key removed (by hand, or lost in a failover) and another created would leave the count as it was. A key added
 	 * or removed by hand leaves the token unless the hand edit replaces it too
 	 * ({@code db.id_segments.updateOne({_id: {marker: "keys"}}, {$set: {token: UUID().toString()}}, {upsert: true})},
-	 * see docs/mongo.md); without that, the added key is still found when first asked for ({@link #containsKey}) and the
-	 * removed one dropped when a fetch finds it gone.
+	 * see docs/mongo.md); without that, the added key is still found when first asked for ({@link #containsKey}) and
+	 * the removed one dropped when a fetch finds it gone.
 	 * @return the marker, {@code none} before the first key is created
 	 */
 	@Override
