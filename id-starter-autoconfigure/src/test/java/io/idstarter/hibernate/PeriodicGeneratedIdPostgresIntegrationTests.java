@@ -77,9 +77,9 @@ class PeriodicGeneratedIdPostgresIntegrationTests {
 					.containsExactly("INV-20261126-0001", "INV-20261126-0002", "INV-20261127-0001");
 				assertThat(jdbc.queryForList("SELECT description FROM " + SEGMENT_TABLE + " ORDER BY biz_tag",
 						String.class))
-					.containsExactly("daily period 20261126 of periodic key invoice (zone Asia/Shanghai, format "
-							+ "INV-{yyyyMMdd}-{seq:4})", "daily period 20261127 of periodic key invoice (zone "
-							+ "Asia/Shanghai, format INV-{yyyyMMdd}-{seq:4})");
+					.containsExactly("daily period 20261126 of periodic key invoice",
+							"daily period 20261127 of periodic key invoice", "settings of periodic key invoice: "
+									+ "reset daily, zone Asia/Shanghai, format INV-{yyyyMMdd}-{seq:4}");
 			}
 			finally {
 				jdbc.execute("DROP TABLE IF EXISTS " + SEGMENT_TABLE);

@@ -44,6 +44,11 @@ final class CountingSegmentStore implements SegmentStore {
 	}
 
 	@Override
+	public boolean containsKey(String key) {
+		return this.delegate.containsKey(key);
+	}
+
+	@Override
 	public @Nullable String keysMarker() {
 		this.markers.incrementAndGet();
 		return this.delegate.keysMarker();

@@ -36,6 +36,8 @@ public final class InMemorySegmentStore implements SegmentStore, SegmentKeyAdmin
 
 	private final AtomicLong keysMarkerCalls = new AtomicLong();
 
+	private final AtomicLong containsKeyCalls = new AtomicLong();
+
 	/** Counts the changes of the key list, each counted after it is made: the {@link #keysMarker() marker}. */
 	private final AtomicLong keysVersion = new AtomicLong();
 
@@ -81,6 +83,13 @@ public final class InMemorySegmentStore implements SegmentStore, SegmentKeyAdmin
 		this.keysCalls.incrementAndGet();
 		simulate();
 		return Set.copyOf(this.entries.keySet());
+	}
+
+	@Override
+	public boolean containsKey(String key) {
+		this.containsKeyCalls.incrementAndGet();
+		simulate();
+		return this.entries.containsKey(key);
 	}
 
 	@Override
@@ -234,6 +243,14 @@ public final class InMemorySegmentStore implements SegmentStore, SegmentKeyAdmin
 	 */
 	public long keysCalls() {
 		return this.keysCalls.get();
+	}
+
+	/**
+	 * Returns how many times {@link #containsKey(String)} was called.
+	 * @return the count
+	 */
+	public long containsKeyCalls() {
+		return this.containsKeyCalls.get();
 	}
 
 	/**

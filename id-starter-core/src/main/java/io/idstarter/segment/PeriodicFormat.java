@@ -161,6 +161,28 @@ public final class PeriodicFormat implements PeriodicFormatter {
 		return max - 1;
 	}
 
+	/**
+	 * Returns the pattern's literal text: the pattern with its placeholders taken out.
+	 * @return e.g. {@code INV--} for {@code INV-{yyyyMMdd}-{seq:6}}
+	 */
+	String literalText() {
+		StringBuilder text = new StringBuilder();
+		for (Part part : this.parts) {
+			if (part instanceof Literal literal) {
+				text.append(literal.text());
+			}
+		}
+		return text.toString();
+	}
+
+	/**
+	 * Returns whether the pattern writes the declared key ({@code {key}}).
+	 * @return {@code true} if it does
+	 */
+	boolean writesKey() {
+		return this.parts.stream().anyMatch(Key.class::isInstance);
+	}
+
 	@Override
 	public String format(String key, String period, LocalDate day, long sequence) {
 		if (sequence < 0 || sequence > maxSequence()) {

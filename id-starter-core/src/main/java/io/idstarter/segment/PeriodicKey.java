@@ -7,7 +7,8 @@ import java.util.Objects;
  * A declared key whose numbers start again every period, served by {@link PeriodicNumbers}: each period draws from
  * its own segment key {@code <name>:<stamp>}, created on the period's first call with {@code firstId} and
  * {@code step}, and deleted once the period ended more than {@code retention} ago (never the current or the previous
- * period).
+ * period). Its reset, zone and format are recorded once, beside the periods, in the segment key
+ * {@code <name>:settings}.
  *
  * @param name the declared key: 1 to 119 characters of {@code [A-Za-z0-9._-]} (no {@code :}, which separates the
  * stamp)
@@ -29,8 +30,14 @@ public record PeriodicKey(String name, ResetPeriod reset, PeriodicFormatter form
 	/** How long an ended period's segment key is kept unless set. */
 	public static final Duration DEFAULT_RETENTION = Duration.ofDays(35);
 
-	/** Longest declared key: a period's segment key adds {@code :yyyyMMdd} and must fit {@link SegmentKeys}. */
+	/**
+	 * Longest declared key: a period's segment key adds {@code :yyyyMMdd}, the settings key {@code :settings}, and both
+	 * must fit {@link SegmentKeys}.
+	 */
 	public static final int MAX_NAME_LENGTH = SegmentKeys.MAX_KEY_LENGTH - 9;
+
+	/** Ends the segment key that records a key's settings; not a stamp, which has digits only. */
+	private static final String SETTINGS_SUFFIX = ":settings";
 
 	/**
 	 * Checks the definition.
@@ -101,6 +108,19 @@ public record PeriodicKey(String name, ResetPeriod reset, PeriodicFormatter form
 	 */
 	public String segmentKey(String stamp) {
 		return this.name + ":" + stamp;
+	}
+
+	/**
+	 * Returns the segment key whose description records this key's reset, zone and format, created by the first node
+	 * that starts with the key and compared by every other node at start. No number is drawn from it.
+	 * @return {@code <name>:settings}
+	 */
+	public String settingsKey() {
+		return settingsKey(this.name);
+	}
+
+	static String settingsKey(String name) {
+		return name + SETTINGS_SUFFIX;
 	}
 
 }

@@ -1,9 +1,9 @@
 package io.idstarter.segment;
 
 /**
- * Thrown when a period's segment key was created by a node that decides periods or writes numbers otherwise than
- * this one (another zone, reset or format, recorded in the key's description): the node refuses to draw from it, since
- * nodes that disagree on the period can repeat numbers.
+ * Thrown at start when the settings of a periodic key recorded in the store (its reset, zone and format, recorded by
+ * the first node that started with the key) differ from this node's: nodes that decide periods or write numbers
+ * otherwise can repeat numbers, so this node draws none.
  */
 public class PeriodicKeyMismatchException extends IllegalStateException {
 
@@ -11,17 +11,10 @@ public class PeriodicKeyMismatchException extends IllegalStateException {
 
 	/**
 	 * Creates the exception.
-	 * @param segmentKey the period's segment key
-	 * @param setting what differs: {@code zone}, {@code reset} or {@code format}
-	 * @param recorded the value recorded with the key
-	 * @param own this node's value
-	 * @param advice what to change
+	 * @param message what differs, both values, and what to change
 	 */
-	public PeriodicKeyMismatchException(String segmentKey, String setting, String recorded, String own,
-			String advice) {
-		super("Periodic segment key '" + segmentKey + "' was created with " + setting + " " + recorded
-				+ ", and this node has " + setting + " " + own + "; nodes that disagree on it can assign numbers to "
-				+ "different periods and repeat them. This node draws no number from it: " + advice);
+	public PeriodicKeyMismatchException(String message) {
+		super(message);
 	}
 
 }

@@ -6,6 +6,7 @@ import java.time.ZoneId;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
@@ -36,11 +37,21 @@ import org.slf4j.LoggerFactory;
  * a node behind may issue the old day's numbers up to {@code B} late. Numbers stay unique either way, and a period's
  * numbers increase per node but are not ordered across nodes around the boundary.
  *
- * <p><b>Nodes agree on the period.</b> A period's key records the reset, zone and format of the node that created it
- * (in its description), and a node refuses ({@link PeriodicKeyMismatchException}) to draw from a period's key recorded
- * with other settings than its own, at start for the latest period in the store and on the first call of each period.
- * Nodes in different zones would assign numbers to periods hours apart, and one node's retention could delete a period
- * another still draws from, which that node would create again and count from its first number again.
+ * <p><b>Nodes agree on the period.</b> A key's reset, zone and format are recorded once in the store, in the
+ * description of the segment key {@code <key>:settings} ({@link PeriodicKey#settingsKey()}), by the first node that
+ * starts with the key; every other node compares its own with them at start, before it draws any number of the key,
+ * and is refused ({@link PeriodicKeyMismatchException}) if they differ. Zones are compared by their rules ({@code UTC}
+ * and {@code Etc/UTC} are one zone). A daily and a monthly node of one key would draw from different period keys, each
+ * from the first number, and write the same strings; nodes whose dates differ (UTC and Asia/Shanghai from 16:00 UTC)
+ * draw from different periods' keys; and one node's retention could delete a period another still draws from, which
+ * that node would create again and count from its first number again.
+ *
+ * <p><b>Keys apart.</b> Two declared keys write the same strings if their formats differ only in their placeholders
+ * ({@code INV-{yyyyMMdd}{seq:6}} daily and {@code INV-{yyyyMM}{seq:8}} monthly both write
+ * {@code INV-20261126000001}). So keys whose formats, with the placeholders taken out, leave the same text are refused
+ * at construction unless both formats write {@code {key}}. The rule is deliberately simple: it refuses some pairs that
+ * could not collide, and does not see every pair that could (a literal digit next to a number, as in
+ * {@code {yyyy}-1{seq:2}} and {@code {yyyy}-{seq:3}}, or formatters of the application's own).
  *
  * <p><b>Retention.</b> When a node creates a period's key, it deletes the keys of this instance's periodic keys whose
  * period ended more than the key's retention ago ({@link #removeExpired()}), but never the current or the previous
@@ -74,18 +85,17 @@ public final class PeriodicNumbers {
 	private final @Nullable PeriodicRetention retention;
 
 	/**
-	 * Creates the numbers of some periodic keys over a started (or soon started) generator, and checks that the latest
-	 * period of each key in the store was created with this node's reset, zone and format.
+	 * Creates the numbers of some periodic keys over a started (or soon started) generator, after recording each key's
+	 * settings in the store, or checking them against those recorded there.
 	 * @param generator the generator, over {@code store}
 	 * @param store the generator's store, which must also be a {@link SegmentKeyAdmin} that keeps key descriptions
-	 * to create period keys and record their settings, and should delete keys for the retention
+	 * to create period keys and record the keys' settings, and should delete keys for the retention
 	 * @param keys the declared periodic keys
 	 * @param zone the zone whose midnight starts a day; the same on every node
 	 * @param time the clock that decides each call's period
 	 * @throws IllegalArgumentException if keys are declared and the store cannot create keys or keeps no descriptions,
-	 * or two keys have the same name
-	 * @throws PeriodicKeyMismatchException if the latest period of a key in the store records another reset, zone or
-	 * format
+	 * two keys have the same name, or two keys' formats leave the same text without {@code {key}}
+	 * @throws PeriodicKeyMismatchException if the settings of a key recorded in the store differ from this node's
 	 * @throws SegmentStoreException if the store cannot be reached
 	 */
 	public PeriodicNumbers(SegmentIdGenerator generator, SegmentStore store, Collection<PeriodicKey> keys,
@@ -98,25 +108,49 @@ public final class PeriodicNumbers {
 		Map<String, PeriodicKey> byName = new LinkedHashMap<>();
 		for (PeriodicKey key : keys) {
 			PeriodicKeyRecord record = PeriodicKeyRecord.of(key, zone);
-			String description = record.description(key.name(), key.reset().stamp(LocalDate.EPOCH));
+			String description = record.description(key.name());
 			if (description.length() > SegmentKeys.MAX_DESCRIPTION_LENGTH) {
 				throw new IllegalArgumentException("periodic key '" + key.name() + "' records its reset, zone and "
-						+ "format in the description of each period's key, which would take " + description.length()
-						+ " characters, more than " + SegmentKeys.MAX_DESCRIPTION_LENGTH + "; use a shorter format");
+						+ "format in the description of segment key '" + key.settingsKey() + "', which would take "
+						+ description.length() + " characters, more than " + SegmentKeys.MAX_DESCRIPTION_LENGTH
+						+ "; use a shorter format");
 			}
 			if (declared.put(key.name(), new Declared(key, record)) != null) {
 				throw new IllegalArgumentException("periodic key '" + key.name() + "' is declared twice");
 			}
 			byName.put(key.name(), key);
 		}
+		checkFormatsApart(keys);
 		this.keys = Map.copyOf(declared);
 		this.admin = keys.isEmpty() ? null : admin(store);
 		if (this.admin != null) {
-			checkLatestPeriods(store, this.admin);
+			for (Declared key : declared.values()) {
+				recordOrCheckSettings(store, this.admin, key);
+			}
 		}
 		this.retention = (this.admin != null) ? retention(store, this.admin, Map.copyOf(byName)) : null;
 		generator.retiredKeys((segmentKey) -> this.retention != null
 				&& this.retention.expired(segmentKey, this.time.currentTimeMillis()));
+	}
+
+	/**
+	 * Refuses two keys whose formats leave the same text once their placeholders are taken out, unless both write the
+	 * key: they could write the same strings.
+	 */
+	private static void checkFormatsApart(Collection<PeriodicKey> keys) {
+		Map<String, PeriodicKey> byText = new LinkedHashMap<>();
+		for (PeriodicKey key : keys) {
+			if (key.formatter() instanceof PeriodicFormat format) {
+				PeriodicKey other = byText.putIfAbsent(format.literalText(), key);
+				if (other != null && !(format.writesKey() && ((PeriodicFormat) other.formatter()).writesKey())) {
+					throw new IllegalArgumentException("periodic keys '" + other.name() + "' (format "
+							+ other.formatter() + ") and '" + key.name() + "' (format " + format + ") can write the "
+							+ "same strings: their formats leave the same text '" + format.literalText() + "' once "
+							+ "the placeholders are taken out; change the literal text of one, or write {key} in "
+							+ "both formats");
+				}
+			}
+		}
 	}
 
 	private static SegmentKeyAdmin admin(SegmentStore store) {
@@ -140,35 +174,32 @@ public final class PeriodicNumbers {
 	}
 
 	/**
-	 * Checks the settings recorded with each declared key's latest period in the store.
+	 * Records a key's settings in the store unless a node did before, and otherwise checks this node's against them:
+	 * created if absent, so that of nodes starting together the first to create wins and the others compare.
 	 */
-	private void checkLatestPeriods(SegmentStore store, SegmentKeyAdmin keyAdmin) {
-		Map<String, String> latest = new LinkedHashMap<>();
-		for (String segmentKey : store.keys()) {
-			int colon = segmentKey.indexOf(':');
-			Declared declared = (colon > 0) ? this.keys.get(segmentKey.substring(0, colon)) : null;
-			if (declared != null && declared.key.reset().parse(segmentKey.substring(colon + 1)) != null) {
-				latest.merge(declared.key.name(), segmentKey, (a, b) -> (a.compareTo(b) >= 0) ? a : b);
-			}
-		}
-		for (Declared declared : this.keys.values()) {
-			String segmentKey = latest.get(declared.key.name());
-			String read = (segmentKey != null) ? segmentKey
-					: declared.key.segmentKey(declared.key.reset().stamp(today()));
-			try {
-				// Also tells, before any period is created, whether the store keeps descriptions at all.
-				String description = keyAdmin.description(read);
-				if (segmentKey != null) {
-					declared.record.check(segmentKey, description);
+	private static void recordOrCheckSettings(SegmentStore store, SegmentKeyAdmin keyAdmin, Declared declared) {
+		String name = declared.key.name();
+		String settingsKey = declared.key.settingsKey();
+		String recorded;
+		try {
+			// Read first: a store that keeps no descriptions says so here, before anything is created in it.
+			recorded = keyAdmin.description(settingsKey);
+			if (recorded == null) {
+				String description = declared.record.description(name);
+				if (keyAdmin.createKey(settingsKey, 0, 1, description)) {
+					logger.info("Recorded in segment key '{}' the {}", settingsKey, description);
+					return;
 				}
-			}
-			catch (UnsupportedOperationException ex) {
-				throw new IllegalArgumentException("periodic keys need a segment store that keeps key descriptions, "
-						+ "where each period's key records the zone, reset and format so that nodes that decide "
-						+ "periods otherwise are refused; " + store.getClass().getName() + " keeps none: use the JDBC "
-						+ "table, Redis, MongoDB or in-memory store for periodic keys", ex);
+				recorded = keyAdmin.description(settingsKey);
 			}
 		}
+		catch (UnsupportedOperationException ex) {
+			throw new IllegalArgumentException("periodic keys need a segment store that keeps key descriptions, "
+					+ "where each key records its zone, reset and format so that nodes that decide periods otherwise "
+					+ "are refused; " + store.getClass().getName() + " keeps none: use the JDBC table, Redis, MongoDB "
+					+ "or in-memory store for periodic keys", ex);
+		}
+		declared.record.check(name, recorded);
 	}
 
 	/**
@@ -177,7 +208,6 @@ public final class PeriodicNumbers {
 	 * @return the string, e.g. {@code INV-20261126-000042}
 	 * @throws IllegalArgumentException if the key is not declared
 	 * @throws PeriodicWidthExceededException if the period's number does not fit the format
-	 * @throws PeriodicKeyMismatchException if the period's key was created with another reset, zone or format
 	 * @throws SegmentStoreException if the period's key cannot be created or no range can be had
 	 */
 	public String next(String key) {
@@ -256,16 +286,14 @@ public final class PeriodicNumbers {
 	}
 
 	/**
-	 * Slow path of a period's first call on this node: creates its key unless it exists, checks the settings recorded
-	 * with a key another node created, then cleans up after a key this node created.
+	 * Slow path of a period's first call on this node: creates its key unless it exists, then cleans up after a key
+	 * this node created.
 	 */
 	private void prepare(Declared declared, CurrentPeriod period) {
 		SegmentKeyAdmin keyAdmin = Objects.requireNonNull(this.admin, "admin");
 		boolean created = keyAdmin.createKey(period.segmentKey, declared.key.firstId(), declared.key.step(),
-				declared.record.description(declared.key.name(), period.stamp));
-		if (!created) {
-			declared.record.check(period.segmentKey, keyAdmin.description(period.segmentKey));
-		}
+				declared.key.reset().name().toLowerCase(Locale.ROOT) + " period " + period.stamp + " of periodic key "
+						+ declared.key.name());
 		this.generator.keyCreated(period.segmentKey);
 		period.ready = true;
 		if (created) {
@@ -292,7 +320,7 @@ public final class PeriodicNumbers {
 		return declared;
 	}
 
-	/** A declared key, what its periods record, and the period of its latest call, so that most calls build nothing. */
+	/** A declared key, its settings, and the period of its latest call, so that most calls build nothing. */
 	private static final class Declared {
 
 		final PeriodicKey key;
@@ -329,7 +357,7 @@ public final class PeriodicNumbers {
 
 		final String segmentKey;
 
-		/** Set once the key exists and its recorded settings are this node's; racing first calls both check. */
+		/** Set once the key exists; racing first calls both create it, and one of them does. */
 		volatile boolean ready;
 
 		CurrentPeriod(LocalDate day, String stamp, String segmentKey) {

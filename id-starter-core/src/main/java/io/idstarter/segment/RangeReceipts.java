@@ -25,11 +25,18 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RangeReceipts<T> {
 
-	/** Receipts a node's store keeps per key: a node gives back its current range and the prefetched one. */
-	private static final int NODE_PER_KEY = 4;
+	/**
+	 * Receipts kept per key by default. A give-back succeeds only where nobody allocated after the range, so only a
+	 * run of a key's latest ranges can go back, latest first: a node's prefetched range and its current one, and
+	 * after them those of a second node that drew just before it.
+	 */
+	private static final int DEFAULT_PER_KEY = 4;
 
-	/** Keys a node's store keeps receipts of; far more than a node serves. */
-	private static final int NODE_KEYS = 4_096;
+	/**
+	 * Keys receipts are kept of by default: more than a node serves, and as many as the ID server's ledger of the
+	 * ranges it handed out keeps, so that a server on Redis can give back every range its ledger vouches for.
+	 */
+	private static final int DEFAULT_KEYS = 10_000;
 
 	private final int perKey;
 
@@ -60,12 +67,14 @@ public final class RangeReceipts<T> {
 	}
 
 	/**
-	 * Creates the memory of a node's store: 4 receipts per key, of at most 4,096 keys.
+	 * Creates a memory with the bounds that the shipped stores and the ID server's ledger share: 4 receipts per key,
+	 * of at most 10,000 keys. The same bounds, since the ledger vouches for a give-back that the server's store must
+	 * then be able to run: a store that forgot a receipt the ledger kept turns the give-back into a gap.
 	 * @param <T> what is remembered of each range
 	 * @return the memory
 	 */
-	public static <T> RangeReceipts<T> forNode() {
-		return new RangeReceipts<>(NODE_PER_KEY, NODE_KEYS);
+	public static <T> RangeReceipts<T> withDefaultBounds() {
+		return new RangeReceipts<>(DEFAULT_PER_KEY, DEFAULT_KEYS);
 	}
 
 	/**

@@ -39,8 +39,9 @@ import org.slf4j.LoggerFactory;
  * Keys are read from the store at start and every {@link SegmentOptions#keyRefreshInterval()}: new keys become
  * usable, removed keys stop. A refresh reads the whole list only when the store's
  * {@link SegmentStore#keysMarker() marker} of it changed, so that many keys cost nothing while none is added or
- * removed. A key that is not in the cached list is looked up in the store again, at most once a second for all such
- * keys together, so that unknown keys cannot flood the store.
+ * removed. A key that is not in the cached list is looked up in the store by itself
+ * ({@link SegmentStore#containsKey}), at most once a second for all such keys together, so that unknown keys cannot
+ * flood the store.
  *
  * <p>A store that loses writes is refused, not served: every range is checked against this node's
  * {@link SegmentMarks high mark} of its key (kept in a local file across restarts when one is given), and a range
@@ -346,8 +347,11 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 			throw new IllegalStateException("Segment ID generator is " + lifecycleName()
 					+ ((state == NEW) ? "; call start() first" : "; it issues no more IDs"));
 		}
-		if (!this.catalog.contains(key) && !this.catalog.reloadFor(key)) {
-			throw this.missingKeys.unknown(key);
+		if (!this.catalog.contains(key)) {
+			if (!this.catalog.lookUp(key)) {
+				throw this.missingKeys.unknown(key);
+			}
+			this.missingKeys.listed(key);
 		}
 		SegmentBuffer buffer = this.buffers.obtain(key, this::newBuffer);
 		if (this.lifecycle.get() == CLOSED) {
@@ -412,7 +416,7 @@ public final class SegmentIdGenerator implements IdWorker, AutoCloseable {
 	 * @param key the key, now in the store
 	 */
 	void keyCreated(String key) {
-		this.catalog.created(key);
+		this.catalog.added(key);
 	}
 
 	/**

@@ -17,8 +17,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The store's key list as this generator last read it: read at start, refreshed periodically on the prefetch
- * executor, re-read for a key not in it at most once a second, and shortened when a fetch finds a key gone. A refresh
- * reads the whole list only when the store's {@link SegmentStore#keysMarker() marker} changed since the last read.
+ * executor, grown by a key not in it that the store has when asked (at most once a second), and shortened when a
+ * fetch finds a key gone. A refresh reads the whole list only when the store's
+ * {@link SegmentStore#keysMarker() marker} changed since the last read.
  */
 final class SegmentKeyCatalog {
 
@@ -27,15 +28,18 @@ final class SegmentKeyCatalog {
 	 * never replaces a newer one and the listener's bookkeeping (removed buffers, missing keys) follows the reads in
 	 * order. Callers read `keys` without the lock: it is an immutable set, replaced as a whole. A fetch that finds its
 	 * key gone only tries the lock: a read in progress may hang on the store, and that read, or the next, drops the key
-	 * anyway. An unknown key triggers a read only by winning the CAS of `lastReadNanos` once a second has passed, so
-	 * unknown keys cannot flood the store. The periodic refresh runs only if none is running (`refreshing`).
+	 * anyway. An unknown key is looked up in the store (one key, not the list) only by winning the CAS of
+	 * `lastReadNanos` once a second has passed since the last lookup or read of the list, so unknown keys cannot flood
+	 * the store. The periodic refresh runs only if none is running (`refreshing`).
 	 *
-	 * Change marker. Each read of the list first reads the store's marker, and keeps it with the list. A refresh, or
-	 * the read for an unknown key, that finds the marker unchanged keeps the list and does not call the listener: the
-	 * store's keys are the ones read then, so no buffer has left, no key came back and no marked key went missing since
-	 * (every one of those is a change of the list). A change made between the marker and the list is in the next
-	 * marker. The list changed here without a read (a key this process created, one a fetch found gone) clears the
-	 * marker, so that the next refresh reads the whole list again.
+	 * Change marker. Each read of the list first reads the store's marker, and keeps it with the list. A refresh that
+	 * finds the marker unchanged keeps the list and does not call the listener: the store's keys are the ones read
+	 * then, so no buffer has left, no key came back and no marked key went missing since (every one of those is a
+	 * change of the list). A change made between the marker and the list is in the next marker. The unknown-key
+	 * lookup does not trust the marker: one that missed a change (a key added by hand where the store cannot see it,
+	 * a failover to a replica that missed writes) would otherwise leave a key the store has unknown until the marker
+	 * next changes. The list changed here without a read (a key this process created or looked up, one a fetch found
+	 * gone) clears the marker, so that the next refresh reads the whole list again.
 	 */
 
 	private static final Logger logger = LoggerFactory.getLogger(SegmentKeyCatalog.class);
@@ -66,7 +70,7 @@ final class SegmentKeyCatalog {
 	/** The store's keys as last read; an immutable set, written only under {@code lock}, read without it. */
 	private volatile Set<String> keys = Set.of();
 
-	/** Monotonic time of the latest read of the key list; advanced by CAS when an unknown key triggers a read. */
+	/** Monotonic time of the latest read of the key list or lookup of a key; advanced by CAS for a lookup. */
 	private final AtomicLong lastReadNanos;
 
 	/** Whether a periodic refresh is running; set by CAS, so refreshes never pile up. */
@@ -115,7 +119,6 @@ final class SegmentKeyCatalog {
 		try {
 			String current = this.store.keysMarker();
 			if (current != null && current.equals(this.marker)) {
-				this.lastReadNanos.set(this.time.nanoTime());
 				return false;
 			}
 			read(current);
@@ -143,17 +146,23 @@ final class SegmentKeyCatalog {
 	}
 
 	/**
-	 * Re-reads the key list for a key not in it, unless a read happened within the last second.
+	 * Asks the store whether it has a key not in the list, unless a lookup or a read of the list happened within the
+	 * last second; a key it has is added to the list. Store failures are thrown.
 	 * @param key the key not in the list
 	 * @return whether the key is in the list now
 	 */
-	boolean reloadFor(String key) {
+	boolean lookUp(String key) {
 		long now = this.time.nanoTime();
 		long last = this.lastReadNanos.get();
 		if (now - last < UNKNOWN_KEY_RELOAD_INTERVAL_NANOS || !this.lastReadNanos.compareAndSet(last, now)) {
 			return false;
 		}
-		return reloadIfChanged() && this.keys.contains(key);
+		if (!this.store.containsKey(key)) {
+			return false;
+		}
+		logger.info("Segment key '{}' added", key);
+		added(key);
+		return true;
 	}
 
 	/**
@@ -183,12 +192,12 @@ final class SegmentKeyCatalog {
 	}
 
 	/**
-	 * Adds a key this process has just created in the store, so that its first call need not wait for a read of the
-	 * list. Under the lock: a read that started before the creation finishes first, and one that starts after it
-	 * lists the key.
+	 * Adds a key the store has (one this process has just created, or found by {@link #lookUp}), so that its first
+	 * call need not wait for a read of the list. Under the lock: a read that started before the creation finishes
+	 * first, and one that starts after it lists the key.
 	 * @param key the key, now in the store
 	 */
-	void created(String key) {
+	void added(String key) {
 		this.lock.lock();
 		try {
 			if (!this.keys.contains(key)) {

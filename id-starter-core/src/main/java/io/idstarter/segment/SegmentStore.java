@@ -44,12 +44,29 @@ public interface SegmentStore {
 	Set<String> keys();
 
 	/**
+	 * Returns whether the store has a key: asked for a key that is not in the list the generator read last (a key
+	 * another node or an operator added since), at most once a second for all such keys together. A store that can
+	 * should answer with one lookup rather than the whole list.
+	 * @param key the business key
+	 * @return {@code true} if the store has it ({@code keys().contains(key)} by default)
+	 * @throws SegmentStoreException if the store cannot be reached or is not set up
+	 */
+	default boolean containsKey(String key) {
+		return keys().contains(key);
+	}
+
+	/**
 	 * Returns a marker of the key list: a value that changes whenever a key is added to the store or removed from it,
 	 * stays the same while only ranges are allocated, and costs far less than {@link #keys()}. The key refresh reads
 	 * the whole list only when the marker differs from the one read with the list before: with many keys, a refresh
 	 * that finds nothing changed then reads one value instead of every key. The marker is read before the list, so a
 	 * change made between the two reads is seen at the next refresh.
-	 * <p>Equal markers must mean an unchanged list. A marker that also changes in other cases only costs reads.
+	 * <p>Equal markers must mean an unchanged list, also across a failover to a replica that missed writes (a counter
+	 * that the next change raises to a value it had before does not qualify; a random token per change does). A
+	 * marker that also changes in other cases only costs reads. A change the marker misses (a key added or removed by
+	 * hand, where the store's marker cannot see it) is not lost: a key added is found by {@link #containsKey} when it
+	 * is first asked for, and a key removed is dropped when a fetch of it finds it gone; only the list the generator
+	 * reports ({@code keys()}) is late until the marker next changes.
 	 * @return the marker, or {@code null} if the store has none ({@code null} by default): every refresh then reads
 	 * the whole list
 	 * @throws SegmentStoreException if the store cannot be reached or is not set up

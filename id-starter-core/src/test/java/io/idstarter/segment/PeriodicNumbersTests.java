@@ -142,29 +142,87 @@ class PeriodicNumbersTests {
 	}
 
 	@Test
-	void aNodeInAnotherZoneIsRefusedAtStartAndAtAPeriodAnotherNodeCreated() {
+	void aNodeInAnotherZoneIsRefusedAtStartWhetherOrNotAPeriodExists() {
 		this.generator.start();
-		ManualTimeSource clock = new ManualTimeSource(MIDNIGHT.plus(Duration.ofHours(10)));
+		// 20:00 UTC is 04:00 the next day in Shanghai: the two nodes would draw from different periods' keys.
+		ManualTimeSource clock = new ManualTimeSource(Instant.parse("2026-11-26T20:00:00Z"));
 		PeriodicKey invoice = PeriodicKey.of("invoice", ResetPeriod.DAILY, "{yyyyMMdd}-{seq:6}");
-		PeriodicNumbers shanghai = new PeriodicNumbers(this.generator, this.store, List.of(invoice),
-				ZoneId.of("Asia/Shanghai"), clock);
-		// Started before any period existed, this node meets the other format at its period's first call.
-		PeriodicNumbers otherFormat = new PeriodicNumbers(this.generator, this.store,
-				List.of(PeriodicKey.of("invoice", ResetPeriod.DAILY, "INV{yyyyMMdd}{seq:6}")),
-				ZoneId.of("Asia/Shanghai"), clock);
-		assertThat(shanghai.next("invoice")).isEqualTo("20261127-000001");
+		PeriodicNumbers utc = new PeriodicNumbers(this.generator, this.store, List.of(invoice), ZoneId.of("UTC"),
+				clock);
 		assertThatExceptionOfType(PeriodicKeyMismatchException.class)
-			.isThrownBy(() -> new PeriodicNumbers(this.generator, this.store, List.of(invoice), ZoneOffset.UTC, clock))
-			.withMessageContaining("'invoice:20261127'")
+			.isThrownBy(() -> new PeriodicNumbers(this.generator, this.store, List.of(invoice),
+					ZoneId.of("Asia/Shanghai"), clock))
+			.withMessageContaining("'invoice'")
+			.withMessageContaining("zone UTC")
 			.withMessageContaining("zone Asia/Shanghai")
-			.withMessageContaining("zone Z")
 			.withMessageContaining("id-worker.segment.periodic-zone");
-		clock.advance(Duration.ofDays(1));
-		assertThat(shanghai.next("invoice")).isEqualTo("20261128-000001");
-		assertThatExceptionOfType(PeriodicKeyMismatchException.class).isThrownBy(() -> otherFormat.next("invoice"))
-			.withMessageContaining("'invoice:20261128'")
-			.withMessageContaining("format {yyyyMMdd}-{seq:6}")
+		assertThat(utc.next("invoice")).isEqualTo("20261126-000001");
+		assertThatExceptionOfType(PeriodicKeyMismatchException.class)
+			.isThrownBy(() -> new PeriodicNumbers(this.generator, this.store, List.of(invoice),
+					ZoneId.of("Asia/Shanghai"), clock))
+			.withMessageContaining("zone UTC");
+		assertThat(this.store.keys()).containsExactlyInAnyOrder("invoice:settings", "invoice:20261126");
+	}
+
+	@Test
+	void zonesOfTheSameRulesAreOneZone() {
+		this.generator.start();
+		ManualTimeSource clock = new ManualTimeSource(Instant.parse("2026-11-26T20:00:00Z"));
+		PeriodicKey invoice = PeriodicKey.of("invoice", ResetPeriod.DAILY, "{yyyyMMdd}-{seq:6}");
+		PeriodicNumbers utc = new PeriodicNumbers(this.generator, this.store, List.of(invoice), ZoneId.of("UTC"),
+				clock);
+		assertThat(utc.next("invoice")).isEqualTo("20261126-000001");
+		for (ZoneId same : List.of(ZoneId.of("Etc/UTC"), ZoneOffset.UTC, ZoneId.of("GMT"))) {
+			PeriodicNumbers other = new PeriodicNumbers(this.generator, this.store, List.of(invoice), same, clock);
+			assertThat(other.next("invoice")).as(same.getId()).startsWith("20261126-");
+		}
+		PeriodicKey order = PeriodicKey.of("order", ResetPeriod.DAILY, "SO{yyyyMMdd}{seq:6}");
+		new PeriodicNumbers(this.generator, this.store, List.of(order), ZoneId.of("Asia/Shanghai"), clock);
+		// A link of the tz database to Asia/Shanghai.
+		new PeriodicNumbers(this.generator, this.store, List.of(order), ZoneId.of("PRC"), clock);
+	}
+
+	@Test
+	void aDailyAndAMonthlyNodeOfOneKeyAreNeverBothServedTheSecondIsRefusedAtStart() {
+		this.generator.start();
+		ManualTimeSource clock = new ManualTimeSource(Instant.parse("2026-11-26T10:00:00Z"));
+		String format = "INV-{yyyyMMdd}-{seq:6}";
+		PeriodicNumbers daily = new PeriodicNumbers(this.generator, this.store,
+				List.of(PeriodicKey.of("invoice", ResetPeriod.DAILY, format)), ZoneOffset.UTC, clock);
+		// Each would draw from its own period's key (invoice:20261126, invoice:202611), both from the first number.
+		assertThatExceptionOfType(PeriodicKeyMismatchException.class)
+			.isThrownBy(() -> new PeriodicNumbers(this.generator, this.store,
+					List.of(PeriodicKey.of("invoice", ResetPeriod.MONTHLY, format)), ZoneOffset.UTC, clock))
+			.withMessageContaining("reset DAILY")
+			.withMessageContaining("reset MONTHLY")
+			.withMessageContaining("id-worker.segment.periodic-keys.invoice.reset");
+		assertThat(daily.next("invoice")).isEqualTo("INV-20261126-000001");
+		assertThatExceptionOfType(PeriodicKeyMismatchException.class)
+			.isThrownBy(() -> new PeriodicNumbers(this.generator, this.store,
+					List.of(PeriodicKey.of("invoice", ResetPeriod.DAILY, "INV{yyyyMMdd}{seq:6}")), ZoneOffset.UTC,
+					clock))
+			.withMessageContaining("format " + format)
+			.withMessageContaining("format INV{yyyyMMdd}{seq:6}")
 			.withMessageContaining("id-worker.segment.periodic-keys.invoice.format");
+	}
+
+	@Test
+	void twoKeysWhoseFormatsLeaveTheSameTextAreRefusedUnlessBothWriteTheKey() {
+		ManualTimeSource clock = new ManualTimeSource(MIDNIGHT);
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new PeriodicNumbers(this.generator, this.store,
+					List.of(PeriodicKey.of("invoice", ResetPeriod.DAILY, "INV-{yyyyMMdd}{seq:6}"),
+							PeriodicKey.of("receipt", ResetPeriod.MONTHLY, "INV-{yyyyMM}{seq:8}")),
+					ZoneOffset.UTC, clock))
+			.withMessageContaining("'invoice'")
+			.withMessageContaining("'receipt'")
+			.withMessageContaining("'INV-'")
+			.withMessageContaining("{key}");
+		new PeriodicNumbers(this.generator, this.store,
+				List.of(PeriodicKey.of("invoice", ResetPeriod.DAILY, "{key}-{yyyyMMdd}-{seq:6}"),
+						PeriodicKey.of("receipt", ResetPeriod.DAILY, "{key}-{yyyyMMdd}-{seq:6}"),
+						PeriodicKey.of("order", ResetPeriod.DAILY, "SO-{yyyyMMdd}-{seq:6}")),
+				ZoneOffset.UTC, clock);
 	}
 
 	@Test
@@ -176,6 +234,7 @@ class PeriodicNumbersTests {
 					TimeSource.system()))
 			.withMessageContaining("descriptions")
 			.withMessageContaining("zone");
+		assertThat(this.store.keys()).as("nothing created in a store that cannot record settings").isEmpty();
 	}
 
 	@Test
@@ -270,7 +329,7 @@ class PeriodicNumbersTests {
 		assertThat(numbers.next("order")).isEqualTo("SO20261000001");
 		clock.advance(Duration.ofDays(31)); // 15 November: September ended 45 days ago
 		assertThat(numbers.next("order")).isEqualTo("SO20261100001");
-		assertThat(this.store.keys()).containsExactlyInAnyOrder("order:202610", "order:202611");
+		assertThat(this.store.keys()).containsExactlyInAnyOrder("order:settings", "order:202610", "order:202611");
 		assertThat(this.generator.missingKeys()).isEmpty();
 	}
 

@@ -45,6 +45,11 @@ class RecordingStore implements SegmentStore {
 	}
 
 	@Override
+	public boolean containsKey(String key) {
+		return this.delegate.containsKey(key);
+	}
+
+	@Override
 	public @Nullable String keysMarker() {
 		return this.delegate.keysMarker();
 	}

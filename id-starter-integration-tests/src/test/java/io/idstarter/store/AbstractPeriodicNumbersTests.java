@@ -38,7 +38,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * {@link PeriodicNumbers} on a real segment store: the call at midnight, two nodes whose clocks differ by the lease
- * keeper's clock-skew bound, a node in another zone refused, the width of the format, and the deletion of old periods
+ * keeper's clock-skew bound, nodes in another zone or with another reset refused at start by the settings recorded in
+ * the store, the width of the format, and the deletion of old periods
  * (or, on a store that cannot delete, their keeping). Each test uses keys of its own.
  */
 public abstract class AbstractPeriodicNumbersTests {
@@ -159,19 +160,44 @@ public abstract class AbstractPeriodicNumbersTests {
 	}
 
 	@Test
-	void aNodeInAnotherZoneIsRefusedByThePeriodsTheOthersCreated() {
+	void aNodeInAZoneWhoseDateDiffersIsRefusedAtStartBeforeAnyPeriodExistsAndAZoneOfTheSameRulesIsNot() {
 		String key = uniqueKey();
 		PeriodicKey declared = PeriodicKey.of(key, ResetPeriod.DAILY, "{yyyyMMdd}-{seq:6}");
-		ManualTimeSource clock = new ManualTimeSource(MIDNIGHT.plus(Duration.ofHours(10)));
-		PeriodicNumbers shanghai = numbers(newStore(), clock, declared);
-		assertThat(shanghai.next(key)).isEqualTo("20261127-000001");
+		// 20:00 UTC: the 26th in UTC, the 27th in Shanghai.
+		ManualTimeSource clock = new ManualTimeSource(Instant.parse("2026-11-26T20:00:00Z"));
+		PeriodicNumbers utc = new PeriodicNumbers(generator(newStore(), Duration.ofMinutes(5)), newStore(),
+				List.of(declared), ZoneId.of("UTC"), clock);
 		SegmentStore store = newStore();
 		assertThatExceptionOfType(PeriodicKeyMismatchException.class)
 			.isThrownBy(() -> new PeriodicNumbers(generator(store, Duration.ofMinutes(5)), store, List.of(declared),
-					ZoneOffset.UTC, clock))
-			.withMessageContaining("'" + key + ":20261127'")
+					ZONE, clock))
+			.withMessageContaining("'" + key + "'")
+			.withMessageContaining("zone UTC")
 			.withMessageContaining("zone " + ZONE.getId())
 			.withMessageContaining("id-worker.segment.periodic-zone");
+		assertThat(utc.next(key)).isEqualTo("20261126-000001");
+		PeriodicNumbers etcUtc = new PeriodicNumbers(generator(store, Duration.ofMinutes(5)), store,
+				List.of(declared), ZoneId.of("Etc/UTC"), clock);
+		assertThat(etcUtc.next(key)).isEqualTo("20261126-000101");
+		assertThat(store.keys()).contains(key + ":settings", key + ":20261126").doesNotContain(key + ":20261127");
+	}
+
+	@Test
+	void aDailyAndAMonthlyNodeOfOneKeyNeverWriteTheSameStringTheLaterIsRefusedAtStart() {
+		String key = uniqueKey();
+		String format = "INV-{yyyyMMdd}-{seq:6}";
+		ManualTimeSource clock = new ManualTimeSource(MIDNIGHT.plus(Duration.ofHours(10)));
+		PeriodicNumbers daily = numbers(newStore(), clock, PeriodicKey.of(key, ResetPeriod.DAILY, format));
+		// The monthly node would draw from <key>:202611, from the first number, and write INV-20261127-000001 too.
+		SegmentStore store = newStore();
+		assertThatExceptionOfType(PeriodicKeyMismatchException.class)
+			.isThrownBy(() -> new PeriodicNumbers(generator(store, Duration.ofMinutes(5)), store,
+					List.of(PeriodicKey.of(key, ResetPeriod.MONTHLY, format)), ZONE, clock))
+			.withMessageContaining("reset DAILY")
+			.withMessageContaining("reset MONTHLY")
+			.withMessageContaining("id-worker.segment.periodic-keys." + key + ".reset");
+		assertThat(daily.next(key)).isEqualTo("INV-20261127-000001");
+		assertThat(store.keys()).doesNotContain(key + ":202611");
 	}
 
 	@Test

@@ -433,6 +433,14 @@ public class IdServerProperties implements InitializingBean {
 		 */
 		private Duration clockAllowance = Duration.ofSeconds(10);
 
+		/**
+		 * Whether fleet clients may give back the unused tail of their ranges at a graceful close, so that a client
+		 * restarted after one continues where it stopped. The server cannot check a client's cursor: a client granted
+		 * a key could give back numbers it already issued, which other clients of the key would then issue again.
+		 * Turn it off where clients granted a key are not trusted with its uniqueness; their tails then stay gaps.
+		 */
+		private boolean giveBack = true;
+
 		public int getMaxWorkerId() {
 			return this.maxWorkerId;
 		}
@@ -447,6 +455,14 @@ public class IdServerProperties implements InitializingBean {
 
 		public void setClockAllowance(Duration clockAllowance) {
 			this.clockAllowance = clockAllowance;
+		}
+
+		public boolean isGiveBack() {
+			return this.giveBack;
+		}
+
+		public void setGiveBack(boolean giveBack) {
+			this.giveBack = giveBack;
 		}
 
 		void validate() {

@@ -21,16 +21,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The fleet API as a shared service: each client acts only on what it was granted, within limits the server sets
- * (greatest worker ID, timestamp ceiling, the floor a release may lower a mark to, leases held, ranges per second),
- * and a request the server refuses changes nothing in the store (read back from its tables).
+ * (greatest worker ID, timestamp ceiling, the floor a release may lower a mark to, leases held, ranges per second,
+ * whether give-backs run), and a request the server refuses changes nothing in the store (read back from its tables).
  */
 @TestPropertySource(properties = { "id-server.clients[0].name=alpha",
 		"id-server.clients[0].token=alpha-token-0123456789", "id-server.clients[0].namespaces=alpha-ns,alpha-quota",
 		"id-server.clients[0].segment-keys=alpha-key,alpha-rate", "id-server.clients[0].max-leases=3",
 		"id-server.clients[0].max-ranges-per-second=1", "id-server.clients[1].name=beta",
 		"id-server.clients[1].password=beta-password-0123", "id-server.clients[1].namespaces=beta-ns",
-		"id-server.clients[1].segment-keys=beta-key", "id-worker.segment.keys.alpha-key.step=100",
-		"id-worker.segment.keys.alpha-rate.step=100", "id-worker.segment.keys.beta-key.step=100" })
+		"id-server.clients[1].segment-keys=beta-key,beta-give", "id-worker.segment.keys.alpha-key.step=100",
+		"id-worker.segment.keys.alpha-rate.step=100", "id-worker.segment.keys.beta-key.step=100",
+		"id-worker.segment.keys.beta-give.step=100", "id-server.fleet.give-back=false" })
 class FleetTenancyTests extends AbstractIdServerTests {
 
 	private static final String[] ALPHA = { "Authorization", "Bearer alpha-token-0123456789" };
@@ -66,8 +67,27 @@ class FleetTenancyTests extends AbstractIdServerTests {
 		assertThat(rows("id-server")).extracting((row) -> row.get("worker_id")).doesNotContain(1023);
 		assertThat(json(this.http.get("/api/fleet/segments", ALPHA), 200).read("$.keys", List.class))
 			.containsExactly("alpha-key", "alpha-rate");
+		assertThat(json(this.http.get("/api/fleet/segments?key=alpha-key", ALPHA), 200).read("$.keys", List.class))
+			.containsExactly("alpha-key");
+		assertThat(json(this.http.get("/api/fleet/segments?key=beta-key", ALPHA), 200).read("$.keys", List.class))
+			.as("a key of the store not granted to alpha").isEmpty();
 		assertThat(json(this.http.send("POST", "/api/fleet/segments/beta-key/ranges", "{\"step\":5}", BETA), 200)
 			.read("$.start", Long.class)).as("no range of beta-key went to alpha").isEqualTo(1);
+	}
+
+	@Test
+	void aServerThatTurnedGiveBacksOffTakesNothingBack() {
+		DocumentContext range = json(this.http.send("POST", "/api/fleet/segments/beta-give/ranges", "{}", BETA), 200);
+		long start = range.read("$.start", Long.class);
+		long end = range.read("$.end", Long.class);
+		// The server cannot tell whether the client issued [start + 1, end): with give-backs off it takes nothing.
+		assertThat(json(this.http.send("POST", "/api/fleet/segments/beta-give/give-back",
+				"{\"cursor\":" + (start + 1) + ",\"end\":" + end + "}", BETA), 200).read("$.givenBack", Boolean.class))
+			.isFalse();
+		assertThat(new JdbcTemplate(this.dataSource).queryForObject(
+				"SELECT max_id FROM leaf_alloc WHERE biz_tag = 'beta-give'", Long.class)).isEqualTo(end);
+		assertProblem(this.http.send("POST", "/api/fleet/segments/beta-give/give-back",
+				"{\"cursor\":" + (start + 1) + ",\"end\":" + end + "}", ALPHA), 403, "Not granted", "not-granted");
 	}
 
 	@Test

@@ -40,7 +40,7 @@ public class HttpSegmentStore implements SegmentStore {
 	private final IdServerClient client;
 
 	/** The server that handed out each of the latest ranges per key: only it can take the range back. */
-	private final RangeReceipts<String> servers = RangeReceipts.forNode();
+	private final RangeReceipts<String> servers = RangeReceipts.withDefaultBounds();
 
 	/**
 	 * Creates the store.
@@ -144,6 +144,22 @@ public class HttpSegmentStore implements SegmentStore {
 			throw new SegmentStoreException("ID server answered no key list: " + answer);
 		}
 		return new LinkedHashSet<>(answer.keys());
+	}
+
+	/**
+	 * Asks the ID servers for one key ({@code GET /api/fleet/segments?key=...}): the key if the server's store has it
+	 * and it is granted to this client. A server that predates the parameter answers every granted key, which holds
+	 * the same answer.
+	 */
+	@Override
+	public boolean containsKey(String key) {
+		String path = "api/fleet/segments?key=" + UriUtils.encodeQueryParam(key, StandardCharsets.UTF_8);
+		FleetMessages.Keys answer = this.client.call("look up segment key '" + key + "'", HttpMethod.GET, path, null,
+				FleetMessages.Keys.class, (problem) -> null, SegmentStoreException::new);
+		if (answer == null || answer.keys() == null) {
+			throw new SegmentStoreException("ID server answered no key list: " + answer);
+		}
+		return answer.keys().contains(key);
 	}
 
 	/**

@@ -209,10 +209,26 @@ public class JdbcSegmentStore implements SegmentStore, SegmentKeyAdmin {
 	}
 
 	/**
+	 * Looks the key's row up by its primary key: one row at most, whatever the number of keys.
+	 */
+	@Override
+	public boolean containsKey(String key) {
+		try (Connection connection = this.access.connect()) {
+			return exists(connection, key);
+		}
+		catch (SQLException ex) {
+			throw failure("look up key '" + key + "'", ex);
+		}
+	}
+
+	/**
 	 * Returns the number of rows of the table and sums of hashes of their keys (see
 	 * {@link JdbcDialect#rowSetChecksum}): one row read, whatever the number of keys, and a value that every key
-	 * inserted or deleted changes, by this store or by hand, while allocations (which change other columns) do not. Two
-	 * different key lists give the same marker only if 64 bits of hash sums collide.
+	 * inserted or deleted changes, by this store or by hand, while allocations (which change other columns) do not.
+	 * A change of the list leaves the marker as it was only if the row count stays and both hash sums (64 bits
+	 * together) come out the same: about one change in 2^64 for keys that are not chosen to collide, and a change so
+	 * missed is still found, a key added when it is first asked for ({@link #containsKey}) and a key removed when a
+	 * fetch of it finds it gone.
 	 * @return the marker, or {@code null} on a database without a shipped schema script
 	 */
 	@Override

@@ -408,6 +408,27 @@ public class JdbcSequenceSegmentStore implements SegmentStore, SegmentKeyAdmin {
 	}
 
 	/**
+	 * Looks the key's sequence up in the catalog: one row at most, whatever the number of keys.
+	 */
+	@Override
+	public boolean containsKey(String key) {
+		String sequence;
+		try {
+			sequence = sequenceName(key);
+		}
+		catch (IllegalArgumentException ex) {
+			// No sequence can be named after it, so the store cannot have it.
+			return false;
+		}
+		try (Connection connection = this.access.connect()) {
+			return shape(connection, dialect(), sequence) != null;
+		}
+		catch (SQLException ex) {
+			throw failure(key, sequence, null, "look up sequence '" + sequence + "' of key '" + key + "'", ex);
+		}
+	}
+
+	/**
 	 * Creates the key's sequence: {@code CREATE SEQUENCE ... INCREMENT BY step MINVALUE firstId START WITH
 	 * firstId + step - 1}, so that its first range starts at {@code firstId}.
 	 */

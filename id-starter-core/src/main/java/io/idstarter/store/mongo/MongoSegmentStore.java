@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
@@ -14,7 +15,9 @@ import com.mongodb.MongoException;
 import com.mongodb.ReadPreference;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.FindOneAndUpdateOptions;
+import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.ReturnDocument;
+import com.mongodb.client.model.UpdateOptions;
 import com.mongodb.client.result.UpdateResult;
 import io.idstarter.segment.SegmentAllocation;
 import io.idstarter.segment.SegmentKeyAdmin;
@@ -39,7 +42,11 @@ import org.springframework.data.mongodb.core.MongoOperations;
  * { _id: "order", max_id: NumberLong(2000), step: 1000, description: "orders", update_time: ISODate(...) }
  * </pre>
  * {@code max_id} is the first number not yet allocated. Keys are created with {@link #createKey} (or inserted by hand
- * with {@code max_id} as a 32- or 64-bit integer); allocation never creates a key.
+ * with {@code max_id} as a 32- or 64-bit integer); allocation never creates a key. One more document, whose
+ * {@code _id} is not a string and so names no key, holds the marker of the key list ({@link #keysMarker()}):
+ * <pre>
+ * { _id: { marker: "keys" }, token: "1b4e28ba-2fa1-41d2-883f-0016d3cca427" }
+ * </pre>
  *
  * <p>Keys, steps, first IDs and descriptions follow {@link SegmentKeys}. Writes use the write concern of the {@code MongoOperations} given; use {@code w: "majority"}
  * (MongoDB 5.0's default), because with {@code w: 1} a failover can roll back an acknowledged allocation and the same
@@ -60,6 +67,9 @@ public final class MongoSegmentStore implements SegmentStore, SegmentKeyAdmin {
 	private static final String MAX_ID = "max_id";
 
 	private static final String STEP = "step";
+
+	/** The {@code _id} of the document holding the key list's marker: not a string, so no key's. */
+	private static final Document KEYS_MARKER_ID = new Document("marker", "keys");
 
 	private final MongoOperations mongo;
 
@@ -142,15 +152,31 @@ public final class MongoSegmentStore implements SegmentStore, SegmentKeyAdmin {
 	}
 
 	/**
-	 * Returns the number of documents in the collection, counted by the server: one number comes back, whatever the
-	 * number of keys. This store only adds keys, and a key added or removed by hand changes the number; a key removed
-	 * and another added by hand within one key refresh are seen at the next change of the number (a key this node
-	 * used is seen gone at its next fetch anyway).
-	 * @return the marker
+	 * Looks the key's document up by its {@code _id}: one document at most, whatever the number of keys.
+	 */
+	@Override
+	public boolean containsKey(String key) {
+		return execute("look up key '" + key + "'", (collection) -> primary(collection).find(new Document("_id", key))
+			.projection(Projections.include("_id"))
+			.first()) != null;
+	}
+
+	/**
+	 * Returns the token of the marker document, which {@link #createKey} replaces with a random one after every key it
+	 * creates: one document read, whatever the number of keys. A random token rather than a count of documents, since
+	 * a key removed (by hand, or lost in a failover) and another created would leave the count as it was. A key added
+	 * or removed by hand leaves the token unless the hand edit replaces it too
+	 * ({@code db.id_segments.updateOne({_id: {marker: "keys"}}, {$set: {token: UUID().toString()}}, {upsert: true})},
+	 * see docs/mongo.md); without that, the added key is still found when first asked for ({@link #containsKey}) and
+	 * the removed one dropped when a fetch finds it gone.
+	 * @return the marker, {@code none} before the first key is created
 	 */
 	@Override
 	public String keysMarker() {
-		return Long.toString(execute("count the keys", (collection) -> primary(collection).countDocuments()));
+		Document marker = execute("read the marker of the key list",
+				(collection) -> primary(collection).find(new Document("_id", KEYS_MARKER_ID)).first());
+		Object token = (marker != null) ? marker.get("token") : null;
+		return (token != null) ? token.toString() : "none";
 	}
 
 	@Override
@@ -160,8 +186,16 @@ public final class MongoSegmentStore implements SegmentStore, SegmentKeyAdmin {
 			.append(STEP, step)
 			.append("description", description)
 			.append("update_time", new Date());
-		return execute("create key '" + key + "'",
+		boolean created = execute("create key '" + key + "'",
 				(collection) -> StoreSupport.insertIfAbsent(collection, document));
+		if (created) {
+			// After the key, never before: a marker read between the two sees the old token, and the next the new.
+			String token = UUID.randomUUID().toString();
+			execute("replace the marker of the key list after creating key '" + key + "'",
+					(collection) -> collection.updateOne(new Document("_id", KEYS_MARKER_ID),
+							new Document("$set", new Document("token", token)), new UpdateOptions().upsert(true)));
+		}
+		return created;
 	}
 
 	@Override

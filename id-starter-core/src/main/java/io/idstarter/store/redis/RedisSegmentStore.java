@@ -1,8 +1,10 @@
 package io.idstarter.store.redis;
 
+import java.security.SecureRandom;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.UUID;
 
 import io.idstarter.segment.RangeReceipts;
 import io.idstarter.segment.SegmentAllocation;
@@ -21,8 +23,9 @@ import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * A {@link SegmentStore} in Redis: one hash per key ({@code max_id}, {@code step}, {@code description},
- * {@code update_time}, as in Leaf's {@code leaf_alloc} table, and the numbers of its allocations, which tie a give-back
- * to the allocation of its range) and a set of all keys, each operation one Lua script.
+ * {@code update_time}, as in Leaf's {@code leaf_alloc} table, and the numbers of its allocations, counted from a
+ * random start, which tie a give-back to the allocation of its range) and a set of all keys, each operation one Lua
+ * script.
  *
  * <p>Keys are {@code <prefix>segment:key:<key>} and {@code <prefix>segment:keys}. Segment keys, steps and first IDs
  * follow {@link SegmentKeys}. On Redis Cluster, give a prefix with a hash
@@ -46,10 +49,16 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 
 	private static final RedisScript<List<Object>> KEYS_MARKER = RedisSupport.script("segment-keys-marker.lua");
 
+	/** Bound (exclusive) of the random start of a key's allocation numbers: 2^62 numbers of room above it. */
+	private static final long ALLOCATION_START_BOUND = 1L << 62;
+
+	/** Draws the start of a key's allocation numbers and the key list's versions, unrelated across processes. */
+	private static final SecureRandom random = new SecureRandom();
+
 	private final StringRedisTemplate redis;
 
 	/** The number the allocate script gave each of the latest ranges per key, which their give-back must name. */
-	private final RangeReceipts<String> allocations = RangeReceipts.forNode();
+	private final RangeReceipts<String> allocations = RangeReceipts.withDefaultBounds();
 
 	private final RedisScriptRunner scripts;
 
@@ -57,7 +66,7 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 
 	private final String keySet;
 
-	/** A counter the scripts raise at every change of {@code keySet}: with its size, the key list's marker. */
+	/** A random token the scripts replace at every change of {@code keySet}: with its size, the key list's marker. */
 	private final String keysVersion;
 
 	private final String server;
@@ -123,9 +132,16 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 		return allocate(key, Integer.toString(step));
 	}
 
+	/**
+	 * Allocates a range; a key's allocations are numbered from a random start (drawn here, used by the script only for
+	 * a key that has none yet), so that the numbers of a key deleted and created again never meet those a node still
+	 * holds of its earlier life: two random starts come within 10,000 allocations of each other once in about
+	 * 2 * 10^14 recreations of a key.
+	 */
 	private SegmentAllocation allocate(String key, String step) {
 		String record = recordKey(key);
-		List<Object> reply = execute(ALLOCATE, List.of(record), "allocate a range of key '" + key + "'", step);
+		List<Object> reply = execute(ALLOCATE, List.of(record), "allocate a range of key '" + key + "'", step,
+				Long.toString(random.nextLong(1, ALLOCATION_START_BOUND)));
 		String status = RedisSupport.text(reply, 0);
 		switch (status) {
 			case "ok" -> {
@@ -162,10 +178,13 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 	}
 
 	/**
-	 * Returns the number of keys in the set and the set's version, which {@link #createKey} and {@link #deleteKey}
-	 * raise; one round trip, whatever the number of keys. A key added or removed by hand changes the number; a key
-	 * removed and another added by hand within one key refresh change neither unless the version is raised too
-	 * ({@code INCR <prefix>segment:keys:version}, see docs/redis.md).
+	 * Returns the number of keys in the set and the set's version, a random token that {@link #createKey} and
+	 * {@link #deleteKey} replace at every change; one round trip, whatever the number of keys. A token, not a counter:
+	 * after a failover to a replica that missed a change, the next change would bring a counter back to a value it
+	 * had with another list of the same size. A key added or removed by hand changes the number; a key removed and
+	 * another added by hand within one key refresh change neither unless the version is replaced too
+	 * ({@code SET <prefix>segment:keys:version <anything new>}, see docs/redis.md); without that, the added key is
+	 * still found when first asked for ({@link #containsKey}) and the removed one dropped when a fetch finds it gone.
 	 * @return the marker
 	 */
 	@Override
@@ -187,13 +206,31 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 		}
 	}
 
+	/**
+	 * Answers whether the set of keys holds the key: one {@code SISMEMBER}, whatever the number of keys.
+	 */
+	@Override
+	public boolean containsKey(String key) {
+		try {
+			this.scripts.beforeRead();
+			return Boolean.TRUE.equals(this.redis.opsForSet().isMember(this.keySet, key));
+		}
+		catch (RedisDurabilityException ex) {
+			throw new SegmentStoreException("Could not look up key '" + key + "' in set '" + this.keySet + "': "
+					+ ex.getMessage(), ex);
+		}
+		catch (DataAccessException | IllegalStateException ex) {
+			throw unreachable("look up key '" + key + "' in set '" + this.keySet + "'", ex);
+		}
+	}
+
 	@Override
 	public boolean createKey(String key, long firstId, int step, String description) {
 		SegmentKeys.checkNewKey(key, firstId, step, description);
 		String record = recordKey(key);
 		List<Object> reply = execute(CREATE_KEY, List.of(record, this.keySet, this.keysVersion),
-				"create key '" + key + "'", key,
-				Long.toString(firstId), Integer.toString(step), description);
+				"create key '" + key + "'", key, Long.toString(firstId), Integer.toString(step), description,
+				newVersion());
 		String status = RedisSupport.text(reply, 0);
 		return switch (status) {
 			case "created" -> true;
@@ -289,13 +326,18 @@ public class RedisSegmentStore implements SegmentStore, SegmentKeyAdmin {
 		SegmentKeys.checkKey(key);
 		String record = recordKey(key);
 		List<Object> reply = execute(DELETE_KEY, List.of(record, this.keySet, this.keysVersion),
-				"delete key '" + key + "'", key);
+				"delete key '" + key + "'", key, newVersion());
 		String status = RedisSupport.text(reply, 0);
 		return switch (status) {
 			case "deleted" -> true;
 			case "unknown" -> false;
 			default -> throw unexpected(record, status);
 		};
+	}
+
+	/** A version of the key list no change has had: a random token. */
+	private static String newVersion() {
+		return new UUID(random.nextLong(), random.nextLong()).toString();
 	}
 
 	/**

@@ -3,10 +3,13 @@
 --
 -- KEYS[1]  the key's record, a hash: max_id, step, description, update_time
 -- ARGV[1]  the step to use, or '' for the key's configured step
+-- ARGV[2]  a random number in [1, 2^62) the client draws for this call: the numbering's start if the key has none
 --
 -- Numbers each allocation: 'allocations' counts them, 'allocation' is the number of the one whose range ends at
 -- max_id, 'allocation_before' the one that did before it. A give-back names the allocation of its range, so that it
--- never takes back a later allocation that ended at the same max_id (see segment-give-back.lua).
+-- never takes back a later allocation that ended at the same max_id (see segment-give-back.lua). The numbering of a
+-- key starts at a random number, not at 1: a key deleted and created again starts afresh, and a node may still hold
+-- the number of a range of the key's earlier life that ends where a range of the new one does.
 --
 -- Returns {'ok', max_id after, step used, configured step, allocation number} (strings: max_id may exceed 2^53,
 -- where Lua numbers, which are doubles, lose precision; the increment itself is done by HINCRBY on 64-bit integers),
@@ -52,7 +55,10 @@ end
 
 local time = redis.call('TIME')
 redis.call('HINCRBY', record, 'max_id', step)
-local number = tostring(redis.call('HINCRBY', record, 'allocations', 1))
+redis.call('HSETNX', record, 'allocations', ARGV[2])
+redis.call('HINCRBY', record, 'allocations', 1)
+-- Read back as text: Lua would turn the integer reply into a double, which loses digits above 2^53.
+local number = redis.call('HGET', record, 'allocations')
 redis.call('HSET', record, 'allocation_before', redis.call('HGET', record, 'allocation') or '0',
 		'allocation', number,
 		'update_time', string.format('%.0f', tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)))

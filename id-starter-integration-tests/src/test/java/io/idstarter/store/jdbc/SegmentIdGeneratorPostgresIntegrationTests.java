@@ -220,6 +220,11 @@ class SegmentIdGeneratorPostgresIntegrationTests {
 		}
 
 		@Override
+		public boolean containsKey(String key) {
+			return this.store.containsKey(key);
+		}
+
+		@Override
 		public @Nullable String keysMarker() {
 			this.markers.incrementAndGet();
 			return this.store.keysMarker();

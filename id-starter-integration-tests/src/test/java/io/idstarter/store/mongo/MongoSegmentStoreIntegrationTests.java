@@ -1,9 +1,14 @@
 package io.idstarter.store.mongo;
 
+import java.time.Duration;
+
 import com.mongodb.client.MongoClient;
 import io.idstarter.segment.SegmentAllocation;
+import io.idstarter.segment.SegmentIdGenerator;
+import io.idstarter.segment.SegmentOptions;
 import io.idstarter.segment.SegmentStore;
 import io.idstarter.segment.SegmentStoreException;
+import io.idstarter.segment.UnknownKeyException;
 import io.idstarter.testsupport.contract.AbstractSegmentStoreContractTests;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterAll;
@@ -14,6 +19,7 @@ import org.springframework.data.mongodb.core.MongoTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Integration tests for {@link MongoSegmentStore} on the server of {@code TestBackends.mongo()}: a real MongoDB when
@@ -63,6 +69,40 @@ class MongoSegmentStoreIntegrationTests extends AbstractSegmentStoreContractTest
 		other.updateStep("order", 25);
 		assertThat(this.store.allocate("order")).isEqualTo(new SegmentAllocation("order", 10, 35, 25));
 		assertThat(document("order").getInteger("step")).isEqualTo(25);
+	}
+
+	@Test
+	void everyKeyCreatedChangesTheMarkerEvenWhenAnotherDocumentWentMissing() {
+		this.store.createKey("first", 0, 10, "");
+		this.store.createKey("lost", 0, 10, "");
+		String seen = this.store.keysMarker();
+		// Removed by hand, or rolled back by a failover: as many documents as before once the next key is created.
+		this.template.getCollection(this.collection).deleteOne(new Document("_id", "lost"));
+		this.store.createKey("other", 0, 10, "");
+		assertThat(this.store.keys()).containsExactly("first", "other");
+		assertThat(this.store.keysMarker()).isNotEqualTo(seen);
+		String withOther = this.store.keysMarker();
+		assertThat(this.store.createKey("other", 0, 10, "")).isFalse();
+		assertThat(this.store.keysMarker()).as("a key that existed: no change").isEqualTo(withOther);
+	}
+
+	@Test
+	void aKeySwappedByHandIsServedAtItsFirstCallWithinTheUnknownKeyInterval() {
+		this.store.createKey("swapped", 1, 10, "");
+		this.store.createKey("kept", 1, 10, "");
+		SegmentOptions options = SegmentOptions.builder().keyRefreshInterval(Duration.ofHours(1)).build();
+		try (SegmentIdGenerator generator = new SegmentIdGenerator(this.store, options)) {
+			generator.start();
+			assertThat(generator.nextId("kept")).isOne();
+			// By hand: one document deleted and another inserted, as many documents as before.
+			this.template.getCollection(this.collection).deleteOne(new Document("_id", "swapped"));
+			insert(new Document("_id", "inserted").append("max_id", 1L).append("step", 10));
+			await().atMost(Duration.ofSeconds(3))
+				.pollInterval(Duration.ofMillis(100))
+				.ignoreException(UnknownKeyException.class)
+				.until(() -> generator.nextId("inserted") == 1);
+			assertThat(generator.keys()).contains("inserted", "kept");
+		}
 	}
 
 	@Test

@@ -51,11 +51,62 @@ class RedisSegmentStoreIntegrationTests extends AbstractSegmentStoreContractTest
 
 		Map<Object, Object> record = server.redis.opsForHash().entries(server.prefix + "segment:key:" + key);
 		assertThat(record).containsEntry("max_id", "10").containsEntry("step", "10")
-			.containsEntry("description", "payments").containsEntry("allocations", "1").containsEntry("allocation", "1")
-			.containsEntry("allocation_before", "0")
+			.containsEntry("description", "payments").containsEntry("allocation_before", "0")
 			.containsOnlyKeys("max_id", "step", "description", "update_time", "allocations", "allocation",
 					"allocation_before");
 		assertThat(Long.parseLong((String) record.get("update_time"))).isBetween(before, after);
+		// The key's allocations are numbered from a random start: see the test of a key deleted and created again.
+		assertThat(record.get("allocation")).isEqualTo(record.get("allocations"));
+		assertThat(Long.parseLong((String) record.get("allocation"))).isGreaterThan(1);
+	}
+
+	@Test
+	void aRangeOfADeletedKeysEarlierLifeIsNeverGivenBackIntoTheKeyCreatedAgain() {
+		String key = redisKey();
+		RedisSegmentStore nodeA = new RedisSegmentStore(server.factory, server.prefix);
+		RedisSegmentStore nodeB = new RedisSegmentStore(server.factory, server.prefix);
+		nodeA.createKey(key, 0, 10, "");
+		assertThat(nodeA.allocate(key)).isEqualTo(new SegmentAllocation(key, 0, 10, 10));
+		// Deleted (a periodic key past its retention, an operator) and created again, with the same first ID and step.
+		assertThat(nodeA.deleteKey(key)).isTrue();
+		nodeB.createKey(key, 0, 10, "");
+		assertThat(nodeB.allocate(key)).isEqualTo(new SegmentAllocation(key, 0, 10, 10));
+		// Node A still holds the receipt of its range [0, 10) of the key's first life, which ends where node B's does.
+		assertThat(nodeA.giveBack(key, 5, 10)).as("a range of the key's earlier life").isFalse();
+		assertThat(nodeB.allocate(key)).as("node B's range kept").isEqualTo(new SegmentAllocation(key, 10, 20, 10));
+	}
+
+	@Test
+	void aRangeIsGivenBackAfterRangesOfAsManyOtherKeysAsTheIdServersLedgerRemembers() {
+		RedisSegmentStore node = new RedisSegmentStore(server.factory, server.prefix);
+		String key = redisKey();
+		node.createKey(key, 0, 10, "");
+		SegmentAllocation range = node.allocate(key);
+		// An ID server's store draws for every key of its clients; its ledger vouches for the ranges of 10,000 keys.
+		String others = "others-" + UUID.randomUUID() + "-";
+		for (int i = 0; i < 5_000; i++) {
+			node.createKey(others + i, 0, 10, "");
+			node.allocate(others + i);
+		}
+		assertThat(node.giveBack(key, range.start() + 4, range.end())).isTrue();
+		assertThat(node.allocate(key).start()).isEqualTo(range.start() + 4);
+	}
+
+	@Test
+	void aKeyCreatedAfterAFailoverThatLostAnotherCreationChangesTheMarker() {
+		String prefix = server.prefix + "failover-" + UUID.randomUUID() + ":";
+		RedisSegmentStore primary = new RedisSegmentStore(server.factory, prefix);
+		primary.createKey("first", 0, 10, "");
+		String version = server.redis.opsForValue().get(prefix + "segment:keys:version");
+		primary.createKey("lost", 0, 10, "");
+		String seen = primary.keysMarker();
+		// A failover to a replica that had not received the creation of 'lost': its keys and version are as before.
+		server.redis.delete(primary.recordKey("lost"));
+		server.redis.opsForSet().remove(prefix + "segment:keys", "lost");
+		server.redis.opsForValue().set(prefix + "segment:keys:version", version);
+		primary.createKey("other", 0, 10, "");
+		assertThat(primary.keys()).containsExactlyInAnyOrder("first", "other");
+		assertThat(primary.keysMarker()).as("another list than the one seen with the same size").isNotEqualTo(seen);
 	}
 
 	@Test

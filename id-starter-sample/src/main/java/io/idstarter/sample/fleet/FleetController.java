@@ -96,16 +96,24 @@ public class FleetController {
 	}
 
 	/**
-	 * Lists the segment keys of the store that are granted to the client.
+	 * Lists the segment keys of the store that are granted to the client; with {@code key}, only that key if the store
+	 * has it and it is granted ({@link SegmentStore#containsKey}), so that a client looking up one key it does not
+	 * know yet costs one lookup, not the whole list. A server without the parameter answers the whole list, which
+	 * holds the same answer.
+	 * @param key the one key to look up, or {@code null} for all
 	 * @param client the authenticated client
 	 * @return the keys, sorted
 	 */
 	@GetMapping("/segments")
-	public Keys keys(Principal client) {
+	public Keys keys(@RequestParam(required = false) @Nullable String key, Principal client) {
+		if (key != null) {
+			boolean found = this.grants.mayDraw(client.getName(), key) && this.segments.containsKey(key);
+			return new Keys(found ? List.of(key) : List.of());
+		}
 		TreeSet<String> granted = new TreeSet<>();
-		for (String key : this.segments.keys()) {
-			if (this.grants.mayDraw(client.getName(), key)) {
-				granted.add(key);
+		for (String stored : this.segments.keys()) {
+			if (this.grants.mayDraw(client.getName(), stored)) {
+				granted.add(stored);
 			}
 		}
 		return new Keys(List.copyOf(granted));

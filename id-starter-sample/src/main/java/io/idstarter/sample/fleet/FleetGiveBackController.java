@@ -3,6 +3,7 @@ package io.idstarter.sample.fleet;
 import java.security.Principal;
 import java.time.Duration;
 
+import io.idstarter.sample.IdServerProperties;
 import io.idstarter.sample.web.LogSafe;
 import io.idstarter.sample.web.error.InvalidParameterException;
 import io.idstarter.segment.SegmentKeys;
@@ -31,6 +32,11 @@ import org.springframework.web.bind.annotation.RestController;
  * could lower {@code max_id} below ranges others hold, and a give-back run twice (after an answer lost on the way to
  * the client, when another client drew the same range in between) would lower it under that client's numbers: a
  * duplicate. A give-back this server cannot vouch for is answered {@code false}: the tail stays a gap.
+ *
+ * <p>What no server can check is the client's cursor: a client granted a key could give back numbers it already
+ * issued, and other clients of the key would then issue them again. A key is granted only to clients trusted with its
+ * uniqueness (such a client can in any case issue whatever numbers it likes itself); where they are not,
+ * {@code id-server.fleet.give-back=false} answers every give-back {@code false}.
  */
 @RestController
 @RequestMapping("/api/fleet")
@@ -49,10 +55,15 @@ public class FleetGiveBackController {
 
 	private final IdempotentRequests requests = new IdempotentRequests();
 
-	FleetGiveBackController(SegmentStore segments, FleetGrants grants, RangeLedger ranges) {
+	/** Whether give-backs run at all ({@code id-server.fleet.give-back}). */
+	private final boolean enabled;
+
+	FleetGiveBackController(SegmentStore segments, FleetGrants grants, RangeLedger ranges,
+			IdServerProperties properties) {
 		this.segments = segments;
 		this.grants = grants;
 		this.ranges = ranges;
+		this.enabled = properties.getFleet().isGiveBack();
 	}
 
 	/**
@@ -62,8 +73,8 @@ public class FleetGiveBackController {
 	 * @param request the tail, and the client's request ID
 	 * @param client the authenticated client
 	 * @return whether this give-back moved the key's {@code max_id} back to {@code cursor}; {@code false} (nothing
-	 * changed) when someone allocated after the range, the key is unknown, or this server did not hand the range to
-	 * this client or took it back already
+	 * changed) when someone allocated after the range, the key is unknown, this server did not hand the range to
+	 * this client or took it back already, or give-backs are turned off ({@code id-server.fleet.give-back})
 	 */
 	@PostMapping("/segments/{key}/give-back")
 	public GiveBackResult giveBack(@PathVariable String key, @Valid @RequestBody GiveBackRequest request,
@@ -78,6 +89,9 @@ public class FleetGiveBackController {
 		if (cursor >= end) {
 			throw new InvalidParameterException("cursor", cursor,
 					"must be below end (" + end + "): the tail [cursor, end) is what the range left unused");
+		}
+		if (!this.enabled) {
+			return new GiveBackResult(key, false);
 		}
 		if (request.requestId() == null) {
 			return giveBack(client.getName(), key, cursor, end);

@@ -11,18 +11,16 @@ import org.springframework.stereotype.Component;
  * its {@code max_id} below ranges other clients hold ({@code {"cursor": 0, "end": <max_id>}}), and a give-back run
  * twice (a retry after a lost answer, on this server or another) could lower it again after another client drew the
  * same numbers. In memory, per server: a range drawn through another server, before a restart, or pushed out by later
- * ones is not given back (a gap, never an error).
+ * ones is not given back (a gap, never an error). Bounded as the stores' own receipts are
+ * ({@link RangeReceipts#withDefaultBounds()}: the latest 4 ranges of a key, of the 10,000 keys drawn last), so that
+ * the Redis store, which ties a give-back to its allocation by a receipt of its own, still holds one for each range
+ * kept here, unless this server's own segment generator draws from the same store too (its draws count against the
+ * store's bounds, not the ledger's).
  */
 @Component
 class RangeLedger {
 
-	/** Ranges kept per key: only the latest ranges of a key can be given back. */
-	private static final int PER_KEY = 16;
-
-	/** Keys kept; the key drawn longest ago is forgotten first. */
-	private static final int MAX_KEYS = 10_000;
-
-	private final RangeReceipts<Drawn> drawn = new RangeReceipts<>(PER_KEY, MAX_KEYS);
+	private final RangeReceipts<Drawn> drawn = RangeReceipts.withDefaultBounds();
 
 	void drew(String client, SegmentAllocation range) {
 		this.drawn.put(range.key(), range.end(), new Drawn(client, range.start()));

@@ -39,7 +39,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  * and a bad one is refused before the store changes; an unknown key is an {@link UnknownKeyException} and is not
  * created; a store that is not set up fails with a {@link SegmentStoreException}; a range's unused tail is given back
  * only while nobody allocated after it, and no later range overlaps a number that was issued; a store with a marker of
- * its key list changes the marker when a key is created or deleted, and not when ranges are allocated.
+ * its key list changes the marker when a key is created or deleted, and not when ranges are allocated;
+ * {@code containsKey} answers for one key as the key list does.
  */
 public abstract class AbstractSegmentStoreContractTests {
 
@@ -354,6 +355,28 @@ public abstract class AbstractSegmentStoreContractTests {
 			.isNotEqualTo(two)
 			.isNotEqualTo(afterDelete);
 		assertThat(this.store.keys()).contains(other).doesNotContain(key);
+	}
+
+	@Test
+	void containsKeyAnswersForOneKeyAsTheKeyListDoes() {
+		String key = createKey(1, 10);
+		String longer = createKey(1, 10);
+		String prefixOfLonger = longer.substring(0, longer.length() - 1);
+		assertThat(this.store.containsKey(key)).isTrue();
+		assertThat(this.store.containsKey(prefixOfLonger)).as("a key only its prefix").isFalse();
+		assertThat(this.store.containsKey(newKey())).as("an unknown key").isFalse();
+		this.store.allocate(key);
+		assertThat(this.store.containsKey(key)).as("after an allocation").isTrue();
+		boolean deleted;
+		try {
+			deleted = this.admin.deleteKey(key);
+		}
+		catch (UnsupportedOperationException ex) {
+			return;
+		}
+		assertThat(deleted).isTrue();
+		assertThat(this.store.containsKey(key)).as("after its deletion").isFalse();
+		assertThat(this.store.keys()).doesNotContain(key).contains(longer);
 	}
 
 	/** Changes a key's step, unless the store cannot change steps while it allocates. */
