@@ -1,5 +1,7 @@
 package io.idstarter.segment;
 
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -11,6 +13,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the fetch; a poll on the generator's scheduler thread, every few milliseconds while fetches are being requested,
  * passes it to the pool. Waking a parked thread costs its waker tens of microseconds on a virtual machine, as much as
  * thousands of IDs; paid by the caller whose ID crosses the prefetch threshold, it was the slowest call of every range.
+ * While it runs, the poll also watches buffers whose ranges outlast a fetch by far: it finds their claimed prefetch
+ * points itself, so that their callers do not even queue the request (a few dozen microseconds whenever that rarely
+ * run code is not compiled).
  */
 final class PrefetchDispatcher {
 
@@ -25,6 +30,13 @@ final class PrefetchDispatcher {
 	 * over itself (SegmentFetcher.runQueued). Runs of the poll never overlap: each schedules the next, and a wake-up
 	 * only schedules one after winning the CAS of `idle` from true to false. PrefetchDispatcherLincheckTests
 	 * model-checks the hand-off to idle.
+	 *
+	 * Watching. `watch` adds a buffer to `watched` and sets its flag, then reads `idle`; going idle sets `idle` and then
+	 * stops watching every buffer in `watched`: one of the two always sees the other, so no buffer stays flagged while
+	 * no poll runs. Stopping to watch clears the buffer's flag and then looks at its prefetch point once more
+	 * (Watched.requestIfClaimed), which its callers read after their claims: a claimed prefetch point is requested by
+	 * the caller or by that last look. Each poll asks every watched buffer whether its prefetch point was claimed, and
+	 * forgets buffers that retired.
 	 */
 
 	/** Delay of the next poll after one that found fetches. */
@@ -48,6 +60,9 @@ final class PrefetchDispatcher {
 
 	/** True while no poll is scheduled; the poll is started by whoever turns it false. */
 	private final AtomicBoolean idle = new AtomicBoolean(true);
+
+	/** Buffers whose prefetch points the poll watches; each one's flag is set while it is here. */
+	private final Set<Watched> watched = ConcurrentHashMap.newKeySet();
 
 	// Confined to the poll (runs never overlap).
 
@@ -75,6 +90,31 @@ final class PrefetchDispatcher {
 		}
 	}
 
+	/**
+	 * Watches a buffer's prefetch points from now on, while the poll runs: its callers leave the requests to the poll.
+	 * Call it where requests may wait for the poll's delay (ranges that outlast a fetch by far).
+	 * @param buffer the buffer
+	 */
+	void watch(Watched buffer) {
+		if (this.watched.add(buffer)) {
+			buffer.watched(true);
+		}
+		if (this.idle.get()) {
+			unwatch(buffer);
+		}
+	}
+
+	/**
+	 * Stops watching a buffer: its callers request their fetches themselves again, and a prefetch point claimed while
+	 * it was watched is requested now.
+	 * @param buffer the buffer
+	 */
+	void unwatch(Watched buffer) {
+		this.watched.remove(buffer);
+		buffer.watched(false);
+		buffer.requestIfClaimed();
+	}
+
 	private void wake() {
 		this.delayNanos = POLL_MIN_NANOS;
 		this.quietNanos = 0;
@@ -96,7 +136,8 @@ final class PrefetchDispatcher {
 	}
 
 	private void poll() {
-		boolean found = drain();
+		boolean found = requestClaimed();
+		found |= drain();
 		if (found) {
 			this.delayNanos = POLL_MIN_NANOS;
 			this.quietNanos = 0;
@@ -105,6 +146,9 @@ final class PrefetchDispatcher {
 			this.quietNanos += this.delayNanos;
 			if (this.quietNanos >= this.idleAfterNanos) {
 				this.idle.set(true);
+				for (Watched buffer : this.watched) {
+					unwatch(buffer);
+				}
 				// A fetch offered before `idle` was set did not wake the poll: take it now.
 				if (this.queued.isEmpty() || !this.idle.compareAndSet(true, false)) {
 					return;
@@ -116,6 +160,23 @@ final class PrefetchDispatcher {
 		schedule(this::poll, this.delayNanos);
 	}
 
+	/**
+	 * Requests the fetches of the watched buffers whose prefetch points were claimed, and forgets retired buffers.
+	 * @return whether any was requested
+	 */
+	private boolean requestClaimed() {
+		boolean requested = false;
+		for (Watched buffer : this.watched) {
+			if (!buffer.isActive()) {
+				this.watched.remove(buffer);
+			}
+			else if (buffer.requestIfClaimed()) {
+				requested = true;
+			}
+		}
+		return requested;
+	}
+
 	private void schedule(Runnable poll, long delayNanos) {
 		try {
 			this.scheduler.schedule(poll, delayNanos, TimeUnit.NANOSECONDS);
@@ -123,6 +184,31 @@ final class PrefetchDispatcher {
 		catch (RejectedExecutionException ex) {
 			// The generator closed: its buffers retired, and waiting callers no longer wait for the pool.
 		}
+	}
+
+	/** A buffer whose prefetch points the poll can watch. */
+	interface Watched {
+
+		/**
+		 * Sets the flag the buffer's callers read after claiming a prefetch point: while set, they leave the request
+		 * to the poll.
+		 * @param watched whether the poll watches the buffer
+		 */
+		void watched(boolean watched);
+
+		/**
+		 * Requests the fetch of the current segment's successor if its prefetch point was claimed and it was not
+		 * requested yet.
+		 * @return whether it was requested now
+		 */
+		boolean requestIfClaimed();
+
+		/**
+		 * Returns whether the buffer is still in use.
+		 * @return false once it retired
+		 */
+		boolean isActive();
+
 	}
 
 }

@@ -152,6 +152,11 @@ final class Segment {
 		return this.end;
 	}
 
+	/** Returns whether a claim has covered {@code number}: the cursor, the next number to claim, is past it. */
+	boolean claimedPast(long number) {
+		return this.cursor > number;
+	}
+
 	boolean casState(int expected, int state) {
 		return STATE.compareAndSet(this, expected, state);
 	}

@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * threads; with a thread chunk size, only within each thread. A caller only blocks when both ranges are used up, and
  * then waits at most {@code maxWait} for the fetch in flight.
  */
-final class SegmentBuffer {
+final class SegmentBuffer implements PrefetchDispatcher.Watched {
 
 	/*
 	 * Protocol. The design is Leaf's double buffer (Meituan, "Leaf: a distributed ID generation service", segment
@@ -50,6 +50,13 @@ final class SegmentBuffer {
 	 *   the fetcher starts one fetch per segment (a CAS of the segment's state), retries it until it succeeds, and
 	 *   checks it against this node's high mark. Because the state belongs to the segment, not the buffer, a new
 	 *   segment starts IDLE and its own prefetch cannot collide with the previous segment's.
+	 *
+	 * - Watched: while the dispatcher's poll watches the buffer (`watched`, see PrefetchDispatcher.Watched), that
+	 *   caller leaves the request to the poll, which finds the claimed prefetch point within a poll's delay; the
+	 *   caller then pays nothing at the prefetch point, where a request costs it tens of microseconds whenever that
+	 *   rarely run code is not compiled. The caller reads `watched` after its claim; the poll clears `watched` before
+	 *   it looks at the cursor one last time: of a caller that skips the request and a poll that stops watching, one
+	 *   always sees the other (both are volatile accesses), so a claimed prefetch point is never left unrequested.
 	 *
 	 * - Switch: a caller that found `current` spent reads `current.next`; if it is there, it CASes `current` from the
 	 *   spent segment to it. Losers of the race see `current` moved on and simply claim from the new one; a caller
@@ -136,6 +143,9 @@ final class SegmentBuffer {
 	/** Why the buffer stopped; ACTIVE while in use, never back to ACTIVE once changed. */
 	private volatile int retirement = ACTIVE;
 
+	/** Whether the dispatcher's poll requests the successor once a caller claims the prefetch point. */
+	private volatile boolean watched;
+
 	SegmentBuffer(String key, SegmentBufferContext context, Consumer<SegmentBuffer> onKeyRemoved) {
 		this.key = key;
 		this.context = context;
@@ -150,8 +160,35 @@ final class SegmentBuffer {
 		return this.key;
 	}
 
-	boolean isActive() {
+	@Override
+	public boolean isActive() {
 		return this.retirement == ACTIVE;
+	}
+
+	/** Called by the caller whose claim covered the segment's prefetch point. */
+	private void prefetchPointClaimed(Segment segment) {
+		if (!this.watched) {
+			this.fetcher.request(segment);
+		}
+	}
+
+	@Override
+	public void watched(boolean watched) {
+		this.watched = watched;
+	}
+
+	boolean isWatched() {
+		return this.watched;
+	}
+
+	@Override
+	public boolean requestIfClaimed() {
+		Segment segment = this.current;
+		if (segment.state == Segment.IDLE && segment.claimedPast(segment.prefetchAt)) {
+			this.fetcher.request(segment);
+			return true;
+		}
+		return false;
 	}
 
 	/** Called by the fetcher when the store answered that the key does not exist. */
@@ -177,7 +214,7 @@ final class SegmentBuffer {
 		long id = segment.claim(1);
 		if (id >= segment.start && id < segment.end) {
 			if (id == segment.prefetchAt) {
-				this.fetcher.request(segment);
+				prefetchPointClaimed(segment);
 			}
 			return id;
 		}
@@ -210,7 +247,7 @@ final class SegmentBuffer {
 			if (first >= segment.start && first < segment.end) {
 				int taken = (int) Math.min(wanted, segment.end - first);
 				if (first <= segment.prefetchAt && segment.prefetchAt - first < taken) {
-					this.fetcher.request(segment);
+					prefetchPointClaimed(segment);
 				}
 				// An int-counted loop: with a long counter and a post-incremented index this copy measured about
 				// 2 ns per ID, so a batch cost more than single calls (SegmentBatchBenchmark).
@@ -280,7 +317,7 @@ final class SegmentBuffer {
 			if (first >= segment.start && first < segment.end) {
 				long limit = (segment.end - first > chunkSize) ? first + chunkSize : segment.end;
 				if (first <= segment.prefetchAt && segment.prefetchAt < limit) {
-					this.fetcher.request(segment);
+					prefetchPointClaimed(segment);
 				}
 				chunk.next = first + 1;
 				chunk.limit = limit;
@@ -297,7 +334,7 @@ final class SegmentBuffer {
 			long id = segment.claim(1);
 			if (id >= segment.start && id < segment.end) {
 				if (id == segment.prefetchAt) {
-					this.fetcher.request(segment);
+					prefetchPointClaimed(segment);
 				}
 				return id;
 			}

@@ -174,9 +174,10 @@ final class SegmentFetcher {
 			long now = this.context.time().nanoTime();
 			segment.fetchRequestedNanos = now;
 			if (segment.casState(Segment.IDLE, Segment.FETCHING)) {
-				Fetch fetch = new Fetch(segment);
+				long slack = slackNanos(now);
+				Fetch fetch = new Fetch(segment, slack);
 				segment.fetch = fetch;
-				if (handOverNow(now)) {
+				if (slack >= 0 && slack < HAND_OVER_NOW_SLACK_NANOS && !callersMayRun(this.lastFetchDurationNanos)) {
 					fetch.dispatch();
 				}
 				else {
@@ -187,17 +188,13 @@ final class SegmentFetcher {
 	}
 
 	/**
-	 * Whether a fetch requested now should go to the executor at once: no waiting caller could run it, and a range
-	 * (about the time since the latest fetch returned) lasts not much longer than a fetch, so that the poll's delay
-	 * could make callers wait.
+	 * How long a fetch requested now may wait before callers could run out: a range (about the time since the latest
+	 * fetch returned) less what a fetch takes, store call and marks write.
+	 * @return the slack, at least 0, or -1 before the key's first fetch
 	 */
-	private boolean handOverNow(long now) {
-		long lastCallNanos = this.lastFetchDurationNanos;
-		if (lastCallNanos < 0 || callersMayRun(lastCallNanos)) {
-			return false;
-		}
-		long rangeNanos = now - this.lastFetchNanos;
-		return rangeNanos - this.lastFetchToReadyNanos < HAND_OVER_NOW_SLACK_NANOS;
+	private long slackNanos(long now) {
+		long fetchNanos = this.lastFetchToReadyNanos;
+		return (fetchNanos < 0) ? -1 : Math.max(0, now - this.lastFetchNanos - fetchNanos);
 	}
 
 	/** Whether a waiting caller may run a queued fetch itself: the store allows it, was fast and has not failed since. */
@@ -217,7 +214,7 @@ final class SegmentFetcher {
 		}
 		// Not before the key's first answer (-1): nothing is known of the store's speed yet.
 		if (callersMayRun(this.lastFetchDurationNanos) && fetch.claim()) {
-			fetch.attempt();
+			fetch.attempt(false);
 		}
 		else {
 			fetch.dispatch();
@@ -318,8 +315,12 @@ final class SegmentFetcher {
 		/** A range the store gave whose mark could not be written yet; only the attempt that holds the claim uses it. */
 		private @Nullable Pending pending;
 
-		Fetch(Segment predecessor) {
+		/** The fetch's slack when it was requested (slackNanos); -1 if unknown. */
+		private final long slackNanos;
+
+		Fetch(Segment predecessor, long slackNanos) {
 			this.predecessor = predecessor;
+			this.slackNanos = slackNanos;
 		}
 
 		/** Returns whether the caller may run the queued attempt; true for exactly one caller per attempt. */
@@ -337,11 +338,15 @@ final class SegmentFetcher {
 		@Override
 		public void run() {
 			if (claim()) {
-				attempt();
+				attempt(true);
 			}
 		}
 
-		void attempt() {
+		/**
+		 * Runs one attempt; the claim is held.
+		 * @param onPool whether it runs on the prefetch executor, not on a waiting caller
+		 */
+		void attempt(boolean onPool) {
 			SegmentFetcher fetcher = SegmentFetcher.this;
 			if (!fetcher.buffer.isActive()) {
 				giveUp();
@@ -377,6 +382,14 @@ final class SegmentFetcher {
 			this.predecessor.next = successor;
 			if (this.predecessor.casState(Segment.FETCHING, Segment.READY)) {
 				this.predecessor.successor.complete(successor);
+			}
+			// Ranges that outlast a fetch by far, fetched on the pool (so not at full speed): the poll can find the
+			// next prefetch point itself. Otherwise callers request, at once where the poll's delay could hurt.
+			if (onPool && this.slackNanos >= HAND_OVER_NOW_SLACK_NANOS) {
+				fetcher.context.dispatcher().watch(fetcher.buffer);
+			}
+			else if (fetcher.buffer.isWatched()) {
+				fetcher.context.dispatcher().unwatch(fetcher.buffer);
 			}
 		}
 
