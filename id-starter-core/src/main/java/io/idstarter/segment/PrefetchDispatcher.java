@@ -36,7 +36,8 @@ final class PrefetchDispatcher {
 	 * no poll runs. Stopping to watch clears the buffer's flag and then looks at its prefetch point once more
 	 * (Watched.requestIfClaimed), which its callers read after their claims: a claimed prefetch point is requested by
 	 * the caller or by that last look. Each poll asks every watched buffer whether its prefetch point was claimed, and
-	 * forgets buffers that retired.
+	 * forgets buffers that retired. At most MAX_WATCHED buffers are watched (a few more when watches race), so that a
+	 * poll's work stays bounded however many keys are busy: the callers of others request as unwatched ones do.
 	 */
 
 	/** Delay of the next poll after one that found fetches. */
@@ -47,6 +48,9 @@ final class PrefetchDispatcher {
 
 	/** Time without a requested fetch after which the poll stops until the next request. */
 	static final long IDLE_AFTER_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	/** Most buffers watched at once. */
+	static final int MAX_WATCHED = 256;
 
 	private final ScheduledExecutorService scheduler;
 
@@ -96,6 +100,9 @@ final class PrefetchDispatcher {
 	 * @param buffer the buffer
 	 */
 	void watch(Watched buffer) {
+		if (this.watched.size() >= MAX_WATCHED && !this.watched.contains(buffer)) {
+			return;
+		}
 		if (this.watched.add(buffer)) {
 			buffer.watched(true);
 		}

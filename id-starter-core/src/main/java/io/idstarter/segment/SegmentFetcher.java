@@ -95,6 +95,13 @@ final class SegmentFetcher {
 	 */
 	static final long HAND_OVER_NOW_SLACK_NANOS = 4 * PrefetchDispatcher.POLL_MAX_NANOS;
 
+	/**
+	 * The poll watches a buffer only while its ranges outlast a fetch by at most this: a caller of a slower key
+	 * requests a fetch once in seconds, which costs nothing that matters, and the poll, which looks at every watched
+	 * buffer each time it runs, would look at many idle keys of an application with thousands of them.
+	 */
+	static final long WATCH_MAX_SLACK_NANOS = 2 * PrefetchDispatcher.IDLE_AFTER_NANOS;
+
 	private final SegmentBuffer buffer;
 
 	private final String key;
@@ -384,8 +391,9 @@ final class SegmentFetcher {
 				this.predecessor.successor.complete(successor);
 			}
 			// Ranges that outlast a fetch by far, fetched on the pool (so not at full speed): the poll can find the
-			// next prefetch point itself. Otherwise callers request, at once where the poll's delay could hurt.
-			if (onPool && this.slackNanos >= HAND_OVER_NOW_SLACK_NANOS) {
+			// next prefetch point itself. Otherwise callers request, at once where the poll's delay could hurt; so do
+			// the callers of keys too slow for the request to matter, which the poll would scan for nothing.
+			if (onPool && this.slackNanos >= HAND_OVER_NOW_SLACK_NANOS && this.slackNanos <= WATCH_MAX_SLACK_NANOS) {
 				fetcher.context.dispatcher().watch(fetcher.buffer);
 			}
 			else if (fetcher.buffer.isWatched()) {

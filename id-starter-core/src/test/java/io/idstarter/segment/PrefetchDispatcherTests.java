@@ -1,6 +1,8 @@
 package io.idstarter.segment;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -57,6 +59,29 @@ class PrefetchDispatcherTests {
 	}
 
 	@Test
+	void atMostMaxWatchedBuffersAreWatched() {
+		PrefetchDispatcherLincheckTests.ManualScheduler manual = new PrefetchDispatcherLincheckTests.ManualScheduler();
+		PrefetchDispatcher dispatcher = new PrefetchDispatcher(manual);
+		dispatcher.offer(() -> {
+		});
+		List<Buffer> buffers = new ArrayList<>();
+		for (int i = 0; i < PrefetchDispatcher.MAX_WATCHED + 10; i++) {
+			Buffer buffer = new Buffer();
+			buffers.add(buffer);
+			dispatcher.watch(buffer);
+		}
+		assertThat(buffers.stream().filter((buffer) -> buffer.watched)).hasSize(PrefetchDispatcher.MAX_WATCHED);
+		// one that stops being watched makes room for another
+		Buffer first = buffers.get(0);
+		Buffer last = buffers.get(buffers.size() - 1);
+		dispatcher.unwatch(first);
+		dispatcher.watch(last);
+		assertThat(first.watched).isFalse();
+		assertThat(last.watched).isTrue();
+		manual.shutdownNow();
+	}
+
+	@Test
 	void drainRunsWhatIsQueuedOnTheCallingThread() {
 		ScheduledExecutorService stopped = Executors.newSingleThreadScheduledExecutor();
 		stopped.shutdown();
@@ -67,6 +92,27 @@ class PrefetchDispatcherTests {
 		assertThat(dispatcher.drain()).isTrue();
 		assertThat(ranOn.get()).isSameAs(Thread.currentThread());
 		assertThat(dispatcher.drain()).isFalse();
+	}
+
+	private static final class Buffer implements PrefetchDispatcher.Watched {
+
+		private volatile boolean watched;
+
+		@Override
+		public void watched(boolean watched) {
+			this.watched = watched;
+		}
+
+		@Override
+		public boolean requestIfClaimed() {
+			return false;
+		}
+
+		@Override
+		public boolean isActive() {
+			return true;
+		}
+
 	}
 
 }

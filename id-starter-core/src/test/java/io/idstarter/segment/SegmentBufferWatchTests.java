@@ -46,13 +46,13 @@ class SegmentBufferWatchTests {
 
 	@Test
 	void aCallerOfAWatchedBufferLeavesTheRequestToThePoll() {
-		// [0, 100) is fetched for the first caller; 10 s later its prefetch point, 9, queues the fetch of
+		// [0, 100) is fetched for the first caller; 500 ms later its prefetch point, 9, queues the fetch of
 		// [100, 200) for the poll
 		draw(1);
-		this.time.advance(Duration.ofSeconds(10));
+		this.time.advance(Duration.ofMillis(500));
 		draw(9);
 		this.poll.runOne();
-		assertThat(this.buffer.view().next()).as("fetched on the pool, with 10 s of slack").isNotNull();
+		assertThat(this.buffer.view().next()).as("fetched on the pool, with 500 ms of slack").isNotNull();
 		assertThat(this.buffer.isWatched()).isTrue();
 		// 109, the prefetch point of [100, 200), is claimed: the caller requests nothing
 		draw(100);
@@ -68,7 +68,7 @@ class SegmentBufferWatchTests {
 	@Test
 	void aPollThatGoesIdleStopsWatchingAndRequestsAClaimedPrefetchPoint() {
 		draw(1);
-		this.time.advance(Duration.ofSeconds(10));
+		this.time.advance(Duration.ofMillis(500));
 		draw(9);
 		this.poll.runOne();
 		assertThat(this.buffer.isWatched()).isTrue();
@@ -90,6 +90,21 @@ class SegmentBufferWatchTests {
 		this.poll.runOne();
 		assertThat(this.buffer.view().next()).isNotNull();
 		assertThat(this.buffer.isWatched()).isFalse();
+	}
+
+	@Test
+	void aBufferWhoseRangesOutlastAFetchBySecondsIsNotWatched() {
+		draw(1);
+		this.time.advance(Duration.ofSeconds(10));
+		draw(9);
+		this.poll.runOne();
+		assertThat(this.buffer.view().next()).as("fetched on the pool, with 10 s of slack").isNotNull();
+		assertThat(this.buffer.isWatched()).isFalse();
+		// 109 is claimed: the caller requests the fetch of [200, 300) itself, and the poll hands it over
+		draw(100);
+		assertThat(this.buffer.view().fetchInFlight()).isTrue();
+		this.poll.runOne();
+		assertThat(this.buffer.view().next().start()).isEqualTo(200);
 	}
 
 	private void draw(int count) {
