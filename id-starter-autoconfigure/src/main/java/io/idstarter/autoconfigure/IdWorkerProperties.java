@@ -13,6 +13,7 @@ import java.util.Map;
 import io.idstarter.InvalidSettingException;
 import io.idstarter.lease.LeaseSettings;
 import io.idstarter.lease.WorkerIdRanges;
+import io.idstarter.metrics.IdWorkerMetrics;
 import io.idstarter.segment.ResetPeriod;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
 import io.idstarter.snowflake.SnowflakeLayout;
@@ -639,11 +640,12 @@ public class IdWorkerProperties implements InitializingBean {
 		private boolean giveBackOnClose = true;
 
 		/**
-		 * Largest number of segment keys whose meters carry their own 'key' tag. Meters of further keys are not
-		 * registered (one warning says so): thousands of keys would cost a few series each in every registry and
-		 * about 1.4 KB of heap per key used.
+		 * Largest number of segment keys at a time whose meters carry their own 'key' tag. The events of further
+		 * keys are counted under key=(other), without per-key gauges (one warning says so): thousands of keys would
+		 * cost a few series each in every registry and about 1.4 KB of heap per key used. A periodic key's period
+		 * deleted past its retention gives its place to the next.
 		 */
-		private int maxKeyTags = 1000;
+		private int maxKeyTags = IdWorkerMetrics.DEFAULT_MAX_KEY_TAGS;
 
 		/**
 		 * Keys to create in the store at start when it lacks them, by name. A key that exists is never changed, and a

@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 import io.idstarter.IdWorkerListener;
@@ -29,19 +30,24 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Micrometer metrics of the ID generators. As an {@link IdWorkerListener} it records the slow-path events: store call
  * latency ({@value #STORE_CALLS}), waits for a segment ({@value #SEGMENT_WAITS}), segments refused because the store
- * lost writes ({@value #SEGMENT_REFUSED}) and clock-moved-backwards events ({@value #CLOCK_BACKWARDS}). As a {@link MeterBinder} it reads the generators' counters when the registry is
- * scraped: IDs issued ({@value #SNOWFLAKE_ISSUED}, {@value #SEGMENT_ISSUED} per key), numbers left in memory per key
+ * lost writes ({@value #SEGMENT_REFUSED}) and clock-moved-backwards events ({@value #CLOCK_BACKWARDS}). As a
+ * {@link MeterBinder} it reads the generators' counters when the registry is scraped: IDs issued
+ * ({@value #SNOWFLAKE_ISSUED}, {@value #SEGMENT_ISSUED} per key), numbers left in memory per key
  * ({@value #SEGMENT_REMAINING}) and the time left on the worker-ID lease ({@value #LEASE_REMAINING}). Nothing runs on
  * the path that issues an ID.
  *
  * <p>The generators are passed as suppliers that are called only when the binder is bound, after the generators
  * exist: the generators take this listener at construction, so it must not need them then. A segment key gets its
  * meters when this instance fetches its first segment, not before: a store may hold thousands of keys an instance
- * never uses.
+ * never uses. At most {@code maxKeyTags} keys at a time have meters tagged with their own name; the events of further
+ * keys are counted under {@value #OTHER_KEYS}, and they get no gauges. A key deleted on purpose (a periodic key's
+ * period past its retention) gives its place to the next.
  *
  * @since 0.1.0
  */
@@ -121,6 +127,17 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 	/** Tag value for the tag a call does not have. */
 	private static final String NONE = "none";
 
+	/**
+	 * The {@code key} tag of the events of keys beyond {@code maxKeyTags}; no segment key can be named so (see
+	 * {@link io.idstarter.segment.SegmentKeys#checkKey}).
+	 */
+	public static final String OTHER_KEYS = "(other)";
+
+	/** Keys metered under their own name unless configured otherwise ({@code id-worker.segment.max-key-tags}). */
+	public static final int DEFAULT_MAX_KEY_TAGS = 1000;
+
+	private static final Logger logger = LoggerFactory.getLogger(IdWorkerMetrics.class);
+
 	private final MeterRegistry registry;
 
 	private final Supplier<@Nullable SnowflakeIdGenerator> snowflake;
@@ -148,8 +165,19 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 	/** The segment generator, set once at the first bind; until then new keys are left to that bind. */
 	private volatile @Nullable SegmentIdGenerator boundSegments;
 
-	/** Keys whose meters are registered in every bound registry; a key is only ever added. */
+	/** Keys whose meters are registered in every bound registry; a key leaves when it retires. */
 	private final Set<String> registeredKeys = ConcurrentHashMap.newKeySet();
+
+	private final int maxKeyTags;
+
+	/**
+	 * Keys whose meters carry their own name: at most {@code maxKeyTags}, added under the set's monitor and removed
+	 * when a key retires, so that keys created and deleted for ever (periodic keys) keep finding places.
+	 */
+	private final Set<String> taggedKeys = ConcurrentHashMap.newKeySet();
+
+	/** Whether the warning that {@code maxKeyTags} was reached has been logged. */
+	private final AtomicBoolean warnedFull = new AtomicBoolean();
 
 	/**
 	 * Creates a listener that records events only (no generator meters).
@@ -187,6 +215,28 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 	public IdWorkerMetrics(MeterRegistry registry, Supplier<@Nullable SnowflakeIdGenerator> snowflake,
 			Supplier<@Nullable WorkerLeaseKeeper> lease, Supplier<@Nullable SegmentIdGenerator> segments,
 			Supplier<@Nullable PeriodicNumbers> periodic, TimeSource time) {
+		this(registry, snowflake, lease, segments, periodic, time, DEFAULT_MAX_KEY_TAGS);
+	}
+
+	/**
+	 * Creates the metrics, with those of the periodic keys and a cap on the keys metered under their own name.
+	 * @param registry where the event meters are registered
+	 * @param snowflake supplies the Snowflake generator, or {@code null} if there is none; called when bound
+	 * @param lease supplies the Snowflake generator's lease keeper, or {@code null} if there is none; called when
+	 * bound
+	 * @param segments supplies the segment generator, or {@code null} if there is none; called when bound
+	 * @param periodic supplies the periodic numbers, or {@code null} if there are none; called when bound
+	 * @param time the clock the lease keeper uses
+	 * @param maxKeyTags how many segment keys at a time have meters tagged with their own name
+	 * @since 0.2.0
+	 */
+	public IdWorkerMetrics(MeterRegistry registry, Supplier<@Nullable SnowflakeIdGenerator> snowflake,
+			Supplier<@Nullable WorkerLeaseKeeper> lease, Supplier<@Nullable SegmentIdGenerator> segments,
+			Supplier<@Nullable PeriodicNumbers> periodic, TimeSource time, int maxKeyTags) {
+		if (maxKeyTags < 1) {
+			throw new IllegalArgumentException("maxKeyTags must be 1 or more: " + maxKeyTags);
+		}
+		this.maxKeyTags = maxKeyTags;
 		this.registry = Objects.requireNonNull(registry, "registry");
 		this.snowflake = Objects.requireNonNull(snowflake, "snowflake");
 		this.lease = Objects.requireNonNull(lease, "lease");
@@ -234,7 +284,9 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 			this.boundRegistries.add(registry);
 			this.boundSegments = segments;
 			for (String key : this.firstAllocation.keySet()) {
-				registerKey(registry, segments, key);
+				if (!OTHER_KEYS.equals(keyTag(key))) {
+					registerKey(registry, segments, key);
+				}
 			}
 			for (String key : this.registeredKeys) {
 				registerKey(registry, segments, key);
@@ -258,7 +310,7 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 		boolean lease = LEASE_OPERATIONS.contains(operation);
 		Timer.builder(STORE_CALLS)
 			.description("Calls to the segment or lease store")
-			.tag("key", lease ? NONE : key)
+			.tag("key", lease ? NONE : keyTag(key))
 			.tag("namespace", lease ? key : NONE)
 			.tag("operation", operation)
 			.tag("outcome", success ? "success" : "failure")
@@ -279,7 +331,7 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 		}
 		Timer.builder(SEGMENT_WAITS)
 			.description("Callers that waited because both segments of a key were spent")
-			.tag("key", key)
+			.tag("key", keyTag(key))
 			.tag("outcome", served ? "served" : "failed")
 			.register(this.registry)
 			.record(nanos, TimeUnit.NANOSECONDS);
@@ -289,7 +341,7 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 	public void segmentRefused(String key, long knownMark, long storeStart) {
 		Counter.builder(SEGMENT_REFUSED)
 			.description("Segment store answers refused because the store lost writes")
-			.tag("key", key)
+			.tag("key", keyTag(key))
 			.tag("reason", (storeStart < 0) ? "missing" : "below-mark")
 			.register(this.registry)
 			.increment();
@@ -318,6 +370,7 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 			}
 		}
 		this.registeredKeys.remove(key);
+		this.taggedKeys.remove(key);
 	}
 
 	@Override
@@ -332,9 +385,31 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 			.register(registry);
 	}
 
+	/**
+	 * Returns the {@code key} tag of a segment key's events: its name while it has a place among the
+	 * {@code maxKeyTags} keys metered so, taking one if one is free; {@value #OTHER_KEYS} otherwise.
+	 */
+	private String keyTag(String key) {
+		if (this.taggedKeys.contains(key)) {
+			return key;
+		}
+		synchronized (this.taggedKeys) {
+			if (this.taggedKeys.size() < this.maxKeyTags) {
+				this.taggedKeys.add(key);
+				return key;
+			}
+		}
+		if (this.warnedFull.compareAndSet(false, true)) {
+			logger.warn("{} segment keys have meters tagged with their own name; the events of further keys are "
+					+ "counted under key={} and they get no {} or {} gauge. Raise id-worker.segment.max-key-tags to "
+					+ "meter more keys.", this.maxKeyTags, OTHER_KEYS, SEGMENT_ISSUED, SEGMENT_REMAINING);
+		}
+		return OTHER_KEYS;
+	}
+
 	private void keySeen(String key) {
 		SegmentIdGenerator segments = this.boundSegments;
-		if (segments == null || this.registeredKeys.contains(key)) {
+		if (segments == null || this.registeredKeys.contains(key) || OTHER_KEYS.equals(keyTag(key))) {
 			return;
 		}
 		for (MeterRegistry registry : this.boundRegistries) {

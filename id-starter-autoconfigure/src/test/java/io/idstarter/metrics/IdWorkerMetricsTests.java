@@ -179,6 +179,49 @@ class IdWorkerMetricsTests {
 	}
 
 	@Test
+	void aPeriodDeletedPastItsRetentionGivesItsPlaceAmongTheTaggedKeysToTheNext() {
+		InMemorySegmentStore store = new InMemorySegmentStore();
+		MeterRegistry registry = new SimpleMeterRegistry();
+		IdWorkerMetrics[] metrics = new IdWorkerMetrics[1];
+		SegmentIdGenerator segments = new SegmentIdGenerator(store, SegmentOptions.defaults(), TimeSource.system(),
+				new IdWorkerListener() {
+
+					@Override
+					public void storeCall(String key, String operation, long nanos, boolean success) {
+						metrics[0].storeCall(key, operation, nanos, success);
+					}
+
+					@Override
+					public void segmentKeyRetired(String key) {
+						metrics[0].segmentKeyRetired(key);
+					}
+
+				}, null);
+		// two places: the day's key and the day before's, which the retention keeps until the day after
+		metrics[0] = new IdWorkerMetrics(registry, () -> null, () -> null, () -> segments, () -> null,
+				TimeSource.system(), 2);
+		ManualTimeSource clock = new ManualTimeSource(Instant.parse("2026-11-26T12:00:00Z"));
+		PeriodicNumbers numbers = new PeriodicNumbers(segments, store,
+				List.of(PeriodicKey.of("invoice", ResetPeriod.DAILY, "INV-{yyyyMMdd}-{seq:6}")
+					.withRetention(Duration.ZERO)),
+				ZoneOffset.UTC, clock);
+		try {
+			segments.start();
+			metrics[0].bindTo(registry);
+			for (int day = 26; day <= 30; day++) {
+				numbers.next("invoice");
+				assertThat(issued(registry, "invoice:202611" + day)).as("day %d", day).isEqualTo(1);
+				clock.advance(Duration.ofDays(1));
+			}
+			assertThat(registry.find(IdWorkerMetrics.STORE_CALLS).tag("key", IdWorkerMetrics.OTHER_KEYS).meters())
+				.isEmpty();
+		}
+		finally {
+			segments.close();
+		}
+	}
+
+	@Test
 	void eachPeriodicKeyWithAWidthHasTheNumbersItsCurrentPeriodCanStillHave() {
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
 		InMemorySegmentStore store = new InMemorySegmentStore();

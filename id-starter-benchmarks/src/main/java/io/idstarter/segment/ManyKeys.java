@@ -27,7 +27,6 @@ import javax.management.ObjectName;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.idstarter.IdWorkerListener;
 import io.idstarter.metrics.IdWorkerMetrics;
@@ -69,8 +68,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * {@code IDSTARTER_POSTGRES_URL} with user and password in the URL), {@code redis} (localhost:6379, or
  * {@code IDSTARTER_REDIS_URL}); a store name followed by {@code +metrics} ({@code memory+metrics}) runs with
  * id-starter's meters ({@code IdWorkerMetrics}) bound to a {@code SimpleMeterRegistry}, as an application with
- * Actuator has them: per-key meters for the first 1,000 keys only ({@code id-worker.segment.max-key-tags}'s default,
- * the same filter as the auto-configuration's). Each run uses a table or key prefix with a random suffix and removes what it created.
+ * Actuator has them: per-key meters for 1,000 keys only ({@code id-worker.segment.max-key-tags}'s default). Each run
+ * uses a table or key prefix with a random suffix and removes what it created.
  *
  * <p>Run: {@code java -Xmx2g -cp id-starter-benchmarks/target/benchmarks.jar io.idstarter.segment.ManyKeys
  * [keys, default 100000] [used, default 10000] [stores, default memory,postgres,redis] [json file]}; about two minutes
@@ -87,9 +86,6 @@ public final class ManyKeys {
 
 	/** Samples of each refresh and of the unknown-key path. */
 	static final int REFRESHES = 5;
-
-	/** Keys metered with their own tag: the default of {@code id-worker.segment.max-key-tags}. */
-	static final int MAX_KEY_TAGS = 1000;
 
 	private ManyKeys() {
 	}
@@ -126,10 +122,8 @@ public final class ManyKeys {
 			.build();
 		AtomicReference<SegmentIdGenerator> started = new AtomicReference<>();
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
-		registry.config()
-			.meterFilter(MeterFilter.maximumAllowableTags(IdWorkerMetrics.PREFIX, "key", MAX_KEY_TAGS, MeterFilter.deny()));
-		IdWorkerMetrics meters = new IdWorkerMetrics(registry, () -> null, () -> null, started::get,
-				TimeSource.system());
+		IdWorkerMetrics meters = new IdWorkerMetrics(registry, () -> null, () -> null, started::get, () -> null,
+				TimeSource.system(), IdWorkerMetrics.DEFAULT_MAX_KEY_TAGS);
 		SegmentIdGenerator generator = new SegmentIdGenerator(store, options, TimeSource.system(),
 				metrics ? meters : IdWorkerListener.NONE, null);
 		try {

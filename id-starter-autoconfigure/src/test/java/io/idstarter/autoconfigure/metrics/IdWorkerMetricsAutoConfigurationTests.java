@@ -112,7 +112,7 @@ class IdWorkerMetricsAutoConfigurationTests {
 	}
 
 	@Test
-	void keysBeyondMaxKeyTagsGetNoMeters() {
+	void keysBeyondMaxKeyTagsAreCountedUnderOtherWithoutGauges() {
 		IdWorkerProperties properties = new IdWorkerProperties();
 		properties.getSegment().setMaxKeyTags(1);
 		this.contextRunner.withBean(IdWorkerProperties.class, () -> properties)
@@ -128,6 +128,10 @@ class IdWorkerMetricsAutoConfigurationTests {
 					.meters()).isEmpty();
 				assertThat(registry.find(IdWorkerMetrics.STORE_CALLS).tag("key", TestGenerators.INVOICE).meters())
 					.isEmpty();
+				assertThat(registry.get(IdWorkerMetrics.STORE_CALLS)
+					.tags("key", IdWorkerMetrics.OTHER_KEYS, "operation", "allocate", "outcome", "success")
+					.timer()
+					.count()).isPositive();
 			});
 	}
 
