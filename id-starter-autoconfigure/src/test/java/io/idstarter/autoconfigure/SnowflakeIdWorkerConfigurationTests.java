@@ -13,17 +13,17 @@ import io.idstarter.autoconfigure.MissingIdWorkerStoreException.Problem;
 import io.idstarter.codec.IdPermutation;
 import io.idstarter.codec.ObfuscatedIdWorker;
 import io.idstarter.lease.ISequenceManager;
-import io.idstarter.lease.LayoutConflictException;
-import io.idstarter.lease.SlotMark;
-import io.idstarter.snowflake.RecordedLayout;
 import io.idstarter.lease.InMemoryLeaseStore;
+import io.idstarter.lease.LayoutConflictException;
 import io.idstarter.lease.LeaseFileOfAnotherStoreException;
 import io.idstarter.lease.LeaseRequest;
 import io.idstarter.lease.LeaseSettings;
 import io.idstarter.lease.LeaseStatus;
+import io.idstarter.lease.SlotMark;
 import io.idstarter.lease.WorkerLease;
 import io.idstarter.lease.WorkerLeaseKeeper;
 import io.idstarter.snowflake.ClockBackwardsPolicy;
+import io.idstarter.snowflake.RecordedLayout;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
 import io.idstarter.snowflake.SnowflakeLayout;
 import io.idstarter.snowflake.SnowflakePresets;
@@ -414,6 +414,9 @@ class SnowflakeIdWorkerConfigurationTests {
 		// One slot in the namespace: a second instance can only start once the first has given it back.
 		ApplicationContextRunner oneSlot = this.contextRunner.withPropertyValues("id-worker.lease.namespace=one-slot",
 				"id-worker.snowflake.worker-id-bits=1", "id-worker.snowflake.sequence-bits=21");
+		// The other node runs this layout and recorded it: a holder without a record would hold up the start.
+		this.sequenceManager.recordLayout("one-slot",
+				new RecordedLayout(SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH, 41, 1, 21), null).format());
 		this.sequenceManager.borrow(new LeaseRequest("one-slot", 1, Duration.ofMinutes(5), 1, "other node",
 				System.currentTimeMillis()));
 		int[] workerIds = new int[2];
