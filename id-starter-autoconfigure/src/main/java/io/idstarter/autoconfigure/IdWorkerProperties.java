@@ -13,7 +13,6 @@ import java.util.Map;
 import io.idstarter.InvalidSettingException;
 import io.idstarter.lease.LeaseSettings;
 import io.idstarter.lease.WorkerIdRanges;
-import io.idstarter.metrics.IdWorkerMetrics;
 import io.idstarter.segment.ResetPeriod;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
 import io.idstarter.snowflake.SnowflakeLayout;
@@ -645,7 +644,7 @@ public class IdWorkerProperties implements InitializingBean {
 		 * cost a few series each in every registry and about 1.4 KB of heap per key used. A periodic key's period
 		 * deleted past its retention gives its place to the next.
 		 */
-		private int maxKeyTags = IdWorkerMetrics.DEFAULT_MAX_KEY_TAGS;
+		private int maxKeyTags = 1000;
 
 		/**
 		 * Keys to create in the store at start when it lacks them, by name. A key that exists is never changed, and a
