@@ -30,5 +30,15 @@ class MySegmentStoreTests extends AbstractSegmentStoreContractTests {
 		return new MySegmentStore(this.dataSource);   // also a SegmentKeyAdmin, or override createAdmin
 	}
 
+	@Override
+	protected boolean givesBack() {
+		return false;   // MySegmentStore keeps SegmentStore.giveBack's default: it never gives back
+	}
+
+	@Override
+	protected boolean keepsKeysMarker() {
+		return false;   // nor keysMarker's: every key refresh reads the whole list
+	}
+
 }
 // end::contract-kits[]

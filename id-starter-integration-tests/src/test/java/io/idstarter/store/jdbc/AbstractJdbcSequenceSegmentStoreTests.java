@@ -84,6 +84,18 @@ abstract class AbstractJdbcSequenceSegmentStoreTests extends AbstractSegmentStor
 		return false;
 	}
 
+	/** A sequence never moves back. */
+	@Override
+	protected boolean givesBack() {
+		return false;
+	}
+
+	/** Each key is a sequence of its own; the list is read from the database's catalog. */
+	@Override
+	protected boolean keepsKeysMarker() {
+		return false;
+	}
+
 	/** Prefix (12 characters) and the contract's keys ({@code contract-key-} and hex, two escaped dashes) in 63. */
 	@Override
 	protected int maxKeyLength() {
