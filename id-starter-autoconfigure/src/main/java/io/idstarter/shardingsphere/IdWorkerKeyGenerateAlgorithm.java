@@ -12,6 +12,7 @@ import io.idstarter.IdGenerationException;
 import io.idstarter.IdWorker;
 import io.idstarter.autoconfigure.IdWorkerMode;
 import io.idstarter.segment.SegmentIdGenerator;
+import io.idstarter.segment.UnknownKeyException;
 import org.apache.shardingsphere.infra.algorithm.core.context.AlgorithmSQLContext;
 import org.apache.shardingsphere.infra.algorithm.core.exception.AlgorithmExecuteException;
 import org.apache.shardingsphere.infra.algorithm.core.exception.AlgorithmInitializationException;
@@ -135,12 +136,15 @@ public final class IdWorkerKeyGenerateAlgorithm implements KeyGenerateAlgorithm 
 					+ IdWorkerMode.SEGMENT + ")); the application has no segment generator: enable it, or use "
 					+ GENERATOR + "=snowflake");
 		}
-		if (!segments.keys().contains(key)) {
-			throw executionFailure(SEGMENT_KEY + " '" + key + "' is not in the segment store (it has "
-					+ segments.keys() + "): create the key (SegmentKeyAdmin.createKey, the ID server's admin API, or "
-					+ "an INSERT into the segment table), or correct " + SEGMENT_KEY);
+		try {
+			return segments.nextIds(key, count);
 		}
-		return segments.nextIds(key, count);
+		catch (UnknownKeyException ex) {
+			// The generator looked the key up in the store (at most once a second) before refusing it.
+			throw executionFailure(SEGMENT_KEY + " '" + key + "' is not in the segment store: create the key "
+					+ "(SegmentKeyAdmin.createKey, the ID server's admin API, or an INSERT into the segment table), "
+					+ "or correct " + SEGMENT_KEY);
+		}
 	}
 
 	/*

@@ -1,5 +1,6 @@
 package io.idstarter.shardingsphere;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -9,6 +10,7 @@ import java.util.ServiceLoader;
 import io.idstarter.autoconfigure.EnableIdWorker;
 import io.idstarter.autoconfigure.IdWorkerMode;
 import io.idstarter.autoconfigure.shardingsphere.IdWorkerShardingSphereAutoConfiguration;
+import io.idstarter.segment.InMemorySegmentStore;
 import io.idstarter.snowflake.SnowflakeIdGenerator;
 import org.apache.shardingsphere.infra.algorithm.core.context.AlgorithmSQLContext;
 import org.apache.shardingsphere.infra.algorithm.core.exception.AlgorithmExecuteException;
@@ -22,6 +24,7 @@ import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The {@code ID_STARTER} key generate algorithm and its bridge to the application context, with id-starter's
@@ -108,7 +111,19 @@ class IdWorkerKeyGenerateAlgorithmTests {
 			assertThat(context).hasNotFailed();
 			assertThatExceptionOfType(AlgorithmExecuteException.class)
 				.isThrownBy(() -> algorithm.generateKeys(INSERT, 1))
-				.withMessageContaining("segment-key 'invoice' is not in the segment store (it has [order])");
+				.withMessageContaining("segment-key 'invoice' is not in the segment store: create the key");
+		});
+	}
+
+	@Test
+	void aSegmentKeyCreatedAfterStartIsServedWithoutWaitingForTheKeyRefresh() {
+		IdWorkerKeyGenerateAlgorithm algorithm = algorithm(props("generator", "segment", "segment-key", "invoice"));
+		this.contextRunner.withUserConfiguration(SegmentAndSnowflake.class).run((context) -> {
+			context.getBean(InMemorySegmentStore.class).createKey("invoice", 77, 10, "created by another node");
+			// the generator looks an unknown key up in the store at most once a second; the refresh runs every minute
+			await().atMost(Duration.ofSeconds(5))
+				.ignoreException(AlgorithmExecuteException.class)
+				.until(() -> longs(algorithm.generateKeys(INSERT, 1)).equals(List.of(77L)));
 		});
 	}
 
