@@ -134,20 +134,7 @@ class IdWorkerMetricsTests {
 		InMemorySegmentStore store = new InMemorySegmentStore();
 		MeterRegistry registry = new SimpleMeterRegistry();
 		IdWorkerMetrics[] metrics = new IdWorkerMetrics[1];
-		SegmentIdGenerator segments = new SegmentIdGenerator(store, SegmentOptions.defaults(), TimeSource.system(),
-				new IdWorkerListener() {
-
-					@Override
-					public void storeCall(String key, String operation, long nanos, boolean success) {
-						metrics[0].storeCall(key, operation, nanos, success);
-					}
-
-					@Override
-					public void segmentKeyRetired(String key) {
-						metrics[0].segmentKeyRetired(key);
-					}
-
-				}, null);
+		SegmentIdGenerator segments = reportingTo(store, metrics);
 		metrics[0] = new IdWorkerMetrics(registry, () -> null, () -> null, () -> segments, TimeSource.system());
 		ManualTimeSource clock = new ManualTimeSource(Instant.parse("2026-11-26T23:59:59.999Z"));
 		PeriodicNumbers numbers = new PeriodicNumbers(segments, store,
@@ -183,20 +170,7 @@ class IdWorkerMetricsTests {
 		InMemorySegmentStore store = new InMemorySegmentStore();
 		MeterRegistry registry = new SimpleMeterRegistry();
 		IdWorkerMetrics[] metrics = new IdWorkerMetrics[1];
-		SegmentIdGenerator segments = new SegmentIdGenerator(store, SegmentOptions.defaults(), TimeSource.system(),
-				new IdWorkerListener() {
-
-					@Override
-					public void storeCall(String key, String operation, long nanos, boolean success) {
-						metrics[0].storeCall(key, operation, nanos, success);
-					}
-
-					@Override
-					public void segmentKeyRetired(String key) {
-						metrics[0].segmentKeyRetired(key);
-					}
-
-				}, null);
+		SegmentIdGenerator segments = reportingTo(store, metrics);
 		// two places: the day's key and the day before's, which the retention keeps until the day after
 		metrics[0] = new IdWorkerMetrics(registry, () -> null, () -> null, () -> segments, () -> null,
 				TimeSource.system(), 2);
@@ -338,6 +312,23 @@ class IdWorkerMetricsTests {
 
 	private static double issued(MeterRegistry registry, String key) {
 		return registry.get(IdWorkerMetrics.SEGMENT_ISSUED).tag("key", key).functionCounter().count();
+	}
+
+	/** A generator whose store calls and retired keys reach {@code metrics[0]}, set after it is created. */
+	private static SegmentIdGenerator reportingTo(InMemorySegmentStore store, IdWorkerMetrics[] metrics) {
+		return new SegmentIdGenerator(store, SegmentOptions.defaults(), TimeSource.system(), new IdWorkerListener() {
+
+			@Override
+			public void storeCall(String key, String operation, long nanos, boolean success) {
+				metrics[0].storeCall(key, operation, nanos, success);
+			}
+
+			@Override
+			public void segmentKeyRetired(String key) {
+				metrics[0].segmentKeyRetired(key);
+			}
+
+		}, null);
 	}
 
 }
