@@ -41,11 +41,7 @@ public class PrefetchDispatcherLincheckTests {
 	@Validate
 	public void everyOfferIsHandedOver() {
 		// The poll goes idle after one empty round here, so this ends.
-		for (int rounds = 0; this.scheduler.runOne(); rounds++) {
-			if (rounds > 1000) {
-				throw new IllegalStateException("the poll never went idle");
-			}
-		}
+		this.scheduler.runUntilIdle();
 		if (this.handedOver.get() != this.offered.get()) {
 			throw new IllegalStateException(this.offered.get() + " offered, " + this.handedOver.get()
 					+ " handed over: an offer was left in the queue with no poll scheduled");
@@ -78,6 +74,15 @@ public class PrefetchDispatcherLincheckTests {
 				this.scheduled.add(command);
 			}
 			return null;
+		}
+
+		/** Runs what is scheduled, and what that schedules, until nothing is; fails if the poll never goes idle. */
+		void runUntilIdle() {
+			for (int rounds = 0; runOne(); rounds++) {
+				if (rounds > 1000) {
+					throw new IllegalStateException("the poll never went idle");
+				}
+			}
 		}
 
 		boolean runOne() {

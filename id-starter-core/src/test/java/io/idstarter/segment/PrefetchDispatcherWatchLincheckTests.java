@@ -49,11 +49,7 @@ public class PrefetchDispatcherWatchLincheckTests {
 
 	@Validate
 	public void aClaimedPrefetchPointIsRequested() {
-		for (int rounds = 0; this.scheduler.runOne(); rounds++) {
-			if (rounds > 1000) {
-				throw new IllegalStateException("the poll never went idle");
-			}
-		}
+		this.scheduler.runUntilIdle();
 		if (this.buffer.claimed && this.buffer.requests.get() == 0) {
 			throw new IllegalStateException("the prefetch point was claimed while the buffer was "
 					+ (this.buffer.watched ? "still watched" : "no longer watched") + ", and nobody requested the fetch");

@@ -46,13 +46,7 @@ class SegmentBufferWatchTests {
 
 	@Test
 	void aCallerOfAWatchedBufferLeavesTheRequestToThePoll() {
-		// [0, 100) is fetched for the first caller; 500 ms later its prefetch point, 9, queues the fetch of
-		// [100, 200) for the poll
-		draw(1);
-		this.time.advance(Duration.ofMillis(500));
-		draw(9);
-		this.poll.runOne();
-		assertThat(this.buffer.view().next()).as("fetched on the pool, with 500 ms of slack").isNotNull();
+		fetchTheSecondRangeOnThePoolAfter(Duration.ofMillis(500));
 		assertThat(this.buffer.isWatched()).isTrue();
 		// 109, the prefetch point of [100, 200), is claimed: the caller requests nothing
 		draw(100);
@@ -66,21 +60,18 @@ class SegmentBufferWatchTests {
 	}
 
 	@Test
-	void aPollThatGoesIdleStopsWatchingAndRequestsAClaimedPrefetchPoint() {
-		draw(1);
-		this.time.advance(Duration.ofMillis(500));
-		draw(9);
-		this.poll.runOne();
+	void aPollThatGoesIdleStopsWatchingAndCallersRequestAgain() {
+		fetchTheSecondRangeOnThePoolAfter(Duration.ofMillis(500));
 		assertThat(this.buffer.isWatched()).isTrue();
+		// polls that find nothing to hand over until the poll goes idle (one second of empty polls); a prefetch point
+		// claimed while it goes idle is requested by its last look (PrefetchDispatcherWatchLincheckTests)
+		this.poll.runUntilIdle();
+		assertThat(this.buffer.isWatched()).isFalse();
+		// 109 is claimed: with no poll watching, the caller requests the fetch of [200, 300) itself
 		draw(100);
-		assertThat(this.buffer.view().next()).isNull();
-		// polls that find nothing to hand over until the poll goes idle (one second of empty polls)
-		while (this.poll.runOne()) {
-			if (this.buffer.view().next() != null) {
-				break;
-			}
-		}
-		assertThat(this.buffer.view().next()).isNotNull();
+		assertThat(this.buffer.view().fetchInFlight()).isTrue();
+		this.poll.runOne();
+		assertThat(this.buffer.view().next().start()).isEqualTo(200);
 	}
 
 	@Test
@@ -94,17 +85,25 @@ class SegmentBufferWatchTests {
 
 	@Test
 	void aBufferWhoseRangesOutlastAFetchBySecondsIsNotWatched() {
-		draw(1);
-		this.time.advance(Duration.ofSeconds(10));
-		draw(9);
-		this.poll.runOne();
-		assertThat(this.buffer.view().next()).as("fetched on the pool, with 10 s of slack").isNotNull();
+		fetchTheSecondRangeOnThePoolAfter(Duration.ofSeconds(10));
 		assertThat(this.buffer.isWatched()).isFalse();
 		// 109 is claimed: the caller requests the fetch of [200, 300) itself, and the poll hands it over
 		draw(100);
 		assertThat(this.buffer.view().fetchInFlight()).isTrue();
 		this.poll.runOne();
 		assertThat(this.buffer.view().next().start()).isEqualTo(200);
+	}
+
+	/**
+	 * [0, 100) is fetched for the first caller; after {@code range} its prefetch point, 9, queues the fetch of
+	 * [100, 200), which the poll hands to the pool: ranges outlast that fetch by {@code range}.
+	 */
+	private void fetchTheSecondRangeOnThePoolAfter(Duration range) {
+		draw(1);
+		this.time.advance(range);
+		draw(9);
+		this.poll.runOne();
+		assertThat(this.buffer.view().next()).as("fetched on the pool").isNotNull();
 	}
 
 	private void draw(int count) {
