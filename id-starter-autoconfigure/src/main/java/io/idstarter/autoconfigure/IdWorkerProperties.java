@@ -644,6 +644,7 @@ public class IdWorkerProperties implements InitializingBean {
 		 * cost a few series each in every registry and about 1.4 KB of heap per key used. A periodic key's period
 		 * deleted past its retention gives its place to the next.
 		 */
+		// IdWorkerMetrics.DEFAULT_MAX_KEY_TAGS, as a literal: the configuration metadata reads only literals.
 		private int maxKeyTags = 1000;
 
 		/**

@@ -393,10 +393,12 @@ public class IdWorkerMetrics implements IdWorkerListener, MeterBinder {
 		if (this.taggedKeys.contains(key)) {
 			return key;
 		}
-		synchronized (this.taggedKeys) {
-			if (this.taggedKeys.size() < this.maxKeyTags) {
-				this.taggedKeys.add(key);
-				return key;
+		if (this.taggedKeys.size() < this.maxKeyTags) {
+			synchronized (this.taggedKeys) {
+				if (this.taggedKeys.size() < this.maxKeyTags) {
+					this.taggedKeys.add(key);
+					return key;
+				}
 			}
 		}
 		if (this.warnedFull.compareAndSet(false, true)) {

@@ -122,8 +122,8 @@ public final class ManyKeys {
 			.build();
 		AtomicReference<SegmentIdGenerator> started = new AtomicReference<>();
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
-		IdWorkerMetrics meters = new IdWorkerMetrics(registry, () -> null, () -> null, started::get, () -> null,
-				TimeSource.system(), IdWorkerMetrics.DEFAULT_MAX_KEY_TAGS);
+		IdWorkerMetrics meters = new IdWorkerMetrics(registry, () -> null, () -> null, started::get,
+				TimeSource.system());
 		SegmentIdGenerator generator = new SegmentIdGenerator(store, options, TimeSource.system(),
 				metrics ? meters : IdWorkerListener.NONE, null);
 		try {
